@@ -1,0 +1,37 @@
+"""Render the site's LaTeX to MathML at build time, so a formula needs no JavaScript.
+
+pymdownx.arithmatex (generic mode) leaves `$...$` as `<span class="arithmatex">\\(...\\)</span>`
+and `$$...$$` as `<div class="arithmatex">\\[...\\]</div>`; this hook replaces each with MathML.
+A formula math-core cannot parse fails the build, naming the page and the formula.
+"""
+
+import html
+import re
+
+from math_core import LatexError, LatexToMathML
+from mkdocs.exceptions import PluginError
+
+_converter = LatexToMathML(fancy_error=False)
+
+_INLINE = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.DOTALL)
+_BLOCK = re.compile(r'<div class="arithmatex">\\\[(.*?)\\\]</div>', re.DOTALL)
+
+
+def _to_mathml(latex: str, *, block: bool, page) -> str:
+    # arithmatex escapes <, > and & in the LaTeX it wraps.
+    source = html.unescape(latex).strip()
+    try:
+        mathml = _converter.convert_with_local_state(source, displaystyle=block)
+    except LatexError as error:
+        raise PluginError(
+            f"{page.file.src_uri}: cannot render formula {source!r}: {error}"
+        ) from None
+    if block:
+        # The wrapper scrolls sideways on narrow screens instead of overflowing.
+        return f'<div class="math-block">{mathml}</div>'
+    return mathml
+
+
+def on_page_content(content, page, **kwargs):
+    content = _BLOCK.sub(lambda m: _to_mathml(m[1], block=True, page=page), content)
+    return _INLINE.sub(lambda m: _to_mathml(m[1], block=False, page=page), content)

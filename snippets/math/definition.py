@@ -1,0 +1,15 @@
+import torch
+
+def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6) -> torch.Tensor:
+    """y = weight * x / sqrt(mean(x^2) + eps) over the last dimension."""
+    # eps goes inside the square root, as in torch.nn.RMSNorm, LLaMA and Hugging Face.
+    rms = torch.sqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps)
+    return weight * (x / rms)
+
+torch.manual_seed(0)
+x = torch.randn(3, 16)
+weight = torch.rand(16) + 0.5
+
+reference = torch.nn.functional.rms_norm(x, (16,), weight, eps=1e-6)
+print(torch.allclose(rms_norm(x, weight), reference, rtol=1e-6, atol=1e-6))
+#> True

@@ -1,0 +1,170 @@
+"""The built site: both languages, MathML formulas, no third-party requests, language links to
+the twin page, Korean navigation titles, one search index for both languages, and code blocks
+that show their snippet files unchanged."""
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import urljoin, urlparse
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+from conftest import (
+    DEFAULT_LANGUAGE,
+    DOCS,
+    FORMULA,
+    LANGUAGES,
+    ROOT,
+    SITE_URL,
+    includes,
+    pages,
+    prose,
+    read,
+)
+
+PAGES = [(language, page) for language in LANGUAGES for page in pages(language)]
+# Requests a page makes by itself (not links a reader may follow).
+LOADING_ATTRIBUTES = {
+    "script": "src",
+    "img": "src",
+    "iframe": "src",
+    "source": "src",
+    "audio": "src",
+    "video": "src",
+    "embed": "src",
+    "object": "data",
+}
+NOT_LOADED_LINKS = {"alternate", "canonical"}
+REMOTE = re.compile(r"^\s*['\"]?\s*(?:[a-z][a-z0-9+.-]*:)?//", re.IGNORECASE)
+LATEX_LEFT = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\\frac|\\sqrt|\\mathrm")
+
+
+def mkdocs_config() -> dict:
+    """mkdocs.yml as data; MkDocs' own tags (!ENV, !relative) are read as plain values."""
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, tag, node: None)
+    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+
+
+def url_path(language: str, page: Path) -> str:
+    """Where a page is served: math.md -> /rmsnorm/math/, ko + math.md -> /rmsnorm/ko/math/."""
+    prefix = "" if language == DEFAULT_LANGUAGE else f"{language}/"
+    folder = page.parent if page.stem == "index" else page.with_suffix("")
+    folder = "" if folder == Path() else f"{folder.as_posix()}/"
+    return f"{urlparse(SITE_URL).path}{prefix}{folder}"
+
+
+def html(site: Path, language: str, page: Path) -> BeautifulSoup:
+    served = url_path(language, page).removeprefix(urlparse(SITE_URL).path)
+    path = site / served / "index.html"
+    assert path.is_file(), f"{language}/{page} was not built at {path}"
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def css_urls(css: str) -> list[str]:
+    return [
+        a or b for a, b in re.findall(r"url\(([^)]*)\)|@import\s+(['\"][^'\"]+)", css)
+    ]
+
+
+def page_id(param) -> str:
+    return f"{param[0]}/{param[1]}" if isinstance(param, tuple) else str(param)
+
+
+@pytest.mark.parametrize("language, page", PAGES, ids=page_id)
+def test_formulas_are_rendered_to_mathml(built_site, language, page):
+    soup = html(built_site, language, page)
+    content = soup.select_one("article.md-content__inner")
+    assert not content.select(".arithmatex"), "a formula was left for JavaScript"
+    formulas = len(FORMULA.findall(prose(read(DOCS / language / page))))
+    assert len(content.find_all("math")) == formulas
+    for element in content.find_all(["math", "pre", "code"]):
+        element.decompose()
+    leftover = LATEX_LEFT.search(content.get_text())
+    assert leftover is None, f"raw LaTeX left on the page: {leftover[0]!r}"
+
+
+def test_nothing_is_loaded_from_another_host(built_site):
+    for path in sorted(built_site.rglob("*.html")):
+        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        urls = [
+            element.get(attribute)
+            for tag, attribute in LOADING_ATTRIBUTES.items()
+            for element in soup.find_all(tag)
+        ] + [
+            link.get("href")
+            for link in soup.find_all("link")
+            if not NOT_LOADED_LINKS & set(link.get("rel", []))
+        ]
+        urls += [
+            url for style in soup.find_all("style") for url in css_urls(style.text)
+        ]
+        for url in filter(None, urls):
+            assert not REMOTE.match(url), f"{path.relative_to(built_site)} loads {url}"
+    for path in sorted(built_site.rglob("*.css")):
+        for url in css_urls(path.read_text(encoding="utf-8")):
+            assert not REMOTE.match(url), f"{path.relative_to(built_site)} loads {url}"
+
+
+@pytest.mark.parametrize("language, page", PAGES, ids=page_id)
+def test_language_selector_leads_to_the_same_page(built_site, language, page):
+    here = url_path(language, page)
+    selector = html(built_site, language, page).select(".md-select a[hreflang]")
+    targets = {link["hreflang"]: urljoin(here, link["href"]) for link in selector}
+    assert targets == {other: url_path(other, page) for other in LANGUAGES}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_navigation_titles_are_in_the_page_language(built_site, language):
+    config = mkdocs_config()
+    titles = [next(iter(entry)) for entry in config["nav"]]
+    i18n = next(
+        p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p
+    )
+    settings = next(lang for lang in i18n["languages"] if lang["locale"] == language)
+    expected = [
+        settings.get("nav_translations", {}).get(title, title) for title in titles
+    ]
+    for page in pages(language):
+        nav = html(built_site, language, page).select_one("nav.md-nav--primary")
+        shown = [a.get_text(strip=True) for a in nav.select(":scope > ul > li > a")]
+        assert shown == expected, f"{language}/{page}"
+
+
+def test_one_search_index_covers_both_languages(built_site):
+    index = json.loads((built_site / "search" / "search_index.json").read_text())
+    assert sorted(index["config"]["lang"]) == sorted(LANGUAGES)
+    located = {SITE_URL + entry["location"].split("#")[0] for entry in index["docs"]}
+    assert {urljoin(SITE_URL, url_path(lang, page)) for lang, page in PAGES} <= located
+    korean = " ".join(
+        e["text"] for e in index["docs"] if e["location"].startswith("ko/")
+    )
+    assert "정규화" in korean
+    assert not list(built_site.glob("*/search/search_index.json")), "a second index"
+
+
+@pytest.mark.parametrize("language, page", PAGES, ids=page_id)
+def test_code_blocks_show_their_snippet_files(built_site, language, page):
+    shown = [
+        block.get_text()
+        for block in html(built_site, language, page).select(".md-content pre code")
+    ]
+    expected = []
+    for target in includes(read(DOCS / language / page)):
+        assert ":" not in target, (
+            "this check compares whole files; extend it for sections"
+        )
+        expected.append((ROOT / target).read_text(encoding="utf-8").strip())
+    assert [code.strip() for code in shown] == expected
+
+
+def test_sitemap_lists_both_languages_under_site_url(built_site):
+    sitemap = (built_site / "sitemap.xml").read_text()
+    locations = set(re.findall(r"<loc>([^<]+)</loc>", sitemap))
+    assert locations == {
+        urljoin(SITE_URL, url_path(lang, page)) for lang, page in PAGES
+    }

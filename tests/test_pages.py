@@ -1,0 +1,121 @@
+"""Page policy: every code block is a snippet include, and numbers come from the code.
+
+- A code fence under docs/ holds nothing but `--8<-- "snippets/..."` lines, and a page includes
+  only from its own folder of the snippets package (index.md -> snippets/home/).
+- A Korean page includes the same snippet files, in the same order, as its English twin, and
+  shows the same formulas and the same numbers.
+- Every decimal number, scientific-notation number and percentage in a page's text is written
+  in, or printed by, a snippet that page includes.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import DOCS, FENCE, FORMULA, INCLUDE, ROOT, includes, pages, prose, read
+
+TITLE = re.compile(r'title="(?P<title>[^"]*)"')
+# Version numbers are facts about tools, not results; they are not checked against the code.
+VERSION = re.compile(r"\b(?:Python|PyTorch|torch|MkDocs)\s+\d+(?:\.\d+)+")
+# 1.3693, 0.75, 1e-6, 5.0e-07, 29.2%: but not integers, and not 2.13.0 or 127.0.0.1.
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?:e[-+]?\d+)?%?")
+
+EN_PAGES = pages("en")
+
+
+def numbers(text: str) -> set[tuple[float, bool]]:
+    """Every decimal, scientific or percentage number, as (value, is_percentage)."""
+    text = VERSION.sub("", text.replace("\u2212", "-"))
+    found = set()
+    for token in NUMBER.findall(text):
+        is_percentage = token.endswith("%")
+        digits = token.rstrip("%")
+        if digits.count(".") > 1 or not (
+            "." in digits or "e" in digits or is_percentage
+        ):
+            continue
+        found.add((float(digits), is_percentage))
+    return found
+
+
+def snippet_folder(page: Path) -> str:
+    stem = page.with_suffix("").as_posix()
+    return "snippets/home" if stem == "index" else f"snippets/{stem}"
+
+
+def both_languages(page: Path) -> list[Path]:
+    return [DOCS / "en" / page, DOCS / "ko" / page]
+
+
+ALL_PAGES = [path for page in EN_PAGES for path in both_languages(page)]
+
+
+def page_id(path: Path) -> str:
+    return str(path.relative_to(DOCS))
+
+
+@pytest.mark.parametrize("path", ALL_PAGES, ids=page_id)
+def test_code_blocks_only_include_snippet_files(path: Path):
+    page = Path(*path.relative_to(DOCS).parts[1:])  # docs/ko/math.md -> math.md
+    for fence in FENCE.finditer(read(path)):
+        lines = [line for line in fence["body"].splitlines() if line.strip()]
+        assert lines, f"{page_id(path)}: empty code block"
+        for line in lines:
+            match = INCLUDE.match(line)
+            assert match, (
+                f"{page_id(path)}: code block line {line!r} is not a snippet include;"
+                " put the code in a file under snippets/ and include it"
+            )
+            target = match["target"].split(":")[0]
+            assert (ROOT / target).is_file(), f"{page_id(path)}: no file {target}"
+            assert target.startswith(snippet_folder(page) + "/"), (
+                f"{page_id(path)} includes {target}; its snippets belong in"
+                f" {snippet_folder(page)}/"
+            )
+        if title := TITLE.search(fence["info"]):
+            shown = {INCLUDE.match(line)["target"].split(":")[0] for line in lines}
+            assert shown == {title["title"]}, (
+                f"{page_id(path)}: title does not name the file"
+            )
+
+
+@pytest.mark.parametrize("page", EN_PAGES, ids=str)
+def test_korean_page_shows_the_same_code(page: Path):
+    english, korean = (read(path) for path in both_languages(page))
+    assert includes(korean) == includes(english)
+
+
+@pytest.mark.parametrize("page", EN_PAGES, ids=str)
+def test_korean_page_shows_the_same_formulas_and_numbers(page: Path):
+    english, korean = (prose(read(path)) for path in both_languages(page))
+    formulas = [[m[0] for m in FORMULA.finditer(text)] for text in (english, korean)]
+    assert sorted(formulas[1]) == sorted(formulas[0])
+    assert numbers(korean) == numbers(english)
+
+
+@pytest.mark.parametrize("path", ALL_PAGES, ids=page_id)
+def test_every_number_on_a_page_comes_from_its_code(path: Path):
+    text = read(path)
+    code = "\n".join(
+        (ROOT / target.split(":")[0]).read_text(encoding="utf-8")
+        for target in includes(text)
+    )
+    unexplained = numbers(prose(text)) - numbers(code)
+    shown = sorted(f"{value:g}{'%' if pct else ''}" for value, pct in unexplained)
+    assert not unexplained, (
+        f"{page_id(path)} states {shown}, which no included snippet writes or prints"
+    )
+
+
+def test_every_snippet_file_is_shown_on_a_page():
+    shown = {
+        target.split(":")[0]
+        for page in EN_PAGES
+        for target in includes(read(DOCS / "en" / page))
+    }
+    scripts = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "snippets").rglob("*.py")
+        if path.name != "__init__.py"
+    }
+    assert scripts - shown == set(), "snippet files that no page shows"
