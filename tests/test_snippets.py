@@ -14,6 +14,16 @@ SNIPPET_FILES = sorted(
 )
 
 
+def snippet_line(error: Exception, path: Path) -> int | None:
+    """The line of the snippet file at which `error` was raised."""
+    line, tb = None, error.__traceback__
+    while tb is not None:  # walked by hand: traceback.extract_tb fails here on 3.11
+        if tb.tb_frame.f_code.co_filename == str(path):
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
 @pytest.mark.parametrize("path", SNIPPET_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_snippet_runs_and_prints_what_it_shows(path: Path, eval_example: EvalExample):
     example = CodeExample.create(path.read_text(encoding="utf-8"), path=path)
@@ -23,4 +33,13 @@ def test_snippet_runs_and_prints_what_it_shows(path: Path, eval_example: EvalExa
         eval_example.run_print_update(example)
     else:
         eval_example.lint(example)
-        eval_example.run_print_check(example)
+        failure = None
+        try:
+            eval_example.run_print_check(example)
+        except Exception as error:  # noqa: BLE001 (any error in a snippet is a failure)
+            where = f"{path.relative_to(ROOT)}:{snippet_line(error, path)}"
+            failure = f"{where} raised {error!r}"
+        if failure:
+            # Failed outside the `except`: on Python 3.11 pytest cannot render the traceback
+            # pytest-examples builds and would stop the whole run with an INTERNALERROR.
+            pytest.fail(failure, pytrace=False)
