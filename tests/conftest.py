@@ -1,13 +1,19 @@
 """Shared fixtures: the repository layout and one strict build of the site per test session."""
 
+import http.server
 import os
 import re
 import subprocess
 import sys
+import threading
 import time
+from functools import partial
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -15,6 +21,7 @@ LANGUAGES = ("en", "ko")
 DEFAULT_LANGUAGE = "en"
 # Built as if published under a sub-path, the way a GitHub Pages project site is served.
 SITE_URL = "https://docs.example/rmsnorm/"
+SITE_PATH = urlparse(SITE_URL).path
 
 
 FENCE = re.compile(
@@ -31,6 +38,14 @@ def pages(language: str) -> list[Path]:
     """Markdown pages of one language, relative to docs/<language>/."""
     base = DOCS / language
     return sorted(p.relative_to(base) for p in base.rglob("*.md"))
+
+
+def url_path(language: str, page: Path) -> str:
+    """Where a page is served: math.md -> /rmsnorm/math/, ko + math.md -> /rmsnorm/ko/math/."""
+    prefix = "" if language == DEFAULT_LANGUAGE else f"{language}/"
+    folder = page.parent if page.stem == "index" else page.with_suffix("")
+    folder = "" if folder == Path() else f"{folder.as_posix()}/"
+    return f"{SITE_PATH}{prefix}{folder}"
 
 
 def read(path: Path) -> str:
@@ -54,9 +69,14 @@ def prose(text: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    """Run `mkdocs build --strict` once; return the site folder. Any warning fails it."""
-    site = tmp_path_factory.mktemp("site")
+def served_root(tmp_path_factory) -> Path:
+    """Run `mkdocs build --strict` once, into <root>/rmsnorm/; return <root>.
+
+    Serving <root> puts the site at SITE_PATH, where its root-absolute links resolve as they
+    will on GitHub Pages. Any build warning fails the build.
+    """
+    root = tmp_path_factory.mktemp("served")
+    site = root / SITE_PATH.strip("/")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": SITE_URL}
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)]
     start = time.perf_counter()
@@ -68,7 +88,13 @@ def built_site(tmp_path_factory) -> Path:
     assert result.returncode == 0, f"strict build failed:\n{log}"
     assert "WARNING" not in log, f"build logged warnings:\n{log}"
     _timings["strict build"] = seconds
-    return site
+    return root
+
+
+@pytest.fixture(scope="session")
+def built_site(served_root) -> Path:
+    """The built site's folder."""
+    return served_root / SITE_PATH.strip("/")
 
 
 _timings: dict[str, float] = {}
@@ -77,3 +103,98 @@ _timings: dict[str, float] = {}
 def pytest_terminal_summary(terminalreporter):
     for name, seconds in _timings.items():
         terminalreporter.write_line(f"{name}: {seconds:.1f} s")
+
+
+# --- A real browser: Playwright driving Debian's Chromium over the built site on localhost ---
+
+# Debian's package; CHROMIUM_PATH points elsewhere (e.g. a Chrome install) if needed.
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+# Chromium as root in a container with no network: no sandbox, no background connections.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(served_root) -> str:
+    """Serve the built site on localhost; return the origin, e.g. http://127.0.0.1:41234."""
+    handler = partial(_QuietHandler, directory=str(served_root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        message = f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail(message + "; REQUIRE_BROWSER is set, so browser tests must run")
+        pytest.skip(message + "; browser tests skipped")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh browser tab on the site. `page.problems` collects console errors, failed or
+    refused requests, and any request that leaves localhost."""
+    context = browser.new_context(
+        base_url=server, permissions=["clipboard-read", "clipboard-write"]
+    )
+    tab = context.new_page()
+    tab.problems = []
+    tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text))
+    tab.on("pageerror", lambda error: tab.problems.append(f"page error: {error}"))
+    tab.on("requestfailed", lambda r: tab.problems.append(f"failed: {r.url}"))
+    tab.on(
+        "response",
+        lambda r: r.status >= 400 and tab.problems.append(f"HTTP {r.status}: {r.url}"),
+    )
+    tab.on(
+        "request",
+        lambda r: (
+            not r.url.startswith((server, "data:", "blob:"))
+            and tab.problems.append(f"left the site: {r.url}")
+        ),
+    )
+    yield tab
+    context.close()
+
+
+def search(page, term: str):
+    """Type `term` into the search box as a reader would; return the result links."""
+    field = page.locator("input.md-search__input")
+    opener = page.locator("label.md-header__button[for=__search]")
+    if opener.is_visible():  # narrow screens: a button opens search as a dialog
+        opener.click()
+        field.focus()
+    else:
+        field.click()
+    page.keyboard.type(term)
+    results = page.locator(".md-search-result__item > a")
+    for _ in range(10):
+        try:
+            results.first.wait_for(timeout=1000)
+            return results
+        except PlaywrightTimeout:
+            # Material can drop a query typed before its search worker is ready; a reader
+            # would retype the last letter, which searches again.
+            page.keyboard.press("Backspace")
+            page.keyboard.type(term[-1])
+    pytest.fail(f"search for {term!r} shows no results")

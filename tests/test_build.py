@@ -5,22 +5,23 @@ that show their snippet files unchanged."""
 import json
 import re
 from pathlib import Path
-from urllib.parse import urljoin, urlparse
+from urllib.parse import urljoin
 
 import pytest
 import yaml
 from bs4 import BeautifulSoup
 from conftest import (
-    DEFAULT_LANGUAGE,
     DOCS,
     FORMULA,
     LANGUAGES,
     ROOT,
+    SITE_PATH,
     SITE_URL,
     includes,
     pages,
     prose,
     read,
+    url_path,
 )
 
 PAGES = [(language, page) for language in LANGUAGES for page in pages(language)]
@@ -50,16 +51,8 @@ def mkdocs_config() -> dict:
     return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
 
 
-def url_path(language: str, page: Path) -> str:
-    """Where a page is served: math.md -> /rmsnorm/math/, ko + math.md -> /rmsnorm/ko/math/."""
-    prefix = "" if language == DEFAULT_LANGUAGE else f"{language}/"
-    folder = page.parent if page.stem == "index" else page.with_suffix("")
-    folder = "" if folder == Path() else f"{folder.as_posix()}/"
-    return f"{urlparse(SITE_URL).path}{prefix}{folder}"
-
-
 def html(site: Path, language: str, page: Path) -> BeautifulSoup:
-    served = url_path(language, page).removeprefix(urlparse(SITE_URL).path)
+    served = url_path(language, page).removeprefix(SITE_PATH)
     path = site / served / "index.html"
     assert path.is_file(), f"{language}/{page} was not built at {path}"
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
@@ -168,3 +161,16 @@ def test_sitemap_lists_both_languages_under_site_url(built_site):
     assert locations == {
         urljoin(SITE_URL, url_path(lang, page)) for lang, page in PAGES
     }
+
+
+PAGE_BUDGET = 300_000  # bytes of HTML before compression
+
+
+def test_every_page_fits_the_weight_budget(built_site):
+    # Notebook pages (which inline their own CSS) are exempt; there are none yet.
+    heavy = {
+        str(path.relative_to(built_site)): path.stat().st_size
+        for path in built_site.rglob("*.html")
+        if path.stat().st_size > PAGE_BUDGET
+    }
+    assert heavy == {}, f"pages over {PAGE_BUDGET} bytes"

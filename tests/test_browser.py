@@ -1,0 +1,138 @@
+"""The site as a reader uses it, in Chromium: every page in both languages loads cleanly and
+offline, shows its formulas, switches language to the same page, searches, copies code exactly,
+and toggles light and dark. Screenshots of the Math page go to build/screenshots/ for review."""
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import (
+    DOCS,
+    FORMULA,
+    LANGUAGES,
+    ROOT,
+    includes,
+    pages,
+    prose,
+    read,
+    search,
+    url_path,
+)
+
+PAGES = [(language, page) for language in LANGUAGES for page in pages(language)]
+PAGES_WITH_CODE = [
+    (lang, page) for lang, page in PAGES if includes(read(DOCS / lang / page))
+]
+SCREENSHOTS = ROOT / "build" / "screenshots"
+LATEX_LEFT = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\\frac|\\sqrt|\\mathrm|\\varepsilon")
+
+
+def page_id(param) -> str:
+    return str(param)
+
+
+def other(language: str) -> str:
+    return next(lang for lang in LANGUAGES if lang != language)
+
+
+@pytest.mark.parametrize("language, path", PAGES, ids=page_id)
+def test_page_loads_cleanly_and_renders_its_formulas(page, language, path):
+    page.goto(url_path(language, path), wait_until="networkidle")
+    assert page.problems == []
+
+    formulas = len(FORMULA.findall(prose(read(DOCS / language / path))))
+    rendered = page.locator("article math")
+    assert rendered.count() == formulas
+    sizes = rendered.evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().width)"
+    )
+    assert all(width > 0 for width in sizes), "a formula takes no space on the page"
+    visible_text = page.locator("article").inner_text()
+    assert not LATEX_LEFT.search(visible_text), "raw LaTeX is visible"
+
+
+@pytest.mark.parametrize("language, path", PAGES, ids=page_id)
+def test_language_selector_opens_the_same_page(page, server, language, path):
+    page.goto(url_path(language, path))
+    target = other(language)
+    page.locator(".md-select").first.hover()
+    page.locator(f".md-select a[hreflang={target}]").first.click()
+    page.wait_for_url(server + url_path(target, path))
+    assert page.locator("html").get_attribute("lang") == target
+    assert page.problems == []
+
+
+@pytest.mark.parametrize(
+    "language, term, expected_page",
+    [
+        ("ko", "교차항", "math.md"),  # "cross term": only on the Korean Math page
+        ("ko", "정규화", None),  # "normalization": on several pages
+        ("en", "cross", "math.md"),
+        ("en", "LayerNorm", None),
+    ],
+)
+def test_search_finds_a_term_and_opens_the_page(
+    page, server, language, term, expected_page
+):
+    # One index serves both languages, so results may list the other language's pages too;
+    # the reader opens the first result in the language of the page they searched from.
+    page.goto(url_path(language, Path("index.md")))
+    results = search(page, term)
+    hrefs = results.evaluate_all("links => links.map(a => a.href)")
+    own = [href for href in hrefs if (language == "ko") == ("/ko/" in href)]
+    assert own, f"no {language} page among the results for {term!r}: {hrefs}"
+    results.nth(hrefs.index(own[0])).click()
+    page.wait_for_load_state()
+    opened = page.url.split("?")[0].split("#")[0]
+    if expected_page:
+        assert opened == server + url_path(language, Path(expected_page))
+    assert page.locator("html").get_attribute("lang") == language
+    assert term.lower() in page.locator("article").inner_text().lower()
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("language, path", PAGES_WITH_CODE, ids=page_id)
+def test_copy_button_copies_the_snippet_file(page, language, path):
+    expected = [
+        (ROOT / target).read_text(encoding="utf-8").rstrip()
+        for target in includes(read(DOCS / language / path))
+    ]
+    page.goto(url_path(language, path))
+    blocks = page.locator("article div.highlight")
+    assert blocks.count() == len(expected)
+    for index, snippet in enumerate(expected):
+        block = blocks.nth(index)
+        block.hover()
+        block.locator("button[data-md-type=copy]").click()
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied.rstrip() == snippet, (
+            f"code block {index + 1} copies something else"
+        )
+
+
+def test_light_and_dark_toggle_and_persist(page):
+    def scheme() -> str:
+        return page.locator("body").get_attribute("data-md-color-scheme")
+
+    def toggle():
+        page.locator("form[data-md-component=palette] label:visible").click()
+
+    page.goto(url_path("en", Path("math.md")))
+    first = scheme()
+    toggle()
+    second = scheme()
+    assert {first, second} == {"default", "slate"}
+    page.goto(url_path("ko", Path("math.md")))
+    assert scheme() == second, "the choice does not carry over to the next page"
+    toggle()
+    assert scheme() == first
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_screenshot_math_page(page, language):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(url_path(language, Path("math.md")), wait_until="networkidle")
+    shot = SCREENSHOTS / f"math-{language}.png"
+    page.screenshot(path=shot, full_page=True)
+    assert shot.stat().st_size > 50_000
