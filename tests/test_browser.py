@@ -136,3 +136,14 @@ def test_screenshot_math_page(page, language):
     shot = SCREENSHOTS / f"math-{language}.png"
     page.screenshot(path=shot, full_page=True)
     assert shot.stat().st_size > 50_000
+
+
+@pytest.mark.parametrize("language, path", PAGES, ids=page_id)
+def test_page_fits_a_phone_screen(page, language, path):
+    # Wide code and formulas scroll inside their own boxes; the page itself must not.
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(url_path(language, path))
+    overflow = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0, f"the page is {overflow}px wider than the screen"
