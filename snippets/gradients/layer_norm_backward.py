@@ -1,0 +1,23 @@
+import torch
+
+def layer_norm_backward(x, weight, grad_out, eps=1e-6):
+    """dL/dx for y = weight * (x - mean) / sqrt(var + eps) over the last dim."""
+    mean = x.mean(-1, keepdim=True)
+    sigma = torch.sqrt((x - mean).pow(2).mean(-1, keepdim=True) + eps)
+    x_hat = (x - mean) / sigma
+    weighted = weight * grad_out
+    # Two projection terms: the mean of weight * g, and its part along x_hat.
+    along_ones = weighted.mean(-1, keepdim=True)
+    along_x_hat = (weighted * x_hat).mean(-1, keepdim=True)
+    return (weighted - along_ones - x_hat * along_x_hat) / sigma
+
+x = torch.tensor([2.0, 0.5, -1.0, 1.5], dtype=torch.float64, requires_grad=True)
+weight = torch.ones(4, dtype=torch.float64)
+grad_out = torch.tensor([0.1, -0.2, 0.3, -0.1], dtype=torch.float64)
+
+ours = layer_norm_backward(x.detach(), weight, grad_out)
+torch.nn.functional.layer_norm(x, (4,), weight, eps=1e-6).backward(grad_out)
+print("dL/dx:", ", ".join(f"{v:.4f}" for v in ours))
+#> dL/dx: 0.1538, -0.2141, 0.1164, -0.0561
+print(torch.allclose(ours, x.grad))
+#> True

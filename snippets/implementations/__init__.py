@@ -1,0 +1,1 @@
+"""Code blocks of the Implementations page (docs/en/implementations.md, docs/ko/implementations.md)."""

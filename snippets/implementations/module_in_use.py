@@ -1,0 +1,42 @@
+import torch
+
+from snippets.implementations.rms_norm_module import RMSNorm
+
+torch.manual_seed(0)
+norm = RMSNorm(8)
+print(norm)
+#> RMSNorm((8,), eps=1e-06)
+
+# All-zero rows give zeros, not NaN; float16 rows with |x| >= 256 keep their answer.
+x = torch.stack([torch.zeros(8), torch.full((8,), 300.0), torch.randn(8)]).half()
+with torch.no_grad():
+    y = norm(x)
+print(y[0])
+#> tensor([0., 0., 0., 0., 0., 0., 0., 0.], dtype=torch.float16)
+print(y[1])
+#> tensor([1., 1., 1., 1., 1., 1., 1., 1.], dtype=torch.float16)
+print(y.dtype)
+#> torch.float16
+
+# Several trailing dimensions, like torch.nn.RMSNorm: one statistic per (4, 8) block.
+block = RMSNorm((4, 8))
+with torch.no_grad():
+    z = block(torch.randn(2, 4, 8) * 5)
+print(z.pow(2).mean(dim=(-2, -1)))
+#> tensor([1.0000, 1.0000])
+
+# Bad input gets an error that says what was expected and what came.
+for bad in [
+    lambda: norm(torch.randn(2, 7)),
+    lambda: norm(torch.ones(2, 8, dtype=torch.int64)),
+    lambda: RMSNorm(8, eps=0.0),
+    lambda: RMSNorm(8, eps=float("nan")),
+]:
+    try:
+        bad()
+    except (TypeError, ValueError) as error:
+        print(f"{type(error).__name__}: {error}")
+        #> ValueError: x must end in the dimensions (8,), got a tensor of shape (2, 7)
+        #> TypeError: x must be a floating-point tensor, got dtype torch.int64
+        #> ValueError: eps must be finite and > 0, got 0.0
+        #> ValueError: eps must be finite and > 0, got nan

@@ -1,0 +1,37 @@
+import torch
+
+from snippets.implementations.variants import VARIANTS, rms_norm_scratch
+
+# Exact answers: each formula in float64. The llama and gemma variants cast to float32
+# inside, so their float64 answer comes from the plain definition (gemma scales by 1 + w).
+EXACT = {
+    **VARIANTS,
+    "llama": rms_norm_scratch,
+    "gemma": lambda x, weight: rms_norm_scratch(x, 1.0 + weight),
+}
+
+torch.manual_seed(0)
+x64 = torch.randn(16, 4096, dtype=torch.float64)
+weight = torch.rand(4096) + 0.5  # float32, as in a model kept in full precision
+
+dtypes = [torch.float32, torch.float16, torch.bfloat16]
+print(f"{'variant':<11}" + "".join(f"{str(d)[6:]:>20}" for d in dtypes))
+#> variant                 float32             float16            bfloat16
+for name, norm in VARIANTS.items():
+    cells = []
+    for dtype in dtypes:
+        x = x64.to(dtype)
+        # Same (rounded) input in float64: what is left is the arithmetic's own error.
+        exact = EXACT[name](x.double(), weight.double())
+        out = norm(x, weight)
+        # Largest error, relative to the largest output (the gemma weight 1 + w is larger).
+        error = ((out.double() - exact).abs().max() / exact.abs().max()).item()
+        cells.append(f"{error:.1e} {str(out.dtype)[6:]:>9}")
+    print(f"{name:<11}" + "".join(f"{cell:>20}" for cell in cells))
+    #> scratch       1.0e-07   float32   5.7e-04   float32   5.1e-03   float32
+    #> rsqrt         1.0e-07   float32   6.8e-04   float32   5.2e-03   float32
+    #> llama         1.0e-07   float32   4.2e-04   float32   2.4e-03   float32
+    #> gemma         1.3e-07   float32   3.6e-04   float16   3.1e-03  bfloat16
+    #> torch         1.0e-07   float32   3.2e-04   float16   2.6e-03  bfloat16
+    #> paper code    1.2e-07   float32   5.7e-04   float32   4.8e-03   float32
+    #> partial       1.3e-07   float32   5.6e-04   float32   4.0e-03   float32

@@ -1,0 +1,74 @@
+"""A copyable RMSNorm: torch.nn.RMSNorm's interface, with checked inputs and float32 math."""
+
+import math
+from collections.abc import Sequence
+
+import torch
+from torch import nn
+
+def _as_shape(normalized_shape) -> tuple[int, ...]:
+    shape = (
+        (normalized_shape,) if isinstance(normalized_shape, int) else normalized_shape
+    )
+    if (
+        not isinstance(shape, Sequence)
+        or not shape
+        or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape
+        )
+    ):
+        raise ValueError(
+            "normalized_shape must be a positive int or a non-empty sequence of them,"
+            f" got {normalized_shape!r}"
+        )
+    return tuple(shape)
+
+def _check_eps(eps) -> float:
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)):
+        raise TypeError(f"eps must be a float, got {type(eps).__name__}")
+    if not (math.isfinite(eps) and eps > 0):
+        # eps > 0 keeps all-zero rows finite: they map to zeros instead of 0/0 = NaN.
+        raise ValueError(f"eps must be finite and > 0, got {eps}")
+    return float(eps)
+
+def rms_norm(x: torch.Tensor, normalized_shape, weight=None, eps: float = 1e-6):
+    """weight * x / sqrt(mean(x^2) + eps) over the trailing `normalized_shape` dims."""
+    shape, eps = _as_shape(normalized_shape), _check_eps(eps)
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
+    if not x.is_floating_point():
+        raise TypeError(f"x must be a floating-point tensor, got dtype {x.dtype}")
+    if tuple(x.shape[-len(shape) :]) != shape:
+        raise ValueError(
+            f"x must end in the dimensions {shape}, got a tensor of shape {tuple(x.shape)}"
+        )
+    if weight is not None and tuple(weight.shape) != shape:
+        raise ValueError(f"weight must have shape {shape}, got {tuple(weight.shape)}")
+
+    # Float32 at least: in float16, x * x overflows for |x| >= 256 and zeroes the row.
+    compute = torch.promote_types(x.dtype, torch.float32)
+    h = x.to(compute)
+    dims = tuple(range(-len(shape), 0))
+    h = h * torch.rsqrt(h.pow(2).mean(dims, keepdim=True) + eps)
+    if weight is not None:
+        h = h * weight.to(compute)
+    return h.to(x.dtype)  # one rounding, at the end; the output has x's dtype
+
+class RMSNorm(nn.Module):
+    """Like torch.nn.RMSNorm(normalized_shape, eps, elementwise_affine), but eps defaults
+    to 1e-6 (not a dtype-dependent value) and every input is checked."""
+
+    def __init__(self, normalized_shape, eps: float = 1e-6, elementwise_affine=True):
+        super().__init__()
+        self.normalized_shape = _as_shape(normalized_shape)
+        self.eps = _check_eps(eps)
+        if elementwise_affine:
+            self.weight = nn.Parameter(torch.ones(self.normalized_shape))
+        else:
+            self.register_parameter("weight", None)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.normalized_shape}, eps={self.eps}"

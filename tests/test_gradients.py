@@ -1,0 +1,39 @@
+"""The Gradients page's backward pass: right at every input scale, for a general gain, on
+batches with several leading dimensions, and on the all-zero row."""
+
+import pytest
+import torch
+
+from snippets.gradients.backward import RMSNormFunction, rms_norm_backward
+
+
+def plain(x, weight, eps):
+    return weight * x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+@pytest.mark.parametrize("scale", [1e-3, 0.1, 1.0, 10.0, 1e3])
+def test_gradcheck_at_many_scales(scale):
+    torch.manual_seed(0)
+    x = (torch.randn(3, 2, 8, dtype=torch.float64) * scale).requires_grad_()
+    weight = (torch.rand(8, dtype=torch.float64) + 0.5).requires_grad_()
+    assert torch.autograd.gradcheck(RMSNormFunction.apply, (x, weight, 1e-6))
+
+
+def test_matches_autograd_for_input_and_gain():
+    torch.manual_seed(1)
+    x = torch.randn(6, 32, dtype=torch.float64, requires_grad=True)
+    weight = torch.randn(32, dtype=torch.float64, requires_grad=True)
+    grad_out = torch.randn(6, 32, dtype=torch.float64)
+    expected = torch.autograd.grad(plain(x, weight, 1e-5), (x, weight), grad_out)
+    ours = rms_norm_backward(x.detach(), weight.detach(), grad_out, 1e-5)
+    for a, b in zip(ours, expected):
+        assert torch.allclose(a, b, rtol=1e-12, atol=1e-14)
+
+
+def test_all_zero_row_gradient_is_gain_over_sqrt_eps():
+    x = torch.zeros(2, 4, dtype=torch.float64)
+    weight = torch.tensor([1.0, 2.0, -1.0, 0.5], dtype=torch.float64)
+    grad_out = torch.ones(2, 4, dtype=torch.float64)
+    grad_x, grad_weight = rms_norm_backward(x, weight, grad_out, 1e-6)
+    assert torch.allclose(grad_x, (weight / 1e-3).expand(2, 4))
+    assert torch.equal(grad_weight, torch.zeros(4, dtype=torch.float64))
