@@ -1,0 +1,20 @@
+import torch
+
+from snippets.gradients.backward import rms_norm_backward
+
+x = torch.tensor([2.0, 0.5, -1.0, 1.5], dtype=torch.float64)
+grad_out = torch.tensor([0.1, -0.2, 0.3, -0.1], dtype=torch.float64)
+eps = 1e-6
+
+r = torch.sqrt(x.pow(2).mean() + eps)
+x_hat = x / r
+shared = (grad_out * x_hat).mean()
+print(f"r = {r:.4f}, x_hat_2 = {x_hat[1]:.4f}, shared term = {shared:.4f}")
+#> r = 1.3693, x_hat_2 = 0.3651, shared term = -0.0639
+print(f"dL/dx_2 = {(grad_out[1] - x_hat[1] * shared) / r:.5f}")
+#> dL/dx_2 = -0.12902
+
+# The full backward pass gives the same component.
+grad_x, _ = rms_norm_backward(x, torch.ones(4, dtype=torch.float64), grad_out, eps)
+print(f"dL/dx_2 = {grad_x[1]:.5f}")
+#> dL/dx_2 = -0.12902

@@ -1,0 +1,1 @@
+"""Code blocks of the Pitfalls page (docs/en/pitfalls.md, docs/ko/pitfalls.md)."""

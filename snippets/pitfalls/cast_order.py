@@ -1,0 +1,25 @@
+import torch
+
+from snippets.implementations.variants import rms_norm_gemma, rms_norm_llama
+
+torch.manual_seed(0)
+x = torch.randn(64, 4096).bfloat16()
+gain = (
+    torch.rand(4096) + 0.5
+).bfloat16()  # weights in bfloat16, as in bfloat16 inference
+exact = rms_norm_llama(x.double(), gain.double())  # no float32 cast for float64 input
+
+def error(out):
+    return (out.double() - exact).abs().mean().item()
+
+# LLaMA: round h to bfloat16, then multiply by the weight and round again.
+print(f"cast, then multiply: {error(rms_norm_llama(x, gain)):.2e}")
+#> cast, then multiply: 1.51e-03
+# Gemma-style order with a plain weight (1 + w with w = gain - 1): multiply in float32,
+# round once.
+print(f"multiply, then cast: {error(rms_norm_gemma(x, gain.float() - 1)):.2e}")
+#> multiply, then cast: 1.12e-03
+
+# A float32 weight with bfloat16 input: the LLaMA form silently returns float32.
+print(rms_norm_llama(x, gain.float()).dtype)
+#> torch.float32

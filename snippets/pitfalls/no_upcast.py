@@ -1,0 +1,25 @@
+import torch
+
+from snippets.implementations.variants import rms_norm_llama
+
+def rms_norm_half(x, weight, eps=1e-6):
+    # No upcast: x * x is computed, and overflows, in float16.
+    return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+weight = torch.ones(4, dtype=torch.float16)
+x = torch.tensor([[300.0, -20.0, 5.0, 1.0]], dtype=torch.float16)
+print(x.pow(2))  # 300^2 = 90000 > 65504, float16's largest value
+#> tensor([[ inf, 400.,  25.,   1.]], dtype=torch.float16)
+print(rms_norm_half(x, weight))
+#> tensor([[0., -0., 0., 0.]], dtype=torch.float16)
+print(rms_norm_llama(x, weight))
+#> tensor([[ 1.9951, -0.1331,  0.0333,  0.0067]], dtype=torch.float16)
+
+# eps = 1e-8 rounds to 0 in float16, so an all-zero row divides 0 by 0.
+zeros = torch.zeros(1, 4, dtype=torch.float16)
+print(torch.tensor(1e-8, dtype=torch.float16).item())
+#> 0.0
+print(rms_norm_half(zeros, weight, eps=1e-8))
+#> tensor([[nan, nan, nan, nan]], dtype=torch.float16)
+print(rms_norm_llama(zeros, weight, eps=1e-8))
+#> tensor([[0., 0., 0., 0.]], dtype=torch.float16)
