@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+
 from conftest import LANGUAGES, pages, search, url_path
 
 PAGES = [(language, page) for language in LANGUAGES for page in pages(language)]

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from conftest import (
     DOCS,
     FORMULA,
@@ -29,6 +30,13 @@ LATEX_LEFT = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\\frac|\\sqrt|\\mathrm|\\vare
 
 def page_id(param) -> str:
     return str(param)
+
+
+def open_collapsed_blocks(page):
+    """Open every collapsed block (the exercises' solutions), as a reader would."""
+    closed = page.locator("article details:not([open]) > summary")
+    while closed.count():
+        closed.first.click()
 
 
 def other(language: str) -> str:
@@ -98,6 +106,7 @@ def test_copy_button_copies_the_snippet_file(page, language, path):
         for target in includes(read(DOCS / language / path))
     ]
     page.goto(url_path(language, path))
+    open_collapsed_blocks(page)
     blocks = page.locator("article div.highlight")
     assert blocks.count() == len(expected)
     for index, snippet in enumerate(expected):
@@ -143,6 +152,7 @@ def test_page_fits_a_phone_screen(page, language, path):
     # Wide code and formulas scroll inside their own boxes; the page itself must not.
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(url_path(language, path))
+    open_collapsed_blocks(page)
     overflow = page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )

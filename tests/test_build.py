@@ -10,6 +10,7 @@ from urllib.parse import urljoin
 import pytest
 import yaml
 from bs4 import BeautifulSoup
+
 from conftest import (
     DOCS,
     FORMULA,

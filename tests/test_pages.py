@@ -12,9 +12,13 @@ import re
 from pathlib import Path
 
 import pytest
+from markdown.extensions.toc import slugify
+
 from conftest import DOCS, FENCE, FORMULA, INCLUDE, ROOT, includes, pages, prose, read
 
 TITLE = re.compile(r'title="(?P<title>[^"]*)"')
+HEADING = re.compile(r"^#{2,6} (?P<text>.+?)[ \t]*$", re.MULTILINE)
+EXPLICIT_ID = re.compile(r"\{ *#(?P<id>[\w-]+) *\}$")
 # Version numbers are facts about tools, not results; they are not checked against the code.
 VERSION = re.compile(r"\b(?:Python|PyTorch|torch|MkDocs)\s+\d+(?:\.\d+)+")
 # 1.3693, 0.75, 1e-6, 5.0e-07, 29.2%: but not integers, and not 2.13.0 or 127.0.0.1.
@@ -91,6 +95,18 @@ def test_korean_page_shows_the_same_formulas_and_numbers(page: Path):
     formulas = [[m[0] for m in FORMULA.finditer(text)] for text in (english, korean)]
     assert sorted(formulas[1]) == sorted(formulas[0])
     assert numbers(korean) == numbers(english)
+
+
+@pytest.mark.parametrize("page", EN_PAGES, ids=str)
+def test_korean_headings_keep_the_english_anchors(page: Path):
+    # Same sections in the same order, and links like math.md#a-worked-example work in both.
+    english, korean = (prose(read(path)) for path in both_languages(page))
+    english_ids = [slugify(m["text"], "-") for m in HEADING.finditer(english)]
+    korean_ids = [
+        (EXPLICIT_ID.search(m["text"]) or {"id": None})["id"]
+        for m in HEADING.finditer(korean)
+    ]
+    assert korean_ids == english_ids
 
 
 @pytest.mark.parametrize("path", ALL_PAGES, ids=page_id)

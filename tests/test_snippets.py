@@ -6,8 +6,9 @@
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 from pytest_examples import CodeExample, EvalExample
+
+from conftest import ROOT
 
 SNIPPET_FILES = sorted(
     path for path in (ROOT / "snippets").rglob("*.py") if path.name != "__init__.py"

@@ -5,8 +5,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import DOCS, pages
 
+from conftest import DOCS, pages
 from scripts import translations
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
