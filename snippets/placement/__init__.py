@@ -1,0 +1,1 @@
+"""Code blocks of the Placement page (docs/en/placement.md, docs/ko/placement.md)."""

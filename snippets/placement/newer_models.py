@@ -1,0 +1,108 @@
+import torch
+from transformers import (
+    Gemma2Config,
+    Gemma2Model,
+    Gemma3TextConfig,
+    Gemma3TextModel,
+    LlamaConfig,
+    LlamaModel,
+    Olmo2Config,
+    Olmo2Model,
+    Qwen3Config,
+    Qwen3Model,
+)
+
+# Tiny models on the meta device: the real classes, no weights, nothing downloaded.
+tiny = {
+    "hidden_size": 64,
+    "num_hidden_layers": 1,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 4,
+    "head_dim": 16,
+    "intermediate_size": 128,
+    "vocab_size": 128,
+    "eos_token_id": 0,
+}
+models = [
+    (LlamaModel, LlamaConfig),
+    (Gemma2Model, Gemma2Config),
+    (Gemma3TextModel, Gemma3TextConfig),
+    (Qwen3Model, Qwen3Config),
+    (Olmo2Model, Olmo2Config),
+]
+
+def run_and_record(model):
+    """Run the model on meta tensors; return what each norm and sublayer of its one
+    decoder layer received and returned."""
+    seen = {}
+
+    def record(module, args, kwargs, output, name):
+        received = args[0] if args else kwargs["hidden_states"]
+        seen[name] = (received, output[0] if isinstance(output, tuple) else output)
+
+    watched = dict(model.layers[0].named_modules())
+    watched.update(layer=model.layers[0], final_norm=model.norm)
+    for name, module in watched.items():
+        if name in ("self_attn", "mlp", "layer") or name.endswith("norm"):
+            hook = lambda m, a, k, o, name=name: record(m, a, k, o, name)
+            module.register_forward_hook(hook, with_kwargs=True)
+    model(input_ids=torch.zeros(1, 5, dtype=torch.long, device="meta"))
+    return seen
+
+def placement(seen, sublayer):
+    # A norm before a sublayer returns exactly the sublayer's input; a norm after it
+    # receives exactly the sublayer's output, before it is added to the residual stream.
+    received, returned = seen[sublayer]
+    norms = [name for name in seen if name.endswith("layernorm")]
+    before = any(seen[name][1] is received for name in norms)
+    after = any(seen[name][0] is returned for name in norms)
+    if before and after:
+        return "both"
+    return "before" if before else "after" if after else "none"
+
+recorded = {}
+print("model            attention MLP    Norm(x+F) final q_norm k_norm q_norm input")
+#> model            attention MLP    Norm(x+F) final q_norm k_norm q_norm input
+for model_class, config_class in models:
+    with torch.device("meta"):
+        model = model_class(config_class(**tiny))
+    seen = recorded[model_class.__name__] = run_and_record(model)
+    # Post-norm in the original sense would make the layer's output a norm's output.
+    layer_out = seen["layer"][1]
+    sum_normed = any(seen[n][1] is layer_out for n in seen if n.endswith("layernorm"))
+    # The final norm: applied to the last decoder layer's output, before the head.
+    final = seen["final_norm"][0] is layer_out
+    row = [model_class.__name__, placement(seen, "self_attn"), placement(seen, "mlp")]
+    row += [sum_normed, final]
+    attention = model.layers[0].self_attn
+    if hasattr(attention, "q_norm"):
+        row += [
+            tuple(attention.q_norm.weight.shape),
+            tuple(attention.k_norm.weight.shape),
+        ]
+        row += [tuple(seen["self_attn.q_norm"][0].shape)]  # what q_norm normalizes
+    else:
+        row += ["none"]
+    widths = [16, 9, 6, 9, 5, 6, 6, 0]
+    print(" ".join(f"{value!s:<{width}}" for value, width in zip(row, widths)).rstrip())
+    #> LlamaModel       before    before False     True  none
+    #> Gemma2Model      both      both   False     True  none
+    #> Gemma3TextModel  both      both   False     True  (16,)  (16,)  (1, 4, 5, 16)
+    #> Qwen3Model       before    before False     True  (16,)  (16,)  (1, 5, 4, 16)
+    #> Olmo2Model       after     after  False     True  (64,)  (64,)  (1, 5, 64)
+
+# The same name, different places: what post_attention_layernorm normalizes.
+for name, seen in recorded.items():
+    received, returned = seen["post_attention_layernorm"]
+    if received is seen["self_attn"][1]:
+        role = "after attention"
+    elif returned is seen["mlp"][0]:
+        role = "before the MLP"
+    else:
+        role = "something else"
+    print(f"{name:<16} post_attention_layernorm is {role}")
+    #> LlamaModel       post_attention_layernorm is before the MLP
+    #> Gemma2Model      post_attention_layernorm is after attention
+    #> Gemma3TextModel  post_attention_layernorm is after attention
+    #> Qwen3Model       post_attention_layernorm is before the MLP
+    #> Olmo2Model       post_attention_layernorm is after attention
