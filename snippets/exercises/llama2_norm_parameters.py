@@ -1,18 +1,10 @@
 import torch
-from transformers import LlamaConfig, LlamaForCausalLM
+from transformers import LlamaForCausalLM
 
-# LLaMA-2-7B's published configuration; built on the meta device, so no weights are needed.
-config = LlamaConfig(
-    hidden_size=4096,
-    intermediate_size=11008,
-    num_hidden_layers=32,
-    num_attention_heads=32,
-    num_key_value_heads=32,
-    vocab_size=32000,
-    rms_norm_eps=1e-5,
-)
-with torch.device("meta"):
-    model = LlamaForCausalLM(config)
+from snippets.models.configs import LLAMA_2_7B
+
+with torch.device("meta"):  # built from the published configuration, without weights
+    model = LlamaForCausalLM(LLAMA_2_7B)
 
 norms = [m for m in model.modules() if type(m).__name__ == "LlamaRMSNorm"]
 in_blocks = sum(m.weight.numel() for m in norms if m is not model.model.norm)

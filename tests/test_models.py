@@ -1,0 +1,64 @@
+"""The Models page's LLaMA-style block equals transformers' LlamaDecoderLayer with the same
+weights, and it is causal: a later token never changes an earlier output."""
+
+import torch
+from transformers import LlamaConfig
+from transformers.models.llama.modeling_llama import (
+    LlamaDecoderLayer,
+    LlamaRotaryEmbedding,
+)
+
+from snippets.models.llama_block import DecoderBlock, TinyLlama, rotary_tables
+
+CONFIG = {
+    "hidden_size": 64,
+    "intermediate_size": 172,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,  # grouped-query attention: 2 queries per key/value head
+    "rms_norm_eps": 1e-5,
+    "num_hidden_layers": 1,
+    "vocab_size": 32,
+}
+
+
+def test_block_matches_transformers_llama_decoder_layer():
+    torch.manual_seed(0)
+    config = LlamaConfig(**CONFIG)
+    config._attn_implementation = "eager"
+    theirs = LlamaDecoderLayer(config, layer_idx=0).eval()
+    with torch.no_grad():  # non-trivial norm weights, so they are really compared
+        for norm in (theirs.input_layernorm, theirs.post_attention_layernorm):
+            norm.weight.uniform_(0.5, 1.5)
+    ours = DecoderBlock(64, n_heads=4, n_kv_heads=2, hidden=172, eps=1e-5)
+    ours.load_state_dict(theirs.state_dict())  # the same names and shapes
+
+    x = torch.randn(2, 10, 64)
+    positions = torch.arange(10).unsqueeze(0).expand(2, -1)
+    cos_sin = LlamaRotaryEmbedding(config)(x, positions)
+    causal = torch.full((10, 10), float("-inf")).triu(1)[None, None]
+    with torch.no_grad():
+        expected = theirs(x, attention_mask=causal, position_embeddings=cos_sin)
+        expected = expected[0] if isinstance(expected, tuple) else expected
+        got = ours(x, *rotary_tables(10, 16))
+    assert torch.allclose(got, expected, atol=1e-5, rtol=0)
+
+
+def test_rotary_tables_match_transformers():
+    config = LlamaConfig(**CONFIG)
+    x = torch.zeros(1, 7, 64)
+    cos, sin = LlamaRotaryEmbedding(config)(x, torch.arange(7)[None])
+    ours = rotary_tables(7, 16)
+    assert torch.allclose(ours[0], cos[0], atol=1e-6)
+    assert torch.allclose(ours[1], sin[0], atol=1e-6)
+
+
+def test_model_is_causal():
+    torch.manual_seed(0)
+    model = TinyLlama(vocab=32).eval()
+    tokens = torch.randint(0, 32, (1, 12))
+    changed = tokens.clone()
+    changed[0, 8:] = (changed[0, 8:] + 1) % 32  # change every token from position 8 on
+    with torch.no_grad():
+        before, after = model(tokens), model(changed)
+    assert torch.equal(before[:, :8], after[:, :8])
+    assert not torch.allclose(before[:, 8:], after[:, 8:])
