@@ -40,6 +40,15 @@ def pages(language: str) -> list[Path]:
     return sorted(p.relative_to(base) for p in base.rglob("*.md"))
 
 
+def all_pages() -> list[tuple[str, Path]]:
+    """(language, page) for every page of every language."""
+    return [(language, page) for language in LANGUAGES for page in pages(language)]
+
+
+# What a formula left unrendered would show: LaTeX delimiters and commands.
+LATEX_LEFT = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\\frac|\\sqrt|\\mathrm|\\varepsilon")
+
+
 def url_path(language: str, page: Path) -> str:
     """Where a page is served: math.md -> /rmsnorm/math/, ko + math.md -> /rmsnorm/ko/math/."""
     prefix = "" if language == DEFAULT_LANGUAGE else f"{language}/"

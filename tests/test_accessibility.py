@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from conftest import LANGUAGES, pages, search, url_path
+from conftest import LANGUAGES, all_pages, search, url_path
 
-PAGES = [(language, page) for language in LANGUAGES for page in pages(language)]
+PAGES = all_pages()
 RULE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 BLOCKING = {"serious", "critical"}
 

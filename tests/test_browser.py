@@ -2,7 +2,6 @@
 offline, shows its formulas, switches language to the same page, searches, copies code exactly,
 and toggles light and dark. Screenshots of the Math page go to build/screenshots/ for review."""
 
-import re
 from pathlib import Path
 
 import pytest
@@ -11,21 +10,21 @@ from conftest import (
     DOCS,
     FORMULA,
     LANGUAGES,
+    LATEX_LEFT,
     ROOT,
+    all_pages,
     includes,
-    pages,
     prose,
     read,
     search,
     url_path,
 )
 
-PAGES = [(language, page) for language in LANGUAGES for page in pages(language)]
+PAGES = all_pages()
 PAGES_WITH_CODE = [
     (lang, page) for lang, page in PAGES if includes(read(DOCS / lang / page))
 ]
 SCREENSHOTS = ROOT / "build" / "screenshots"
-LATEX_LEFT = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\\frac|\\sqrt|\\mathrm|\\varepsilon")
 
 
 def page_id(param) -> str:

@@ -15,9 +15,11 @@ from conftest import (
     DOCS,
     FORMULA,
     LANGUAGES,
+    LATEX_LEFT,
     ROOT,
     SITE_PATH,
     SITE_URL,
+    all_pages,
     includes,
     pages,
     prose,
@@ -25,7 +27,7 @@ from conftest import (
     url_path,
 )
 
-PAGES = [(language, page) for language in LANGUAGES for page in pages(language)]
+PAGES = all_pages()
 # Requests a page makes by itself (not links a reader may follow).
 LOADING_ATTRIBUTES = {
     "script": "src",
@@ -39,7 +41,6 @@ LOADING_ATTRIBUTES = {
 }
 NOT_LOADED_LINKS = {"alternate", "canonical"}
 REMOTE = re.compile(r"^\s*['\"]?\s*(?:[a-z][a-z0-9+.-]*:)?//", re.IGNORECASE)
-LATEX_LEFT = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\\frac|\\sqrt|\\mathrm")
 
 
 def mkdocs_config() -> dict:
