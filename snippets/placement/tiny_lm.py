@@ -115,12 +115,12 @@ def baseline_losses(length=32):
     )
     return unigram_loss.item(), bigram_loss.item()
 
-def train(placement, lr, steps=200, batch=32, length=32, seed=0):
+def train(placement, lr, steps=200, batch=32, length=32, seed=0, layers=4):
     """Train with AdamW at a constant learning rate (no warmup). Return the training
     loss of every step and the loss on the held-out windows at the end."""
     ids, windows, vocab = corpus(length)
     torch.manual_seed(seed)
-    model = TinyLM(len(vocab), placement, length=length)
+    model = TinyLM(len(vocab), placement, layers=layers, length=length)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
     losses = []
     for _ in range(steps):

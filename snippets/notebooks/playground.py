@@ -1,0 +1,88 @@
+"""The Playground notebook's code: one section per code cell, in order.
+
+docs/en/notebooks/playground.md and its Korean twin include these sections; scripts/notebooks.py
+turns each page into a notebook and runs it.
+"""
+
+# --8<-- [start:knobs]
+import torch
+
+EPS = (
+    1e-6  # in the mean square (RMSNorm) or variance (LayerNorm); the paper's code: 1e-8
+)
+DTYPE = torch.float32  # try torch.bfloat16 or torch.float16
+HIDDEN = 4096  # the size of the normalized (last) dimension
+ROWS = 64  # rows per input; each statistic below pools all of them
+SHIFT = 3.0  # added to every value of the "shifted" input
+SCALE = 1e-3  # multiplies every value of the "scaled" input
+SEED = 0
+# --8<-- [end:knobs]
+
+# --8<-- [start:inputs]
+generator = torch.Generator().manual_seed(SEED)
+normal = torch.randn(ROWS, HIDDEN, generator=generator)
+inputs = {
+    "normal": normal,
+    "shifted": normal + SHIFT,
+    "scaled": normal * SCALE,
+    # Exponential(1): positive, long right tail, skewness 2.
+    "skewed": torch.empty(ROWS, HIDDEN).exponential_(generator=generator),
+}
+inputs = {name: x.to(DTYPE) for name, x in inputs.items()}
+# --8<-- [end:inputs]
+
+# --8<-- [start:norms]
+import torch.nn.functional as F
+
+from snippets.implementations.rms_norm_module import rms_norm
+from snippets.implementations.variants import rms_norm_scratch
+
+NORMS = {
+    # The Implementations page's checked function: float32 math, one rounding at the end.
+    "RMSNorm": lambda x: rms_norm(x, HIDDEN, eps=EPS),
+    # The formula as written, in x's own dtype throughout (no float32 upcast).
+    "RMSNorm, no upcast": lambda x: rms_norm_scratch(
+        x, torch.ones(HIDDEN, dtype=x.dtype), eps=EPS
+    ),
+    "LayerNorm": lambda x: F.layer_norm(x, (HIDDEN,), eps=EPS),
+}
+outputs = {
+    (name, norm): normalize(x)
+    for name, x in inputs.items()
+    for norm, normalize in NORMS.items()
+}
+# --8<-- [end:norms]
+
+# --8<-- [start:statistics]
+def statistics(values):
+    """Mean, standard deviation, root mean square, min, max and skewness of all values."""
+    v = values.double().flatten()
+    mean, std = v.mean(), v.std(correction=0)
+    skew = ((v - mean) ** 3).mean() / std**3
+    return [mean, std, v.pow(2).mean().sqrt(), v.min(), v.max(), skew]
+
+print(f"{DTYPE}, hidden size {HIDDEN}, eps {EPS:g}")
+columns = ["mean", "std", "RMS", "min", "max", "skew"]
+print(f"{'input':<8} {'output of':<19}" + "".join(f"{c:>10}" for c in columns))
+for name, x in inputs.items():
+    rows = [("(input)", x)] + [(norm, outputs[name, norm]) for norm in NORMS]
+    for label, values in rows:
+        numbers = "".join(f"{float(s):>10.4f}" for s in statistics(values))
+        print(f"{name:<8} {label:<19}{numbers}")
+# --8<-- [end:statistics]
+
+# --8<-- [start:histograms]
+import matplotlib.pyplot as plt
+
+fig, axes = plt.subplots(2, 4, figsize=(11, 5), layout="constrained")
+for column, (name, x) in enumerate(inputs.items()):
+    top, bottom = axes[0, column], axes[1, column]
+    top.hist(x.float().flatten(), bins=80, color="gray")
+    top.set_title(f"{name} input")
+    for norm, style in zip(NORMS, ["-", ":", "--"]):
+        y = outputs[name, norm].float().flatten()
+        bottom.hist(y, bins=80, histtype="step", linestyle=style, label=norm)
+    bottom.set_xlabel("output value")
+axes[1, 0].legend(fontsize="small")
+plt.show()
+# --8<-- [end:histograms]
