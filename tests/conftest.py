@@ -12,8 +12,11 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from bs4 import BeautifulSoup
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
+
+from scripts.notebooks import section
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -70,6 +73,20 @@ def includes(text: str) -> list[str]:
         for line in fence["body"].splitlines()
         if (match := INCLUDE.match(line))
     ]
+
+
+def shown_code(target: str) -> str:
+    """The code an include line shows: a whole snippet file, or `file:section`."""
+    path, _, name = target.partition(":")
+    return section(ROOT / path, name or None)
+
+
+def built_page(site: Path, language: str, page: Path) -> BeautifulSoup:
+    """A page of the built site, parsed."""
+    served = url_path(language, page).removeprefix(SITE_PATH)
+    path = site / served / "index.html"
+    assert path.is_file(), f"{language}/{page} was not built at {path}"
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
 def prose(text: str) -> str:

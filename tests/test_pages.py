@@ -1,7 +1,8 @@
 """Page policy: every code block is a snippet include, and numbers come from the code.
 
 - A code fence under docs/ holds nothing but `--8<-- "snippets/..."` lines, and a page includes
-  only from its own folder of the snippets package (index.md -> snippets/home/).
+  only from its own folder or module of the snippets package (index.md -> snippets/home/,
+  notebooks/playground.md -> snippets/notebooks/playground.py).
 - A Korean page includes the same snippet files, in the same order, as its English twin, and
   shows the same formulas and the same numbers.
 - Every decimal number, scientific-notation number and percentage in a page's text is written
@@ -42,7 +43,8 @@ def numbers(text: str) -> set[tuple[float, bool]]:
     return found
 
 
-def snippet_folder(page: Path) -> str:
+def snippet_home(page: Path) -> str:
+    """Where a page's snippets live: snippets/<page>/ or the module snippets/<page>.py."""
     stem = page.with_suffix("").as_posix()
     return "snippets/home" if stem == "index" else f"snippets/{stem}"
 
@@ -72,9 +74,10 @@ def test_code_blocks_only_include_snippet_files(path: Path):
             )
             target = match["target"].split(":")[0]
             assert (ROOT / target).is_file(), f"{page_id(path)}: no file {target}"
-            assert target.startswith(snippet_folder(page) + "/"), (
-                f"{page_id(path)} includes {target}; its snippets belong in"
-                f" {snippet_folder(page)}/"
+            home = snippet_home(page)
+            assert target.startswith(f"{home}/") or target == f"{home}.py", (
+                f"{page_id(path)} includes {target}; its snippets belong in {home}/"
+                f" or {home}.py"
             )
         if title := TITLE.search(fence["info"]):
             shown = {INCLUDE.match(line)["target"].split(":")[0] for line in lines}

@@ -1,6 +1,8 @@
 """Every snippet file is linted, runs, and prints exactly the `#>` lines written under its prints.
 
 `pytest --update-examples` reformats the files and rewrites the `#>` lines after an intended change.
+The notebooks' code (snippets/notebooks/) is linted here and run by tests/test_notebooks.py, in a
+Jupyter kernel, since its outputs are shown by the notebook, not written as `#>` lines.
 """
 
 from pathlib import Path
@@ -10,9 +12,23 @@ from pytest_examples import CodeExample, EvalExample
 
 from conftest import ROOT
 
+NOTEBOOK_CODE = ROOT / "snippets" / "notebooks"
 SNIPPET_FILES = sorted(
-    path for path in (ROOT / "snippets").rglob("*.py") if path.name != "__init__.py"
+    path
+    for path in (ROOT / "snippets").rglob("*.py")
+    if path.name != "__init__.py" and NOTEBOOK_CODE not in path.parents
 )
+NOTEBOOK_FILES = sorted(
+    path for path in NOTEBOOK_CODE.glob("*.py") if path.name != "__init__.py"
+)
+
+
+def configure(eval_example: EvalExample):
+    # pytest-examples keeps single blank lines between top-level blocks, which isort's
+    # two-lines-after-imports rule (I001) would reject.
+    eval_example.set_config(
+        line_length=88, quotes="double", target_version="py310", ruff_ignore=["I001"]
+    )
 
 
 def snippet_line(error: Exception, path: Path) -> int | None:
@@ -28,11 +44,7 @@ def snippet_line(error: Exception, path: Path) -> int | None:
 @pytest.mark.parametrize("path", SNIPPET_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_snippet_runs_and_prints_what_it_shows(path: Path, eval_example: EvalExample):
     example = CodeExample.create(path.read_text(encoding="utf-8"), path=path)
-    # pytest-examples keeps single blank lines between top-level blocks, which isort's
-    # two-lines-after-imports rule (I001) would reject.
-    eval_example.set_config(
-        line_length=88, quotes="double", target_version="py310", ruff_ignore=["I001"]
-    )
+    configure(eval_example)
     if eval_example.update_examples:
         eval_example.format(example)
         eval_example.run_print_update(example)
@@ -48,3 +60,13 @@ def test_snippet_runs_and_prints_what_it_shows(path: Path, eval_example: EvalExa
             # Failed outside the `except`: on Python 3.11 pytest cannot render the traceback
             # pytest-examples builds and would stop the whole run with an INTERNALERROR.
             pytest.fail(failure, pytrace=False)
+
+
+@pytest.mark.parametrize("path", NOTEBOOK_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_notebook_code_is_linted(path: Path, eval_example: EvalExample):
+    example = CodeExample.create(path.read_text(encoding="utf-8"), path=path)
+    configure(eval_example)
+    if eval_example.update_examples:
+        eval_example.format(example)
+    else:
+        eval_example.lint(example)
