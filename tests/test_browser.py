@@ -61,7 +61,8 @@ def test_page_loads_cleanly_and_renders_its_formulas(page, language, path):
 
 @pytest.mark.parametrize("language, path", PAGES, ids=page_id)
 def test_language_selector_opens_the_same_page(page, server, language, path):
-    page.goto(url_path(language, path))
+    # Loaded fully first: leaving mid-load would abort the search worker's script requests.
+    page.goto(url_path(language, path), wait_until="networkidle")
     target = other(language)
     page.locator(".md-select").first.hover()
     page.locator(f".md-select a[hreflang={target}]").first.click()
