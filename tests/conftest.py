@@ -12,11 +12,17 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+import torch
 from bs4 import BeautifulSoup
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
 from scripts.notebooks import section
+
+# Without a GPU, Triton kernels (the Kernel page's) run under Triton's interpreter. It is read
+# when a kernel is defined, so it is set before any test or snippet imports one.
+if not torch.cuda.is_available():
+    os.environ.setdefault("TRITON_INTERPRET", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
