@@ -1,8 +1,9 @@
 """Every snippet file is linted, runs, and prints exactly the `#>` lines written under its prints.
 
 `pytest --update-examples` reformats the files and rewrites the `#>` lines after an intended change.
-The notebooks' code (snippets/notebooks/) is linted here and run by tests/test_notebooks.py, in a
-Jupyter kernel, since its outputs are shown by the notebook, not written as `#>` lines.
+Two folders are only linted here: the notebooks' code (snippets/notebooks/), run in a Jupyter
+kernel by tests/test_notebooks.py, and the benchmark (snippets/benchmark/), a command-line
+module run by tests/test_benchmark.py; neither writes its output as `#>` lines.
 """
 
 from pathlib import Path
@@ -12,15 +13,12 @@ from pytest_examples import CodeExample, EvalExample
 
 from conftest import ROOT
 
-NOTEBOOK_CODE = ROOT / "snippets" / "notebooks"
-SNIPPET_FILES = sorted(
-    path
-    for path in (ROOT / "snippets").rglob("*.py")
-    if path.name != "__init__.py" and NOTEBOOK_CODE not in path.parents
+LINT_ONLY = [ROOT / "snippets" / "notebooks", ROOT / "snippets" / "benchmark"]
+ALL_FILES = sorted(
+    path for path in (ROOT / "snippets").rglob("*.py") if path.name != "__init__.py"
 )
-NOTEBOOK_FILES = sorted(
-    path for path in NOTEBOOK_CODE.glob("*.py") if path.name != "__init__.py"
-)
+LINT_ONLY_FILES = [p for p in ALL_FILES if any(f in p.parents for f in LINT_ONLY)]
+SNIPPET_FILES = [p for p in ALL_FILES if p not in LINT_ONLY_FILES]
 
 
 def configure(eval_example: EvalExample):
@@ -62,8 +60,10 @@ def test_snippet_runs_and_prints_what_it_shows(path: Path, eval_example: EvalExa
             pytest.fail(failure, pytrace=False)
 
 
-@pytest.mark.parametrize("path", NOTEBOOK_FILES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_notebook_code_is_linted(path: Path, eval_example: EvalExample):
+@pytest.mark.parametrize(
+    "path", LINT_ONLY_FILES, ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_code_run_elsewhere_is_linted(path: Path, eval_example: EvalExample):
     example = CodeExample.create(path.read_text(encoding="utf-8"), path=path)
     configure(eval_example)
     if eval_example.update_examples:
