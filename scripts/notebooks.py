@@ -103,7 +103,7 @@ def cache_key(nb, base: Path = ROOT) -> str:
     return digest.hexdigest()
 
 
-def execute(nb, base: Path = ROOT, cache: Path | None = None) -> list[list]:
+def execute(nb, base: Path = ROOT, cache: Path | None = None) -> list[tuple]:
     """Run the notebook's code cells in a fresh kernel started in `base`; return each code
     cell's outputs. Raises nbclient's CellExecutionError, with the traceback, if a cell raises.
     With `cache`, outputs are read from or written to cache/<cache_key>.ipynb."""
