@@ -29,7 +29,11 @@ import torch.nn.functional as F
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")  # before triton is imported
 
-from snippets.implementations.variants import rms_norm_llama, rms_norm_scratch
+from snippets.implementations.variants import (
+    rms_norm_llama,
+    rms_norm_scratch,
+    rms_norm_torch,
+)
 from snippets.kernel.rms_norm_triton import rms_norm_triton
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,15 +47,12 @@ PASSES = {"forward": 2, "backward": 3, "forward+backward": 5}  # x M*N*s bytes a
 def layer_norm(x, weight, bias):
     return F.layer_norm(x, x.shape[-1:], weight, bias, EPS)
 
-def rms_norm_torch(x, weight, bias):
-    return F.rms_norm(x, x.shape[-1:], weight, EPS)
-
 def implementations(smoke: bool) -> tuple[dict, dict]:
     """name -> fn(x, weight, bias), and name -> why it was left out."""
     found = {
         "eager naive": lambda x, w, b: rms_norm_scratch(x, w, EPS),
         "eager Hugging Face": lambda x, w, b: rms_norm_llama(x, w, EPS),
-        "torch F.rms_norm": rms_norm_torch,
+        "torch F.rms_norm": lambda x, w, b: rms_norm_torch(x, w, EPS),
         "Triton (this site)": lambda x, w, b: rms_norm_triton(x, w, EPS),
         "LayerNorm eager": layer_norm,
     }
