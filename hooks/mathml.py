@@ -26,10 +26,11 @@ def _to_mathml(latex: str, *, block: bool, page) -> str:
         raise PluginError(
             f"{page.file.src_uri}: cannot render formula {source!r}: {error}"
         ) from None
+    # A browser does not break a line inside a formula, so each one sits in a box that
+    # scrolls sideways when it is wider than the screen, instead of widening the page.
     if block:
-        # The wrapper scrolls sideways on narrow screens instead of overflowing.
         return f'<div class="math-block">{mathml}</div>'
-    return mathml
+    return f'<span class="math-inline">{mathml}</span>'
 
 
 def on_page_content(content, page, **kwargs):

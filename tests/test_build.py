@@ -70,6 +70,13 @@ def test_formulas_are_rendered_to_mathml(built_site, language, page):
     assert not content.select(".arithmatex"), "a formula was left for JavaScript"
     formulas = len(FORMULA.findall(prose(read(DOCS / language / page))))
     assert len(content.find_all("math")) == formulas
+    # Browsers do not break lines inside MathML: on a phone a long formula would widen the
+    # page unless it sits in a box that scrolls sideways (the site's CSS styles both boxes).
+    for math in content.find_all("math"):
+        box = math.parent
+        assert box.name in ("span", "div") and {"math-inline", "math-block"} & set(
+            box.get("class", [])
+        ), f"a formula outside a scrolling box: {math.get_text()[:60]!r}"
     for element in content.find_all(["math", "pre", "code"]):
         element.decompose()
     leftover = LATEX_LEFT.search(content.get_text())
