@@ -3,6 +3,7 @@
 import http.server
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -14,6 +15,7 @@ from urllib.parse import urlparse
 import pytest
 import torch
 from bs4 import BeautifulSoup
+from filelock import FileLock
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
@@ -100,14 +102,8 @@ def prose(text: str) -> str:
     return FENCE.sub("", text)
 
 
-@pytest.fixture(scope="session")
-def served_root(tmp_path_factory) -> Path:
-    """Run `mkdocs build --strict` once, into <root>/rmsnorm/; return <root>.
-
-    Serving <root> puts the site at SITE_PATH, where its root-absolute links resolve as they
-    will on GitHub Pages. Any build warning fails the build.
-    """
-    root = tmp_path_factory.mktemp("served")
+def _build(root: Path) -> None:
+    """`mkdocs build --strict` into <root>/rmsnorm/; any warning fails it."""
     site = root / SITE_PATH.strip("/")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": SITE_URL}
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)]
@@ -115,11 +111,33 @@ def served_root(tmp_path_factory) -> Path:
     result = subprocess.run(
         command, cwd=ROOT, env=env, capture_output=True, text=True, check=False
     )
-    seconds = time.perf_counter() - start
     log = result.stdout + result.stderr
     assert result.returncode == 0, f"strict build failed:\n{log}"
     assert "WARNING" not in log, f"build logged warnings:\n{log}"
-    _timings["strict build"] = seconds
+    # Read back by pytest_terminal_summary, which under xdist runs in another process.
+    (root / "build-seconds").write_text(f"{time.perf_counter() - start:.1f}")
+
+
+@pytest.fixture(scope="session")
+def served_root(tmp_path_factory, worker_id) -> Path:
+    """Run `mkdocs build --strict` once, into <root>/rmsnorm/; return <root>.
+
+    Serving <root> puts the site at SITE_PATH, where its root-absolute links resolve as they
+    will on GitHub Pages. Any build warning fails the build. Under pytest-xdist the workers
+    share one build: the first to get here builds, the others wait for it.
+    """
+    if worker_id == "master":  # not under xdist
+        root = tmp_path_factory.mktemp("served")
+        _build(root)
+        return root
+    shared = tmp_path_factory.getbasetemp().parent
+    root, built = shared / "served", shared / "served.built"
+    with FileLock(shared / "served.lock"):
+        if not built.exists():
+            # Whatever a build that failed in another worker left behind.
+            shutil.rmtree(root, ignore_errors=True)
+            _build(root)
+            built.touch()
     return root
 
 
@@ -129,12 +147,10 @@ def built_site(served_root) -> Path:
     return served_root / SITE_PATH.strip("/")
 
 
-_timings: dict[str, float] = {}
-
-
 def pytest_terminal_summary(terminalreporter):
-    for name, seconds in _timings.items():
-        terminalreporter.write_line(f"{name}: {seconds:.1f} s")
+    base = terminalreporter.config._tmp_path_factory.getbasetemp()
+    for record in base.glob("**/build-seconds"):
+        terminalreporter.write_line(f"strict build: {record.read_text()} s")
 
 
 # --- A real browser: Playwright driving Debian's Chromium over the built site on localhost ---

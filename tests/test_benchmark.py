@@ -22,6 +22,8 @@ from conftest import DOCS, LANGUAGES, ROOT, read
 from snippets.benchmark import page, run
 
 GPU_RESULTS = sorted(run.RESULTS.glob("*.json"))
+# One worker runs this file, so the smoke run below happens once.
+pytestmark = pytest.mark.xdist_group("benchmark")
 
 
 def benchmark(*args: str) -> subprocess.CompletedProcess:
