@@ -1,10 +1,15 @@
 """The Implementations page's code: the copyable RMSNorm module refuses bad input with a clear
-message and gets the edge cases right; the variants agree with transformers' classes."""
+message, gets the edge cases right, and builds and computes like torch.nn.RMSNorm on PyTorch's
+own test inputs; the variants agree with transformers' classes."""
 
 import math
+import re
 
 import pytest
 import torch
+import torch.nn.functional as F
+from torch.testing._internal.common_methods_invocations import op_db
+from torch.testing._internal.common_modules import module_db
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 from transformers.models.qwen3.modeling_qwen3 import Qwen3RMSNorm
@@ -47,6 +52,17 @@ def test_matches_torch_for_one_and_several_trailing_dims():
         (lambda: RMSNorm(8, eps=math.inf), ValueError, "got inf"),
         (lambda: RMSNorm(8, eps=math.nan), ValueError, "got nan"),
         (lambda: RMSNorm(8, eps="1e-6"), TypeError, "eps must be a float, got str"),
+        (lambda: RMSNorm(8, eps=None), TypeError, "eps must be a float, got None"),
+        (
+            lambda: RMSNorm(8, elementwise_affine="no"),
+            TypeError,
+            "elementwise_affine must be True or False, got 'no'",
+        ),
+        (
+            lambda: RMSNorm(8, dtype=torch.int64),
+            TypeError,
+            "dtype must be a floating-point torch.dtype, got torch.int64",
+        ),
         (lambda: RMSNorm(0), ValueError, "normalized_shape must be"),
         (
             lambda: RMSNorm(8)(torch.ones(2, 8, dtype=torch.int64)),
@@ -137,3 +153,100 @@ def test_variants_agree_on_the_definition_in_float64(name):
     out = VARIANTS[name](x, w).double()
     exact = rms_norm_scratch(x, weight)
     assert torch.allclose(out, exact, rtol=1e-6, atol=1e-6)
+
+
+# PyTorch's own test inputs for its RMSNorm: the ModuleInfo of nn.RMSNorm (constructor
+# arguments and inputs) and the OpInfo samples of nn.functional.rms_norm.
+MODULE_INFO = next(info for info in module_db if info.module_cls is torch.nn.RMSNorm)
+OP_INFO = next(info for info in op_db if info.name == "nn.functional.rms_norm")
+
+
+def seeded(make, *args, **kwargs):
+    """`make`'s samples, drawn with a fixed seed; torch's generator is left as it was."""
+    with torch.random.fork_rng():
+        torch.manual_seed(0)
+        return list(make(*args, **kwargs))
+
+
+MODULE_CASES = [
+    pytest.param(dtype, case, id=f"{str(dtype)[6:]}-{case.desc}")
+    for dtype in [torch.float32, torch.float64, torch.float16]
+    for case in seeded(
+        MODULE_INFO.module_inputs_func,
+        MODULE_INFO,
+        device="cpu",
+        dtype=dtype,
+        requires_grad=False,
+        training=True,
+    )
+]
+
+
+def parameters(module):
+    return {n: (p.shape, p.dtype, p.device) for n, p in module.named_parameters()}
+
+
+@pytest.mark.parametrize("dtype, case", MODULE_CASES)
+def test_torch_module_inputs_build_and_run_like_torch_nn_rmsnorm(dtype, case):
+    args, kwargs = case.constructor_input.args, case.constructor_input.kwargs
+    ours = RMSNorm(*args, **kwargs, device="cpu", dtype=dtype)
+    theirs = torch.nn.RMSNorm(*args, **kwargs, device="cpu", dtype=dtype)
+    assert parameters(ours) == parameters(theirs)
+    assert all(p.dtype == dtype and p.device.type == "cpu" for p in ours.parameters())
+    if ours.weight is not None:  # a weight other than ones, the same in both
+        with torch.no_grad():
+            ours.weight.uniform_(0.5, 1.5)
+            theirs.weight.copy_(ours.weight)
+    x = case.forward_input.args[0]
+    torch.testing.assert_close(ours(x), theirs(x))
+
+
+def test_device_and_dtype_place_the_weight():
+    weight = RMSNorm((2, 3), device="meta", dtype=torch.bfloat16).weight
+    assert weight.is_meta and weight.dtype == torch.bfloat16 and weight.shape == (2, 3)
+
+
+def op_case(dtype, sample):
+    eps = sample.kwargs.get("eps")
+    name = f"{str(dtype)[6:]}-{tuple(sample.input.shape)}-eps={eps}"
+    if eps is not None and eps < 0:
+        reason = f"eps = {eps}: the module refuses a negative eps on purpose"
+        return pytest.param(
+            dtype, sample, id=name, marks=pytest.mark.skip(reason=reason)
+        )
+    return pytest.param(dtype, sample, id=name)
+
+
+OP_CASES = [
+    op_case(dtype, sample)
+    for dtype in [torch.float32, torch.float64, torch.float16, torch.bfloat16]
+    for sample in seeded(OP_INFO.sample_inputs, "cpu", dtype)
+]
+NEGATIVE_EPS_CASES = [pytest.param(*c.values, id=c.id) for c in OP_CASES if c.marks]
+
+
+@pytest.mark.parametrize("dtype, sample", OP_CASES)
+def test_torch_rms_norm_samples_give_torch_output(dtype, sample):
+    shape, *weight = sample.args
+    eps = sample.kwargs.get("eps")
+    if eps is None:  # torch's default: the epsilon of the type it computes in
+        eps = torch.finfo(torch.promote_types(dtype, torch.float32)).eps
+    ours = RMSNorm(shape, eps=eps, elementwise_affine=bool(weight), dtype=dtype)
+    if weight:
+        with torch.no_grad():
+            ours.weight.copy_(weight[0])
+    expected = F.rms_norm(sample.input, *sample.args, **sample.kwargs)
+    torch.testing.assert_close(ours(sample.input), expected)
+
+
+@pytest.mark.parametrize("dtype, sample", NEGATIVE_EPS_CASES)
+def test_the_negative_eps_of_torch_samples_is_refused(dtype, sample):
+    eps = sample.kwargs["eps"]
+    with pytest.raises(ValueError, match=re.escape(f"finite and > 0, got {eps}")):
+        RMSNorm(sample.args[0], eps=eps, dtype=dtype)
+
+
+def test_a_negative_eps_gives_nan_and_inf_in_torch():
+    x = torch.tensor([[0.5, 0.5], [1.0, 0.0]])  # mean squares 0.25 and 0.5
+    y = F.rms_norm(x, (2,), eps=-0.5)  # rsqrt(-0.25) and rsqrt(0)
+    assert y[0].isnan().all() and y[1, 0].isinf()

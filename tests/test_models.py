@@ -1,13 +1,27 @@
 """The Models page's LLaMA-style block equals transformers' LlamaDecoderLayer with the same
-weights, and it is causal: a later token never changes an earlier output."""
+weights, and it is causal: a later token never changes an earlier output. Its table of model
+families is well formed and agrees with the configurations it was checked against."""
 
+from itertools import groupby
+
+import pytest
 import torch
-from transformers import LlamaConfig
+from transformers import (
+    BertConfig,
+    FalconConfig,
+    GPT2Config,
+    LlamaConfig,
+    MixtralConfig,
+    Qwen3Config,
+    ViTConfig,
+)
 from transformers.models.llama.modeling_llama import (
     LlamaDecoderLayer,
     LlamaRotaryEmbedding,
 )
 
+from snippets.models.configs import LLAMA_2_7B, LLAMA_2_70B
+from snippets.models.families import MODELS
 from snippets.models.llama_block import DecoderBlock, TinyLlama, rotary_tables
 
 CONFIG = {
@@ -62,3 +76,38 @@ def test_model_is_causal():
         before, after = model(tokens), model(changed)
     assert torch.equal(before[:, :8], after[:, :8])
     assert not torch.allclose(before[:, 8:], after[:, 8:])
+
+
+def test_each_family_is_one_block_with_one_model_type_and_distinct_models():
+    families = [family for family, *_ in MODELS]
+    blocks = [family for family, _ in groupby(families)]
+    assert len(blocks) == len(set(blocks))  # a family split in two would print twice
+    for family in blocks:
+        lines = [line for line in MODELS if line[0] == family]
+        assert len({model_type for _, model_type, *_ in lines}) == 1, family
+        assert len({model for _, _, model, *_ in lines}) == len(lines), family
+
+
+# The family table's lines that transformers' configuration classes describe too: the
+# page's LLaMA-2 configurations, and the defaults of classes whose defaults are the named
+# checkpoint's (transformers names it in the class's auto_docstring).
+@pytest.mark.parametrize(
+    "family, model, config, hidden, eps",
+    [
+        ("LLaMA 2", "7B", LLAMA_2_7B, "hidden_size", "rms_norm_eps"),
+        ("LLaMA 2", "70B", LLAMA_2_70B, "hidden_size", "rms_norm_eps"),
+        ("Mixtral", "8x7B", MixtralConfig(), "hidden_size", "rms_norm_eps"),
+        ("Qwen3", "8B", Qwen3Config(), "hidden_size", "rms_norm_eps"),
+        ("GPT-2", "124M", GPT2Config(), "n_embd", "layer_norm_epsilon"),
+        ("BERT", "Base", BertConfig(), "hidden_size", "layer_norm_eps"),
+        ("ViT", "Base", ViTConfig(), "hidden_size", "layer_norm_eps"),
+        ("Falcon", "7B", FalconConfig(), "hidden_size", "layer_norm_epsilon"),
+    ],
+)
+def test_family_table_agrees_with_transformers_configs(
+    family, model, config, hidden, eps
+):
+    lines = {(line[0], line[2]): line for line in MODELS}
+    _, model_type, _, table_hidden, table_eps = lines[(family, model)]
+    assert model_type == config.model_type
+    assert (table_hidden, table_eps) == (getattr(config, hidden), getattr(config, eps))

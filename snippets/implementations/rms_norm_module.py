@@ -1,4 +1,4 @@
-"""A copyable RMSNorm: torch.nn.RMSNorm's interface, with checked inputs and float32 math."""
+"""A copyable RMSNorm: torch.nn.RMSNorm's arguments, with checked inputs and float32 math."""
 
 import math
 from collections.abc import Sequence
@@ -24,6 +24,10 @@ def _as_shape(normalized_shape) -> tuple[int, ...]:
     return tuple(shape)
 
 def _check_eps(eps) -> float:
+    if eps is None:  # torch.nn.RMSNorm's default: an epsilon that depends on the dtype
+        raise TypeError(
+            "eps must be a float, got None: pass the eps the model was trained with"
+        )
     if isinstance(eps, bool) or not isinstance(eps, (int, float)):
         raise TypeError(f"eps must be a float, got {type(eps).__name__}")
     if not (math.isfinite(eps) and eps > 0):
@@ -54,16 +58,43 @@ def rms_norm(x: torch.Tensor, normalized_shape, weight=None, eps: float = 1e-6):
         h = h * weight.to(compute)
     return h.to(x.dtype)  # one rounding, at the end; the output has x's dtype
 
-class RMSNorm(nn.Module):
-    """Like torch.nn.RMSNorm(normalized_shape, eps, elementwise_affine), but eps defaults
-    to 1e-6 (not a dtype-dependent value) and every input is checked."""
+def _check_options(elementwise_affine, dtype) -> None:
+    if not isinstance(elementwise_affine, bool):
+        raise TypeError(
+            f"elementwise_affine must be True or False, got {elementwise_affine!r}"
+        )
+    if dtype is not None and not (
+        isinstance(dtype, torch.dtype) and dtype.is_floating_point
+    ):
+        raise TypeError(f"dtype must be a floating-point torch.dtype, got {dtype!r}")
 
-    def __init__(self, normalized_shape, eps: float = 1e-6, elementwise_affine=True):
+class RMSNorm(nn.Module):
+    """torch.nn.RMSNorm(normalized_shape, eps, elementwise_affine, device, dtype), except
+    that every input is checked and eps must be a finite number > 0, 1e-6 by default.
+
+    Two kinds of eps that torch takes are refused on purpose: None, torch's default, which
+    picks an epsilon by dtype (pass the eps the model was trained with), and a negative
+    eps, which torch computes (its own test samples for rms_norm use eps = -0.5) although
+    mean(x^2) + eps can then be zero or negative, and its inverse square root inf or NaN.
+    device and dtype place the weight, as torch's factory arguments do.
+    """
+
+    def __init__(
+        self,
+        normalized_shape,
+        eps: float = 1e-6,
+        elementwise_affine: bool = True,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         self.normalized_shape = _as_shape(normalized_shape)
         self.eps = _check_eps(eps)
+        _check_options(elementwise_affine, dtype)
+        self.elementwise_affine = elementwise_affine
         if elementwise_affine:
-            self.weight = nn.Parameter(torch.ones(self.normalized_shape))
+            ones = torch.ones(self.normalized_shape, device=device, dtype=dtype)
+            self.weight = nn.Parameter(ones)
         else:
             self.register_parameter("weight", None)
 

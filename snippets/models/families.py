@@ -1,77 +1,171 @@
+from itertools import groupby
+
 import torch
 import transformers as tf
 
-# family, published hidden sizes (smallest-largest), published eps, transformers model and
-# a tiny config of it. The norm column is read from the model transformers builds.
-tiny = {"hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4}
-llama_like = {**tiny, "num_key_value_heads": 2, "intermediate_size": 128}
-families = [
-    ("LLaMA 1", "4096-8192", 1e-6, tf.LlamaModel, tf.LlamaConfig(**llama_like)),
-    ("LLaMA 2", "4096-8192", 1e-5, tf.LlamaModel, tf.LlamaConfig(**llama_like)),
-    ("LLaMA 3", "2048-16384", 1e-5, tf.LlamaModel, tf.LlamaConfig(**llama_like)),
-    ("Mistral", "4096", 1e-5, tf.MistralModel, tf.MistralConfig(**llama_like)),
-    ("Mixtral", "4096-6144", 1e-5, tf.MixtralModel, tf.MixtralConfig(**llama_like)),
-    ("Qwen (1)", "2048-8192", 1e-6, None, None),  # remote code, not in transformers
-    ("Qwen2", "896-8192", 1e-6, tf.Qwen2Model, tf.Qwen2Config(**llama_like)),
-    ("Qwen3", "1024-5120", 1e-6, tf.Qwen3Model, tf.Qwen3Config(**llama_like)),
-    ("Gemma", "2048-3072", 1e-6, tf.GemmaModel, tf.GemmaConfig(**llama_like)),
-    ("Gemma 2", "2304-4608", 1e-6, tf.Gemma2Model, tf.Gemma2Config(**llama_like)),
-    (
-        "Gemma 3",
-        "1152-5376",
-        1e-6,
-        tf.Gemma3TextModel,
-        tf.Gemma3TextConfig(**llama_like),
-    ),
-    ("OLMo 2", "4096-5120", 1e-6, tf.Olmo2Model, tf.Olmo2Config(**llama_like)),
-    (
-        "GPT-2",
-        "768-1600",
-        1e-5,
-        tf.GPT2Model,
-        tf.GPT2Config(n_embd=64, n_layer=1, n_head=4),
-    ),
-    (
-        "BERT",
-        "768-1024",
-        1e-12,
-        tf.BertModel,
-        tf.BertConfig(**tiny, intermediate_size=128),
-    ),
-    (
-        "ViT",
-        "768-1280",
-        1e-12,
-        tf.ViTModel,
-        tf.ViTConfig(**tiny, intermediate_size=128),
-    ),
-    ("Falcon", "4544-14848", 1e-5, tf.FalconModel, tf.FalconConfig(**tiny)),
+# One line per model: the family version it belongs to, the model_type in the checkpoints'
+# config.json, the model, its hidden size and eps. Values are those of
+# the checkpoints' config.json (or of the maker's own code); where each was checked:
+# LLaMA 1: sizes, Meta's MODEL_CARD.md (meta-llama/llama 1076b9c); eps, Meta's params.json
+#   as uploaded (huggingface.co nyanko7/LLaMA-7B, TheBlokeAI/llama-13b-pth, datasets/
+#   nyanko7/LLaMA-65B) and huggyllama/llama-30b and llama-65b config.json.
+# LLaMA 2, 3: Meta's models/sku_list.py (meta-llama/llama-models 364ed4e): dim, norm_eps.
+# Mistral: 7B, a duplicate of mistralai/Mistral-7B-Instruct-v0.1 and mlx-community/
+#   mistral-7B-v0.1 params.json; NeMo, configs of models tuned from mistralai/Mistral-Nemo-
+#   Base-2407 and -Instruct-2407; Large, IntervitensInc/Mistral-Large-Instruct-2407-chatml
+#   (a duplicate of Mistral-Large-Instruct-2407).
+# Mixtral: 8x7B, transformers' MixtralConfig defaults (for mistralai/Mixtral-8x7B-v0.1) and
+#   a config tuned from it; 8x22B, mistral-community/Mixtral-8x22B-v0.1 config.json.
+# Qwen2: Qwen/Qwen2-7B, Qwen2-72B and Qwen2-72B-Instruct config.json; 0.5B, configs of
+#   models tuned from Qwen/Qwen2-0.5B. Qwen3: litgpt's config.py (Lightning-AI/litgpt
+#   2685705), which copies each model's config.json, and copies of those on the Hub
+#   (for 8B a verbatim one; Qwen3Config's defaults are Qwen/Qwen3-8B's too).
+# Gemma, Gemma 2, Gemma 3: Google's code, gemma/config.py (google/gemma_pytorch 014acb7,
+#   rms_norm_eps 1e-6 for all) and gemma/gm/nn/_gemma.py (google-deepmind/gemma 7691fd4,
+#   the only source here for 270M; its RMSNorm adds 1e-06). Gemma 3 4B-27B checkpoints
+#   have model_type gemma3, with a gemma3_text model inside.
+# OLMo 2: allenai/OLMo-2-1124-7B, -1124-13B and -0325-32B config.json; 1B, OLMo-core's
+#   olmo2_1B (allenai/OLMo-core fa6c501: d_model 2048, layer_norm_eps 1e-6).
+# GPT-2: openai-community/gpt2-xl config.json; 124M, GPT2Config's defaults (for
+#   openai-community/gpt2) and eps 1e-5 in OpenAI's src/model.py (openai/gpt-2 9b63575).
+# BERT: sizes, google-research/bert README.md; eps, google-bert/bert-large-uncased
+#   config.json and BertConfig's defaults (for google-bert/bert-base-uncased).
+# ViT: google/vit-huge-patch14-224-in21k and vit-large-patch32-224-in21k config.json,
+#   ViTConfig's defaults (for google/vit-base-patch16-224).
+# Falcon: tiiuae/falcon-40b config.json, copies of tiiuae/falcon-7b's and falcon-180B's,
+#   FalconConfig's defaults (for tiiuae/falcon-7b).
+# Falcon 3: tiiuae/Falcon3-3B-Instruct and Falcon3-7B-Instruct config.json; 1B and 10B,
+#   configs made from tiiuae/Falcon3-1B-Instruct and Falcon3-10B-Instruct, and litgpt.
+# fmt: off
+MODELS = [  # a table, one model a line
+    # family      model type     model          hidden  eps
+    ("LLaMA 1",  "llama",       "7B",           4096,   1e-6),
+    ("LLaMA 1",  "llama",       "13B",          5120,   1e-6),
+    ("LLaMA 1",  "llama",       "33B",          6656,   1e-6),
+    ("LLaMA 1",  "llama",       "65B",          8192,   1e-5),
+    ("LLaMA 2",  "llama",       "7B",           4096,   1e-5),
+    ("LLaMA 2",  "llama",       "13B",          5120,   1e-5),
+    ("LLaMA 2",  "llama",       "70B",          8192,   1e-5),
+    ("LLaMA 3",  "llama",       "3 8B",         4096,   1e-5),
+    ("LLaMA 3",  "llama",       "3 70B",        8192,   1e-5),
+    ("LLaMA 3",  "llama",       "3.1 405B",     16384,  1e-5),
+    ("LLaMA 3",  "llama",       "3.2 1B",       2048,   1e-5),
+    ("LLaMA 3",  "llama",       "3.2 3B",       3072,   1e-5),
+    ("Mistral",  "mistral",     "7B",           4096,   1e-5),
+    ("Mistral",  "mistral",     "NeMo",         5120,   1e-5),
+    ("Mistral",  "mistral",     "Large 2407",   12288,  1e-5),
+    ("Mixtral",  "mixtral",     "8x7B",         4096,   1e-5),
+    ("Mixtral",  "mixtral",     "8x22B",        6144,   1e-5),
+    ("Qwen2",    "qwen2",       "0.5B",         896,    1e-6),
+    ("Qwen2",    "qwen2",       "7B",           3584,   1e-6),
+    ("Qwen2",    "qwen2",       "72B",          8192,   1e-5),
+    ("Qwen2",    "qwen2",       "72B-Instruct", 8192,   1e-6),
+    ("Qwen3",    "qwen3",       "0.6B",         1024,   1e-6),
+    ("Qwen3",    "qwen3",       "4B",           2560,   1e-6),
+    ("Qwen3",    "qwen3",       "8B",           4096,   1e-6),
+    ("Qwen3",    "qwen3",       "32B",          5120,   1e-6),
+    ("Gemma",    "gemma",       "2B",           2048,   1e-6),
+    ("Gemma",    "gemma",       "7B",           3072,   1e-6),
+    ("Gemma 2",  "gemma2",      "2B",           2304,   1e-6),
+    ("Gemma 2",  "gemma2",      "9B",           3584,   1e-6),
+    ("Gemma 2",  "gemma2",      "27B",          4608,   1e-6),
+    ("Gemma 3",  "gemma3_text", "270M",         640,    1e-6),
+    ("Gemma 3",  "gemma3_text", "1B",           1152,   1e-6),
+    ("Gemma 3",  "gemma3_text", "4B",           2560,   1e-6),
+    ("Gemma 3",  "gemma3_text", "12B",          3840,   1e-6),
+    ("Gemma 3",  "gemma3_text", "27B",          5376,   1e-6),
+    ("OLMo 2",   "olmo2",       "1B",           2048,   1e-6),
+    ("OLMo 2",   "olmo2",       "7B",           4096,   1e-6),
+    ("OLMo 2",   "olmo2",       "13B",          5120,   1e-6),
+    ("OLMo 2",   "olmo2",       "32B",          5120,   1e-6),
+    ("GPT-2",    "gpt2",        "124M",         768,    1e-5),
+    ("GPT-2",    "gpt2",        "1.5B",         1600,   1e-5),
+    ("BERT",     "bert",        "Base",         768,    1e-12),
+    ("BERT",     "bert",        "Large",        1024,   1e-12),
+    ("ViT",      "vit",         "Base",         768,    1e-12),
+    ("ViT",      "vit",         "Large",        1024,   1e-12),
+    ("ViT",      "vit",         "Huge",         1280,   1e-12),
+    ("Falcon",   "falcon",      "7B",           4544,   1e-5),
+    ("Falcon",   "falcon",      "40B",          8192,   1e-5),
+    ("Falcon",   "falcon",      "180B",         14848,  1e-5),
+    ("Falcon 3", "llama",       "1B",           2048,   1e-6),
+    ("Falcon 3", "llama",       "3B",           3072,   1e-6),
+    ("Falcon 3", "llama",       "7B",           3072,   1e-6),
+    ("Falcon 3", "llama",       "10B",          3072,   1e-6),
 ]
+# fmt: on
 
-print(f"{'family':<9} {'hidden size':<11} {'eps':<6} norm in transformers")
-#> family    hidden size eps    norm in transformers
-for family, hidden, eps, model_class, config in families:
-    if model_class is None:
-        norm = "(not in transformers)"
-    else:
-        with torch.device("meta"):
-            model = model_class(config)
-        kinds = {type(m).__name__ for m in model.modules()}
-        norm = ", ".join(sorted(k for k in kinds if "Norm" in k))
-    print(f"{family:<9} {hidden:<11} {eps:<6g} {norm}")
-    #> LLaMA 1   4096-8192   1e-06  LlamaRMSNorm
-    #> LLaMA 2   4096-8192   1e-05  LlamaRMSNorm
-    #> LLaMA 3   2048-16384  1e-05  LlamaRMSNorm
-    #> Mistral   4096        1e-05  MistralRMSNorm
-    #> Mixtral   4096-6144   1e-05  MixtralRMSNorm
-    #> Qwen (1)  2048-8192   1e-06  (not in transformers)
-    #> Qwen2     896-8192    1e-06  Qwen2RMSNorm
-    #> Qwen3     1024-5120   1e-06  Qwen3RMSNorm
-    #> Gemma     2048-3072   1e-06  GemmaRMSNorm
-    #> Gemma 2   2304-4608   1e-06  Gemma2RMSNorm
-    #> Gemma 3   1152-5376   1e-06  Gemma3RMSNorm
-    #> OLMo 2    4096-5120   1e-06  Olmo2RMSNorm
-    #> GPT-2     768-1600    1e-05  LayerNorm
-    #> BERT      768-1024    1e-12  LayerNorm
-    #> ViT       768-1280    1e-12  LayerNorm
-    #> Falcon    4544-14848  1e-05  LayerNorm
+TINY = {"hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4}
+TINY |= {"num_key_value_heads": 2, "intermediate_size": 128}
+
+def norm_classes(model_type: str) -> str:
+    """The norm classes in the model transformers builds for `model_type` (meta: no memory)."""
+    config = tf.AutoConfig.for_model(model_type, **TINY)
+    with torch.device("meta"):
+        model = tf.AutoModel.from_config(config)
+    names = {type(module).__name__ for module in model.modules()}
+    return ", ".join(sorted(name for name in names if "Norm" in name))
+
+print(
+    f"{'family':<8} {'model':<12} {'hidden':>6}  {'eps':<6} {'model type':<11} norm classes"
+)
+#> family   model        hidden  eps    model type  norm classes
+for (family, model_type), group in groupby(MODELS, key=lambda line: line[:2]):
+    label = f"{model_type:<11} {norm_classes(model_type)}"
+    for i, (_, _, model, hidden, eps) in enumerate(group):
+        start, end = (family, label) if i == 0 else ("", "")  # on the first line only
+        print(f"{start:<8} {model:<12} {hidden:>6}  {eps:<6g} {end}".rstrip())
+        #> LLaMA 1  7B             4096  1e-06  llama       LlamaRMSNorm
+        #>          13B            5120  1e-06
+        #>          33B            6656  1e-06
+        #>          65B            8192  1e-05
+        #> LLaMA 2  7B             4096  1e-05  llama       LlamaRMSNorm
+        #>          13B            5120  1e-05
+        #>          70B            8192  1e-05
+        #> LLaMA 3  3 8B           4096  1e-05  llama       LlamaRMSNorm
+        #>          3 70B          8192  1e-05
+        #>          3.1 405B      16384  1e-05
+        #>          3.2 1B         2048  1e-05
+        #>          3.2 3B         3072  1e-05
+        #> Mistral  7B             4096  1e-05  mistral     MistralRMSNorm
+        #>          NeMo           5120  1e-05
+        #>          Large 2407    12288  1e-05
+        #> Mixtral  8x7B           4096  1e-05  mixtral     MixtralRMSNorm
+        #>          8x22B          6144  1e-05
+        #> Qwen2    0.5B            896  1e-06  qwen2       Qwen2RMSNorm
+        #>          7B             3584  1e-06
+        #>          72B            8192  1e-05
+        #>          72B-Instruct   8192  1e-06
+        #> Qwen3    0.6B           1024  1e-06  qwen3       Qwen3RMSNorm
+        #>          4B             2560  1e-06
+        #>          8B             4096  1e-06
+        #>          32B            5120  1e-06
+        #> Gemma    2B             2048  1e-06  gemma       GemmaRMSNorm
+        #>          7B             3072  1e-06
+        #> Gemma 2  2B             2304  1e-06  gemma2      Gemma2RMSNorm
+        #>          9B             3584  1e-06
+        #>          27B            4608  1e-06
+        #> Gemma 3  270M            640  1e-06  gemma3_text Gemma3RMSNorm
+        #>          1B             1152  1e-06
+        #>          4B             2560  1e-06
+        #>          12B            3840  1e-06
+        #>          27B            5376  1e-06
+        #> OLMo 2   1B             2048  1e-06  olmo2       Olmo2RMSNorm
+        #>          7B             4096  1e-06
+        #>          13B            5120  1e-06
+        #>          32B            5120  1e-06
+        #> GPT-2    124M            768  1e-05  gpt2        LayerNorm
+        #>          1.5B           1600  1e-05
+        #> BERT     Base            768  1e-12  bert        LayerNorm
+        #>          Large          1024  1e-12
+        #> ViT      Base            768  1e-12  vit         LayerNorm
+        #>          Large          1024  1e-12
+        #>          Huge           1280  1e-12
+        #> Falcon   7B             4544  1e-05  falcon      LayerNorm
+        #>          40B            8192  1e-05
+        #>          180B          14848  1e-05
+        #> Falcon 3 1B             2048  1e-06  llama       LlamaRMSNorm
+        #>          3B             3072  1e-06
+        #>          7B             3072  1e-06
+        #>          10B            3072  1e-06
+        first = None
