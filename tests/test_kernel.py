@@ -4,9 +4,10 @@ Without a GPU the kernels run under Triton's interpreter (TRITON_INTERPRET=1) on
 forward and backward against a float64 reference and torch.nn.functional.rms_norm, for rows
 that are not a power of two long, every row of the backward's launch table (several tiles per
 program, a last tile cut short), zero rows, all-zero rows, strided rows, both weight
-conventions and the three dtypes. The same kernels are also compiled for an H100 (sm_90,
-with Triton's ptxas) at their launch settings, which the interpreter does not do. If triton
-cannot be installed, these tests skip and say so, unless REQUIRE_TRITON is set (as CI sets it).
+conventions and the three dtypes; and the interpreter's bfloat16 stores, which truncate where
+a GPU rounds. The same kernels are also compiled for an H100 (sm_90, with Triton's ptxas) at
+their launch settings, which the interpreter does not do. If triton cannot be installed,
+these tests skip and say so, unless REQUIRE_TRITON is set (as CI sets it).
 """
 
 import os
@@ -31,6 +32,7 @@ except ImportError as error:  # pragma: no cover - depends on the platform
 
 from conftest import ROOT
 from snippets.kernel import rms_norm_triton as kernel
+from snippets.kernel.bfloat16 import bfloat16_rounded, bfloat16_truncated
 from snippets.kernel.rms_norm_triton import rms_norm_triton
 
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
@@ -130,6 +132,41 @@ def test_every_launch_setting_with_several_tiles_per_program(n):
         ["y", "dx", "dw"], ours, reference(x, weight, dy, 1e-6, 1.0)
     ):
         assert relative(got, want) < 1e-6, name
+
+
+@pytest.mark.skipif(DEVICE == "cuda", reason="the interpreter's rounding, not a GPU's")
+def test_the_interpreter_truncates_bfloat16_stores():
+    """Under TRITON_INTERPRET=1, float32 -> bfloat16 in a kernel truncates toward zero; a GPU
+    rounds to nearest. The Kernel page says so: if this fails, so does the page."""
+    generator = torch.Generator().manual_seed(2)
+    x = (torch.randn(16, 500, generator=generator) * 4).to(torch.bfloat16)
+    weight = (torch.rand(500, generator=generator) + 0.5).to(torch.bfloat16)
+    y = rms_norm_triton(x, weight)
+    exact = reference(x, weight, torch.zeros_like(x), 1e-6, 0.0)[0]
+    truncated = (y == bfloat16_truncated(exact)).double().mean().item()
+    rounded = (y == bfloat16_rounded(exact)).double().mean().item()
+    # Not every element: where the kernel's float32 and the float64 value lie on two sides of
+    # a bfloat16 value, truncating each gives two neighbours (one in 8000 on the page).
+    assert truncated > 0.999 and rounded < 0.6, (truncated, rounded)
+
+
+def test_bfloat16_references_round_once():
+    """float64 -> bfloat16 through float32 rounds twice; the helpers must not."""
+    halfway = 1 + 2**-8  # halfway between the bfloat16 values 1 and 1 + 2**-7
+    x = torch.tensor(
+        [halfway + 2**-30, halfway, -(1 + 2**-7 - 2**-30), 1e300, -1e-45],
+        dtype=torch.float64,
+    )
+    assert x[0].to(torch.bfloat16) == 1  # PyTorch: to float32 (halfway), then to even
+    assert bfloat16_rounded(x).double().tolist() == [
+        1 + 2**-7,
+        1.0,
+        -(1 + 2**-7),
+        float("inf"),
+        -0.0,
+    ]
+    biggest = torch.finfo(torch.bfloat16).max
+    assert bfloat16_truncated(x).double().tolist() == [1.0, 1.0, -1.0, biggest, -0.0]
 
 
 @pytest.mark.parametrize("offset", [0.0, 1.0], ids=["llama-w", "gemma-1+w"])
