@@ -94,26 +94,26 @@ def rms_norm_backward_kernel(
 # forward (sm_90, triton 3.9, spill stores per thread: backward 592 bytes at 16384, 884
 # at 32768, 3018 at 65536; forward 182 at 65536). Still correct, at the cost of traffic.
 
-# Forward: (largest BLOCK_N, num_warps), from an H100 sweep of this kernel (bfloat16,
-# M = 16384, % of a device-to-device copy) and, for the longest rows, from ptxas.
+# Forward: (largest BLOCK_N, num_warps), from a sweep of this kernel's num_warps on an H100
+# (bfloat16, M = 16384; for planning, not published) and, for the longest rows, from ptxas.
 FORWARD_WARPS = (
-    (1024, 2),  # N = 1024: 1 to 4 warps 96-97%, 8 warps 83%
-    (8192, 8),  # N = 2048 to 8192: 8 warps 98.5-99.0%
-    (16384, 16),  # N = 16384: 8 to 32 warps 100.5-100.6%
+    (1024, 2),  # N = 1024: 1, 2 and 4 warps alike, 8 and more slower
+    (8192, 8),  # N = 2048 to 8192: 8 warps best or level with the best
+    (16384, 16),  # N = 16384: 8, 16 and 32 warps alike
     (MAX_N, 32),  # not timed: at 65536 32 warps spill 182 bytes, 16 warps 658
 )
 
-# Backward: (largest BLOCK_N, programs per SM, BLOCK_M, num_warps), from an H100 sweep of
-# the kernel with one row per step (bfloat16, M = 16384, % of copy, the best programs x
-# warps) and, for the longest rows, from ptxas. Each program writes a float32 dw partial
-# (8 per SM at N = 1024 add 9% to the bytes moved), so BLOCK_M = 2 keeps the best
-# setting's rows in flight with half the programs. A tiled backward reached 80 / 85 / 87%
-# at N = 1024 / 2048 / 4096, its settings not recorded: BLOCK_M = 2 is to be confirmed.
+# Backward: (largest BLOCK_N, programs per SM, BLOCK_M, num_warps), from a sweep of the
+# kernel with one row per step on an H100 (bfloat16, M = 16384; programs x warps, for
+# planning, not published) and, for the longest rows, from ptxas. Each program writes a
+# float32 dw partial, so at N <= 2048 BLOCK_M = 2 keeps the best setting's rows in flight
+# with half the programs. A tiled backward beat one row per step at N = 1024 to 4096, but
+# its settings were not recorded: BLOCK_M = 2 is to be confirmed on a GPU.
 BACKWARD_SETTINGS = (
-    (1024, 4, 2, 4),  # N = 1024: 8 per SM x 4 warps 77% (2 per SM: 51%)
-    (2048, 2, 2, 8),  # N = 2048: 4 per SM x 8 warps 81%
-    (4096, 2, 1, 8),  # N = 4096: 2 per SM x 8 warps 86%
-    (16384, 1, 1, 16),  # N = 8192 and 16384: 1 per SM x 16 warps 85%, 82%
+    (1024, 4, 2, 4),  # N = 1024: best at 8 per SM x 4 warps, far ahead of 2 per SM
+    (2048, 2, 2, 8),  # N = 2048: best at 4 per SM x 8 warps
+    (4096, 2, 1, 8),  # N = 4096: best at 2 per SM x 8 warps
+    (16384, 1, 1, 16),  # N = 8192 and 16384: best at 1 per SM x 16 warps
     (MAX_N, 1, 1, 32),  # not timed: at 65536 32 warps spill 3018 bytes, 16 warps 12356
 )
 
