@@ -1,6 +1,7 @@
 import torch
 
 from snippets.implementations.rms_norm_module import rms_norm
+from snippets.kernel.bfloat16 import bfloat16_rounded, bfloat16_truncated
 from snippets.kernel.rms_norm_triton import rms_norm_triton
 
 # On a CPU, run with TRITON_INTERPRET=1: Triton's interpreter then runs the kernels.
@@ -10,23 +11,48 @@ n = 1000  # not a power of two: the kernels mask the last 24 lanes of a 1024-wid
 x = (torch.randn(8, n, device=device) * 4).to(torch.bfloat16)
 dy = torch.randn(8, n, device=device).to(torch.bfloat16)
 
+def same(a, b):
+    """How many elements of a equal those of b."""
+    return (a == b).sum().item()
+
+def error(a, exact):
+    """Relative error of a against the exact (float64) values."""
+    return ((a.double() - exact).norm() / exact.norm()).item()
+
+# Columns: how many elements equal the exact values rounded to bfloat16 two ways, then the
+# relative error of the kernel's output and of those two roundings of the exact values.
+print("                  equal to exact in bf16      relative error")
+#>                   equal to exact in bf16      relative error
+print("         elements   rounded  truncated     kernel  rounded  truncated")
+#>          elements   rounded  truncated     kernel  rounded  truncated
 for name, offset, weight in [
-    ("LLaMA, w", 0.0, torch.rand(n, device=device) + 0.5),
-    ("Gemma, 1 + w", 1.0, torch.randn(n, device=device) * 0.1),
+    ("LLaMA", 0.0, torch.rand(n, device=device) + 0.5),  # scales by w
+    ("Gemma", 1.0, torch.randn(n, device=device) * 0.1),  # scales by 1 + w
 ]:
     w = weight.to(torch.bfloat16)
     xs, ws = x.clone().requires_grad_(), w.clone().requires_grad_()
     y = rms_norm_triton(xs, ws, eps=1e-6, offset=offset)
     y.backward(dy)
-    # The reference: the same formula on the same rounded inputs, in float64.
+    # The exact values: the same formula on the same bfloat16 inputs, in float64.
     x64, w64 = x.double().requires_grad_(), w.double().requires_grad_()
     y64 = rms_norm(x64, n, offset + w64, eps=1e-6)
     y64.backward(dy.double())
-    errors = [
-        ((a.double() - b).norm() / b.norm()).item()
-        for a, b in [(y, y64), (xs.grad, x64.grad), (ws.grad, w64.grad)]
-    ]
-    shown = ", ".join(f"{e:.1e}" for e in errors)
-    print(f"{name:<12} relative error of y, dx, dw: {shown}")
-    #> LLaMA, w     relative error of y, dx, dw: 3.3e-03, 3.3e-03, 1.6e-03
-    #> Gemma, 1 + w relative error of y, dx, dw: 3.3e-03, 3.3e-03, 1.6e-03
+    for label, ours, exact in [
+        ("y", y, y64.detach()),
+        ("dx", xs.grad, x64.grad),
+        ("dw", ws.grad, w64.grad),
+    ]:
+        # Rounded to nearest, as a GPU stores bfloat16; truncated toward zero, as Triton's
+        # interpreter does.
+        rounded, truncated = bfloat16_rounded(exact), bfloat16_truncated(exact)
+        counts = [ours.numel(), same(ours, rounded), same(ours, truncated)]
+        errors = [error(t, exact) for t in (ours, rounded, truncated)]
+        cells = [f"{c:>{width}}" for c, width in zip(counts, (8, 10, 11))]
+        cells += [f"{e:>{width}.1e}" for e, width in zip(errors, (11, 9, 11))]
+        print(f"{name} {label:<3}{''.join(cells)}")
+        #> LLaMA y      8000      3988       7999    3.3e-03  1.7e-03    3.3e-03
+        #> LLaMA dx     8000      3947       8000    3.3e-03  1.7e-03    3.3e-03
+        #> LLaMA dw     1000      1000        499    1.6e-03  1.6e-03    3.4e-03
+        #> Gemma y      8000      3983       8000    3.3e-03  1.7e-03    3.3e-03
+        #> Gemma dx     8000      4070       8000    3.3e-03  1.6e-03    3.3e-03
+        #> Gemma dw     1000      1000        499    1.6e-03  1.6e-03    3.4e-03
