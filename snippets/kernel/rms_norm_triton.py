@@ -248,6 +248,5 @@ def rms_norm_triton(x, weight, eps=1e-6, offset=0.0):
     eps, offset = float(eps), float(offset)
     if torch.is_grad_enabled() and (x.requires_grad or weight.requires_grad):
         return TritonRMSNormFunction.apply(x, weight, eps, offset)
-    return rms_norm_forward(x, weight, eps, offset)[
-        0
-    ]  # no graph to record: no Function
+    y, _ = rms_norm_forward(x, weight, eps, offset)  # no graph to record: no Function
+    return y
