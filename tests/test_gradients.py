@@ -1,5 +1,6 @@
 """The Gradients page's backward pass: right at every input scale, for a general gain, on
-batches with several leading dimensions, and on the all-zero row."""
+batches with several leading dimensions, and on the all-zero row; and the share of the
+gradient along x that the page derives."""
 
 import pytest
 import torch
@@ -37,3 +38,22 @@ def test_all_zero_row_gradient_is_gain_over_sqrt_eps():
     grad_x, grad_weight = rms_norm_backward(x, weight, grad_out, 1e-6)
     assert torch.allclose(grad_x, (weight / 1e-3).expand(2, 4))
     assert torch.equal(grad_weight, torch.zeros(4, dtype=torch.float64))
+
+
+# Up to RMS 10: beyond it the fraction (below 1e-8) is a difference of dot products
+# whose float64 rounding error is no longer far below it.
+@pytest.mark.parametrize("scale", [10.0, 1.0, 0.1, 1e-2, 1e-3, 1e-4, 1e-6])
+def test_radial_part_of_the_gradient_is_eps_over_ms_plus_eps(scale):
+    # Along x_hat, dL/dx keeps eps / (ms + eps) of weight * g / r: the page's derivation,
+    # checked against autograd on several rows at once.
+    torch.manual_seed(2)
+    eps = 1e-6
+    x = (torch.randn(5, 256, dtype=torch.float64) * scale).requires_grad_()
+    weight = torch.rand(256, dtype=torch.float64) + 0.5
+    grad_out = torch.randn(5, 256, dtype=torch.float64)
+    (grad_x,) = torch.autograd.grad(plain(x, weight, eps), x, grad_out)
+    ms = x.detach().pow(2).mean(-1)
+    r = torch.sqrt(ms + eps).unsqueeze(-1)
+    x_hat = x.detach() / r
+    measured = (x_hat * grad_x).sum(-1) / (x_hat * weight * grad_out / r).sum(-1)
+    assert torch.allclose(measured, eps / (ms + eps), rtol=1e-6, atol=0)

@@ -1,15 +1,31 @@
 import torch
 
+n, eps = 4096, 1e-6
 torch.manual_seed(0)
-grad_out = torch.randn(4096, dtype=torch.float64)
+direction = torch.randn(n, dtype=torch.float64)
+direction = direction / direction.pow(2).mean().sqrt()  # RMS exactly 1
+weight = torch.rand(n, dtype=torch.float64) + 0.5  # any gain will do
+grad_out = torch.randn(n, dtype=torch.float64)  # g, the gradient from above
 
-for eps, scale in [(0.0, 1.0), (1e-6, 1.0), (1e-6, 1e-3)]:
-    x = (torch.randn(4096, dtype=torch.float64) * scale).requires_grad_()
-    y = x / torch.sqrt(x.pow(2).mean() + eps)
+# A small cosine shows nothing in 4096 dimensions: even g, which has nothing to do
+# with x, is almost orthogonal to it.
+cosine = torch.dot(direction, grad_out) / (direction.norm() * grad_out.norm())
+print(f"|cos(x, g)| = {abs(cosine):.4f}, 1 / sqrt(n) = {n**-0.5:.4f}")
+#> |cos(x, g)| = 0.0091, 1 / sqrt(n) = 0.0156
+
+for rms in [1.0, 1e-2, 1e-3, 1e-4]:
+    x = (rms * direction).requires_grad_()
+    y = weight * x / torch.sqrt(x.pow(2).mean() + eps)
     (grad_x,) = torch.autograd.grad(y, x, grad_out)
-    # Cosine of the angle between x and its gradient: 0 means orthogonal.
-    cosine = torch.dot(x, grad_x) / (x.norm() * grad_x.norm())
-    print(f"eps {eps:g}, RMS about {scale:g}: |cos(x, dL/dx)| = {abs(cosine):.4f}")
-    #> eps 0, RMS about 1: |cos(x, dL/dx)| = 0.0000
-    #> eps 1e-06, RMS about 1: |cos(x, dL/dx)| = 0.0000
-    #> eps 1e-06, RMS about 0.001: |cos(x, dL/dx)| = 0.0063
+    ms = x.detach().pow(2).mean()
+    r = torch.sqrt(ms + eps)
+    x_hat = x.detach() / r
+    # The part of the gradient along x, as a fraction of the part of weight * g / r
+    # along x (the gradient without the projection term).
+    survives = torch.dot(x_hat, grad_x) / torch.dot(x_hat, weight * grad_out / r)
+    theory = eps / (ms + eps)
+    print(f"RMS {rms:g}: measured {survives:.4e}, eps / (ms + eps) = {theory:.4e}")
+    #> RMS 1: measured 1.0000e-06, eps / (ms + eps) = 1.0000e-06
+    #> RMS 0.01: measured 9.9010e-03, eps / (ms + eps) = 9.9010e-03
+    #> RMS 0.001: measured 5.0000e-01, eps / (ms + eps) = 5.0000e-01
+    #> RMS 0.0001: measured 9.9010e-01, eps / (ms + eps) = 9.9010e-01

@@ -1,17 +1,36 @@
 import torch
 import torch.nn.functional as F
 
-torch.manual_seed(0)
-n = 512
-y = F.rms_norm(torch.randn(1000, n) + 0.3, (n,))
+# A published table: RMSNorm (weight 1, eps 1e-6) applied to 32 rows of 512 features
+# drawn after torch.manual_seed(42), in this order; mean and standard deviation of the
+# input and of the output, each over all its values (the sample std, torch's default).
+PUBLISHED = {  # case: (input mean, input std, output mean, output std)
+    "normal": (0.00, 1.00, 0.0001, 0.9999),
+    "shifted": (5.02, 1.00, 0.9802, 0.1951),
+    "scaled": (0.02, 10.01, 0.0002, 1.0000),
+    "skewed": (1.64, 2.14, 0.5673, 0.7407),
+}
 
-# Every RMSNorm output row (weight 1, small eps) has mean(y^2) = 1. So its mean m and
-# its sample standard deviation s are tied: s = sqrt(n / (n - 1) * (1 - m^2)).
-m, s = y.mean(-1), y.std(-1)
-print(torch.allclose(s, torch.sqrt(n / (n - 1) * (1 - m**2)), atol=1e-5))
-#> True
+torch.manual_seed(42)
+inputs = {
+    "normal": torch.randn(32, 512),
+    "shifted": torch.randn(32, 512) + 5.0,
+    "scaled": torch.randn(32, 512) * 10.0,
+    "skewed": torch.randn(32, 512).exp(),
+}
 
-# A published table paired mean 0.0001 with std 0.9999 for such rows. The tie allows
-# only these, as a sample (n = 512) or a population standard deviation:
-print(f"{(n / (n - 1) * (1 - 0.0001**2)) ** 0.5:.4f}, {(1 - 0.0001**2) ** 0.5:.4f}")
-#> 1.0010, 1.0000
+def stats(x):
+    y = F.rms_norm(x, (512,), eps=1e-6)
+    return x.mean().item(), x.std().item(), y.mean().item(), y.std().item()
+
+print("case     input mean/std: table, re-run    output mean/std: table, re-run")
+#> case     input mean/std: table, re-run    output mean/std: table, re-run
+for case, x in inputs.items():
+    ours, theirs = stats(x), PUBLISHED[case]
+    input_pairs = f"{theirs[0]:.2f}/{theirs[1]:.2f}, {ours[0]:.2f}/{ours[1]:.2f}"
+    output_pairs = f"{theirs[2]:.4f}/{theirs[3]:.4f}, {ours[2]:.4f}/{ours[3]:.4f}"
+    print(f"{case:<8} {input_pairs:<32} {output_pairs}")
+    #> normal   0.00/1.00, 0.01/1.00             0.0001/0.9999, 0.0093/1.0000
+    #> shifted  5.02/1.00, 5.00/1.00             0.9802/0.1951, 0.9804/0.1968
+    #> scaled   0.02/10.01, 0.01/10.13           0.0002/1.0000, 0.0013/1.0000
+    #> skewed   1.64/2.14, 1.65/2.19             0.5673/0.7407, 0.6106/0.7920
