@@ -77,8 +77,8 @@ WORDS = {
         "host_title": "Host time per call (µs): {calls} calls on x of {shape} "
         "bfloat16, the GPU otherwise idle; the median",
         "times_ref": "× F.rms_norm",
-        "cpu_unit": "ms (range); ÷ LayerNorm: time over LayerNorm's, round by round "
-        "(compiled over LayerNorm compiled)",
+        "cpu_unit": "ms (range). ÷ LayerNorm: the time over LayerNorm's in the same "
+        "round (compiled over LayerNorm compiled)",
         "vs_ln": "÷ LayerNorm",
         "cpu_say": "{mode}: eager, RMSNorm took {low}× to {high}× LayerNorm's time "
         "(the medians of {count} eager forms); compiled, {compiled}× ({range}).",
@@ -132,8 +132,8 @@ WORDS = {
         "host_title": "호출당 호스트 시간(µs): {shape} bfloat16 x로 {calls}번 호출, "
         "다른 GPU 작업 없이, 중앙값",
         "times_ref": "F.rms_norm 대비 배수",
-        "cpu_unit": "ms (범위); ÷ LayerNorm: 라운드마다 잰 LayerNorm 시간에 대한 비 "
-        "(컴파일한 것은 컴파일한 LayerNorm에 대한 비)",
+        "cpu_unit": "ms(범위). ÷ LayerNorm: 같은 라운드에서 잰 LayerNorm 시간에 대한 "
+        "비율(컴파일한 것은 컴파일한 LayerNorm에 대한 비율)",
         "vs_ln": "÷ LayerNorm",
         "cpu_say": "{mode}: 즉시 실행에서 RMSNorm은 LayerNorm 시간의 {low}배에서 "
         "{high}배가 걸렸고(즉시 실행 형태 {count}개의 중앙값), 컴파일하면 {compiled}배 "
