@@ -254,6 +254,30 @@ def test_targets_are_met_or_missed_by_the_figures(smoke_results):
     assert "**달성**" in korean[2] and "**측정 없음**" in korean[4]
 
 
+def test_a_failed_kernel_misses_its_targets(smoke_results):
+    results = json.loads(smoke_results.read_text())
+    for entry in results["runs"]:
+        if entry["implementation"] == page.KERNEL:
+            entry["error"] = "RuntimeError('boom')"
+    results["host_us"][page.KERNEL] = {"error": "RuntimeError('boom')"}
+    lines = page.targets(results, "en")
+    assert "**missed**: float32, N = 100: failed" in lines[2]
+    assert all("**missed**: failed" in line for line in lines[5:])
+
+
+def test_parts_of_a_gpu_run_merge_into_one_file():
+    part = {key: "same" for key in run.SAME_IN_PARTS} | {"kind": "gpu"}
+    first = part | {"copy": ["bf16 copy"], "runs": ["bf16"], "host_us": {"a": 1}}
+    second = part | {"copy": ["fp32 copy"], "runs": ["fp32"], "host_us": {"a": 2}}
+    merged = run.merge([first, second])
+    assert merged["runs"] == ["bf16", "fp32"] and merged["copy"][1] == "fp32 copy"
+    assert merged["host_us"] == {"a": 1}
+    with pytest.raises(ValueError, match="git_commit differ"):
+        run.merge([first, second | {"git_commit": "another"}])
+    with pytest.raises(ValueError, match="only GPU runs"):
+        run.merge([first | {"kind": "smoke"}])
+
+
 def test_cpu_table_shows_every_figure_and_the_layer_norm_ratios(tmp_path):
     setup = replace(TINY, kind="cpu", timings=("eager",), host_calls=0)
     found, skipped = run.implementations("cpu")

@@ -24,7 +24,6 @@ TABLES = Path(__file__).resolve().parent / "results"
 CPU_TABLES = TABLES / "cpu"
 PLOTS = ROOT / "docs" / "assets" / "benchmark"
 MODES = ["forward", "forward+backward"]
-TIMINGS = ["graph", "eager"]
 DTYPE_ORDER = ["torch.bfloat16", "torch.float16", "torch.float32"]
 # A CPU table compares each RMSNorm with LayerNorm run the same way.
 LAYER_NORMS = {"eager": "LayerNorm eager", "compiled": "LayerNorm compiled"}
@@ -248,6 +247,8 @@ def _eager_target(results, words) -> str:
             mine = _figure(results, implementation=KERNEL, **where)
             peers = [_figure(results, implementation=p, **where) for p in PEERS]
             peers = [p for p in peers if p]
+            if mine is None and _runs(results, implementation=KERNEL, **where):
+                misses.append(f"{words['modes'][mode]}, N = {n}: {words['failed']}")
             if mine is None or not peers:
                 continue
             best = min(peers, key=lambda p: p["ms"])
@@ -267,8 +268,9 @@ def _eager_target(results, words) -> str:
 def _host_target(results, words, mode) -> str:
     host = results.get("host_us", {})
     mine, ref = host.get(KERNEL, {}).get(mode), host.get(REFERENCE, {}).get(mode)
+    failed = [words["failed"]] if "error" in host.get(KERNEL, {}) else []
     if mine is None or ref is None:
-        return _status(words, [], None)
+        return _status(words, failed, None)
     ratio = mine / ref
     case = words["host_case"].format(
         us=f"{mine:.1f}", ratio=f"{ratio:.2f}", ref=f"{ref:.1f}"
