@@ -1,17 +1,25 @@
 """The benchmark (snippets/benchmark/run.py) and the Benchmark page's generator (page.py).
 
 - A smoke run on tiny sizes works on this machine's CPU and writes a complete results file:
-  versions, every implementation in every pass, or the reason it was left out, and figures
-  that agree with each other (GB/s from the fewest bytes and the time, % of the copy).
-- A run without a GPU never writes into snippets/benchmark/results/, where GPU results go.
-- The generator turns a results file into both languages' tables and the SVG plots, byte for
-  byte the same from the same file; the committed tables and plots are those of the committed
-  GPU results, and with no GPU results the page shows no figures.
+  versions, every implementation in both passes and both timings (the graph timing as a
+  labelled CPU stand-in), each figure the median of its rounds with its range, GB/s and % of
+  copy that agree with the times, and the host time per call of every implementation.
+- The torch.compile guard turns a graph break or a recompile into a recorded failure.
+- Results are fresh: measured on the current code, comments and docstrings aside.
+- A run without a GPU never writes GPU results; a CPU run writes only to results/cpu/.
+- The generator writes both languages' tables and plots byte for byte the same from the same
+  file, shows every figure, and states each target as met or missed from the figures.
+- The page shows exactly the committed results: no GPU figures until there are GPU results,
+  and the committed CPU results in the section "On a CPU".
 """
 
+import copy
+import hashlib
 import json
 import subprocess
 import sys
+import warnings
+from dataclasses import replace
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -22,6 +30,12 @@ from conftest import DOCS, LANGUAGES, ROOT, read
 from snippets.benchmark import page, run
 
 GPU_RESULTS = sorted(run.RESULTS.glob("*.json"))
+CPU_RESULTS = sorted(run.CPU_RESULTS.glob("*.json"))
+OLD_COMMIT = "a6b8d27"  # this repository's benchmark before the graph and eager timings
+# A few rows and one N, no compiling: the pipeline in a second.
+TINY = replace(
+    run.SETUPS["smoke"], rows=2, sizes=(16,), dtypes=(torch.float32,), host_calls=3
+)
 # One worker runs this file, so the smoke run below happens once.
 pytestmark = pytest.mark.xdist_group("benchmark")
 
@@ -44,65 +58,272 @@ def smoke_results(tmp_path_factory) -> Path:
     return out
 
 
+def check_figures(results: dict):
+    """Ranges in order, and GB/s and % of copy that follow from the times."""
+    copies = {(c["dtype"], c["n"], c["timing"]): c for c in results["copy"]}
+    for copy_entry in copies.values():
+        assert copy_entry["ms_min"] <= copy_entry["ms"] <= copy_entry["ms_max"]
+    for entry in results["runs"]:
+        assert "error" not in entry, entry
+        assert len(entry["ms_rounds"]) == results["rounds"] >= 3
+        assert entry["ms_min"] <= entry["ms"] <= entry["ms_max"]
+        for key in ["gbps", "copy_percent"]:
+            assert entry[f"{key}_min"] <= entry[key] <= entry[f"{key}_max"]
+        size = (
+            results["rows"] * entry["n"] * getattr(torch, entry["dtype"][6:]).itemsize
+        )
+        for end, ms in [("", "ms"), ("_min", "ms_max"), ("_max", "ms_min")]:
+            gbps = run.PASSES[entry["mode"]] * size / entry[ms] / 1e6
+            assert entry[f"gbps{end}"] == pytest.approx(gbps)
+            copy_gbps = copies[entry["dtype"], entry["n"], entry["timing"]]["gbps"]
+            assert entry[f"copy_percent{end}"] == pytest.approx(100 * gbps / copy_gbps)
+
+
 def test_smoke_run_writes_every_figure(smoke_results: Path):
     results = json.loads(smoke_results.read_text())
-    for key in ["device", "torch", "triton", "python", "date", "git_commit", "rows"]:
+    for key in ["device", "torch", "triton", "python", "date", "git_commit", "cpu"]:
         assert results[key], f"{key} missing"
-    found, _ = run.implementations(smoke=True)
-    assert set(found) | set(results["skipped"]) >= {
+    assert results["kind"] == "smoke"
+    assert results["code_sha256"].keys() == set(run.MEASURED_CODE["smoke"])
+    assert results["timings"] == {
+        "graph": "cpu-stand-in-direct-calls",  # labelled: no CUDA graph on a CPU
+        "eager": "python-calls",
+    }
+    found, _ = run.implementations("smoke")
+    assert set(found) | set(results["skipped"]) == {
         "eager naive", "eager Hugging Face", "torch F.rms_norm", "torch.compile naive",
         "Triton (this site)", "Liger-Kernel", "QuACK", "LayerNorm eager",
         "LayerNorm compiled",
     }  # fmt: skip
-    copies = {(c["dtype"], c["n"]): c for c in results["copy"]}
-    runs = results["runs"]
-    assert len(runs) == len(copies) * len(found) * len(run.MODES)
-    for entry in runs:
-        assert "error" not in entry, entry
-        size = (
-            results["rows"] * entry["n"] * getattr(torch, entry["dtype"][6:]).itemsize
-        )
-        expected = run.PASSES[entry["mode"]] * size / entry["ms"] / 1e6
-        assert entry["gbps"] == pytest.approx(expected)
-        copy = copies[entry["dtype"], entry["n"]]["gbps"]
-        assert entry["copy_percent"] == pytest.approx(100 * entry["gbps"] / copy)
+    shapes = {(c["dtype"], c["n"]) for c in results["copy"]}
+    measured = {
+        (r["dtype"], r["n"], r["implementation"], r["mode"], r["timing"])
+        for r in results["runs"]
+    }
+    assert measured == {
+        (*shape, name, mode, timing)
+        for shape in shapes
+        for name in found
+        for mode in run.MODES
+        for timing in ["graph", "eager"]
+    }
+    check_figures(results)
+    assert results["host_calls"] >= 10
+    for name in found:
+        assert set(results["host_us"][name]) == set(run.MODES), name
+        assert all(us > 0 for us in results["host_us"][name].values())
+
+
+def graph_break(x, weight, bias):
+    torch._dynamo.graph_break()
+    return x * weight
+
+
+STEP = [0]
+
+
+def new_constant_each_call(x, weight, bias):
+    STEP[0] += 1  # dynamo specializes on the value: every call would compile anew
+    return x * weight + STEP[0]
+
+
+def test_compile_guard_records_fallbacks_as_failures(monkeypatch):
+    # The guard does not depend on the backend; "eager" generates no code, so it is quick.
+    monkeypatch.setattr(run, "BACKEND", "eager")
+    found = {
+        "graph break": run.Implementation(graph_break, compiled=True),
+        "recompiles": run.Implementation(new_constant_each_call, compiled=True),
+        "compiles once": run.Implementation(run.rms_norm_naive, compiled=True),
+    }
+    results = run.run(replace(TINY, timings=("eager",)), found, {})
+    for name, words in [("graph break", "graph_break"), ("recompiles", "recompile")]:
+        entries = [r for r in results["runs"] if r["implementation"] == name]
+        assert entries and all(words in r.get("error", "") for r in entries), entries
+        assert words in results["host_us"][name]["error"]
+    check_figures({**results, "runs": [r for r in results["runs"] if "error" not in r]})
+    assert all(
+        "error" not in r for r in results["runs"] if "once" in r["implementation"]
+    )
+
+
+def test_same_code_ignores_comments_and_docstrings_only():
+    code = 'def f(x):\n    """Twice x."""\n    return 2 * x  # doubled\n'
+    assert run.same_code(code, code.replace("# doubled", "# times two"))
+    assert run.same_code(code, code.replace("Twice x.", "x, doubled."))
+    assert not run.same_code(code, code.replace("2 * x", "x + x"))
+
+
+def git_show(commit: str, path: str) -> bytes:
+    return subprocess.run(
+        ["git", "show", f"{commit}:{path}"], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+
+
+def test_results_measured_on_other_code_are_stale():
+    measured = {
+        p: hashlib.sha256(git_show(OLD_COMMIT, p)).hexdigest()
+        for p in run.MEASURED_CODE["gpu"]
+    }
+    old = {"kind": "gpu", "git_commit": OLD_COMMIT, "code_sha256": measured}
+    reasons = run.stale(old)
+    assert "snippets/benchmark/run.py has changed since commit a6b8d27" in reasons
+    assert not any("was not commit" in reason for reason in reasons)
+    unsaved = copy.deepcopy(old)
+    unsaved["code_sha256"]["snippets/benchmark/run.py"] = "0" * 64
+    assert any("was not commit" in reason for reason in run.stale(unsaved))
+    assert run.stale({"kind": "gpu", "git_commit": None}) == ["no git_commit recorded"]
+
+
+@pytest.mark.parametrize(
+    "path", GPU_RESULTS + CPU_RESULTS, ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_committed_results_come_from_the_current_code(path: Path):
+    results = json.loads(path.read_text())
+    assert results["kind"] == ("cpu" if path.parent == run.CPU_RESULTS else "gpu")
+    assert run.stale(results) == [], f"{path.name} is stale: rerun the benchmark"
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks a machine without a GPU")
-def test_a_run_without_a_gpu_never_writes_gpu_results(tmp_path: Path):
-    refused = benchmark("--smoke", "--out", str(run.RESULTS / "cpu.json"))
-    assert refused.returncode != 0 and "does not write into" in refused.stderr
-    assert not (run.RESULTS / "cpu.json").exists()
-    full = benchmark()
-    assert full.returncode != 0 and "needs a CUDA GPU" in full.stderr
+def test_a_run_without_a_gpu_never_writes_gpu_results(capsys):
+    for kind, out in [
+        (["--smoke"], run.RESULTS / "cpu.json"),
+        (["--smoke"], run.CPU_RESULTS / "cpu.json"),
+        (["--cpu"], run.RESULTS / "cpu.json"),
+        (["--merge", "part.json"], run.CPU_RESULTS / "cpu.json"),
+    ]:
+        with pytest.raises(SystemExit):  # refused before anything is measured
+            run.main([*kind, "--out", str(out)])
+        assert "does not write into" in capsys.readouterr().err
+        assert not out.exists()
+    with pytest.raises(SystemExit):
+        run.main([])
+    assert "needs a CUDA GPU" in capsys.readouterr().err
+    assert run.checked("cpu", run.CPU_RESULTS / "x.json").parent == run.CPU_RESULTS
+    assert run.default_out("cpu", "AMD EPYC").parent == run.CPU_RESULTS
 
 
-def test_generator_writes_tables_and_plots_reproducibly(smoke_results, tmp_path):
-    first = page.write(smoke_results, tmp_path / "a", tmp_path / "a")
-    second = page.write(smoke_results, tmp_path / "b", tmp_path / "b")
+def generate(results_path: Path, folder: Path) -> list[Path]:
+    """page.write into `folder`, failing on a missing glyph (a Korean font not found)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*missing from font")
+        return page.write(results_path, folder, folder)
+
+
+def test_generator_is_reproducible_and_shows_every_figure(smoke_results, tmp_path):
+    first = generate(smoke_results, tmp_path / "a")
+    second = generate(smoke_results, tmp_path / "b")
     assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second]
     results = json.loads(smoke_results.read_text())
     for language in LANGUAGES:
         table = (tmp_path / "a" / f"tables.{language}.md").read_text()
         assert results["device"] in table and results["torch"] in table
+        assert results["git_commit"][:12] in table
         for entry in results["runs"]:
-            assert entry["implementation"] in table
-            assert f"{entry['gbps']:,.0f} ({entry['copy_percent']:.0f}%)" in table
-    for svg in (tmp_path / "a").glob("*.svg"):
-        ElementTree.parse(svg)  # well-formed
+            assert f"| {entry['implementation']} |" in table
+            assert page._cell(entry, page.WORDS[language]) in table
+        for name, costs in results["host_us"].items():
+            row = f"| {name} | {costs['forward']:.1f} |"
+            assert row in table and f"{costs['forward+backward']:.1f}" in table
+        for dtype in page._dtypes(results):
+            for timing in results["timings"]:
+                plot = page._plot_name(dtype, timing, language)
+                assert f"assets/benchmark/{plot}" in table
+                ElementTree.parse(tmp_path / "a" / plot)  # well-formed
+
+
+def with_kernel_at(results: dict, percent: float) -> dict:
+    """The results with the kernel's graph figures all at `percent` of copy."""
+    changed = copy.deepcopy(results)
+    for entry in changed["runs"]:
+        if entry["implementation"] == page.KERNEL and entry["timing"] == "graph":
+            entry["copy_percent"] = percent
+    return changed
+
+
+def test_targets_are_met_or_missed_by_the_figures(smoke_results):
+    results = json.loads(smoke_results.read_text())
+    met = page.targets(with_kernel_at(results, 96), "en")
+    assert "at least 95% of copy at every N and dtype: **met** (lowest 96.0%" in met[2]
+    assert "at least 85% of copy at every N: **met**" in met[3]
+    missed = page.targets(with_kernel_at(results, 90), "en")
+    assert "every N and dtype: **missed**: float32, N = 100 (90.0%)" in missed[2]
+    assert "at least 85% of copy at every N: **met**" in missed[3]
+    assert "N ≥ 4096" in met[4] and "**not measured**" in met[4]  # tiny N only
+    host = results["host_us"]
+    ratio = host[page.KERNEL]["forward"] / host[page.REFERENCE]["forward"]
+    assert ("**met**" if ratio <= 2 else "**missed**") in met[5]
+    korean = page.targets(with_kernel_at(results, 96), "ko")
+    assert "**달성**" in korean[2] and "**측정 없음**" in korean[4]
+
+
+def test_a_failed_kernel_misses_its_targets(smoke_results):
+    results = json.loads(smoke_results.read_text())
+    for entry in results["runs"]:
+        if entry["implementation"] == page.KERNEL:
+            entry["error"] = "RuntimeError('boom')"
+    results["host_us"][page.KERNEL] = {"error": "RuntimeError('boom')"}
+    lines = page.targets(results, "en")
+    assert "**missed**: float32, N = 100: failed" in lines[2]
+    assert all("**missed**: failed" in line for line in lines[5:])
+
+
+def test_parts_of_a_gpu_run_merge_into_one_file():
+    part = {key: "same" for key in run.SAME_IN_PARTS} | {"kind": "gpu"}
+    first = part | {"copy": ["bf16 copy"], "runs": ["bf16"], "host_us": {"a": 1}}
+    second = part | {"copy": ["fp32 copy"], "runs": ["fp32"], "host_us": {"a": 2}}
+    merged = run.merge([first, second])
+    assert merged["runs"] == ["bf16", "fp32"] and merged["copy"][1] == "fp32 copy"
+    assert merged["host_us"] == {"a": 1}
+    with pytest.raises(ValueError, match="git_commit differ"):
+        run.merge([first, second | {"git_commit": "another"}])
+    with pytest.raises(ValueError, match="only GPU runs"):
+        run.merge([first | {"kind": "smoke"}])
+
+
+def test_cpu_table_shows_every_figure_and_the_layer_norm_ratios(tmp_path):
+    setup = replace(TINY, kind="cpu", timings=("eager",), host_calls=0)
+    found, skipped = run.implementations("cpu")
+    found = {name: impl for name, impl in found.items() if not impl.compiled}
+    results = run.run(setup, found, skipped)
+    check_figures(results)
+    path = tmp_path / "cpu.json"
+    path.write_text(json.dumps(results))
+    written = generate(path, tmp_path)
+    assert [p.name for p in written] == ["table.en.md", "table.ko.md"]
+    for language in LANGUAGES:
+        table = (tmp_path / f"table.{language}.md").read_text()
+        assert results["cpu"] in table and results["torch"] in table
+        for entry in results["runs"]:
+            cell = f"{entry['ms']:.2f} ({entry['ms_min']:.2f}–{entry['ms_max']:.2f})"
+            assert f"| {entry['implementation']} |" in table and cell in table
+            ratio = page._ratio(results, entry["implementation"], entry["mode"])
+            if entry["implementation"] != "LayerNorm eager":
+                assert page._times(ratio) in table
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_page_shows_exactly_the_committed_gpu_results(language, tmp_path):
+def test_page_shows_exactly_the_committed_results(language, tmp_path):
     text = read(DOCS / language / "benchmark.md")
     included = f"snippets/benchmark/results/tables.{language}.md"
     if not GPU_RESULTS:
-        assert included not in text, "figures on the page, but no GPU results"
+        assert included not in text, "GPU figures on the page, but no GPU results"
         assert not list(page.PLOTS.glob("*.svg")), "plots without GPU results"
-        return
-    assert included in text
-    assert len(GPU_RESULTS) == 1, "one GPU results file feeds the page"
-    page.write(GPU_RESULTS[0], tmp_path, tmp_path)
-    for fresh in tmp_path.iterdir():
-        committed = (page.PLOTS if fresh.suffix == ".svg" else page.TABLES) / fresh.name
-        assert committed.read_bytes() == fresh.read_bytes(), f"{committed} is stale"
+        assert not (page.TABLES / f"tables.{language}.md").exists()
+        no_figures = {"en": "No GPU figures are published yet", "ko": "아직 공개된 GPU"}
+        assert no_figures[language] in text
+    else:
+        assert included in text
+        assert len(GPU_RESULTS) == 1, "one GPU results file feeds the page"
+        fresh = page.write(GPU_RESULTS[0], tmp_path / "gpu", tmp_path / "gpu")
+        committed = {page.PLOTS / p.name for p in fresh if p.suffix == ".svg"}
+        assert set(page.PLOTS.glob("*.svg")) == committed, "plots of other results"
+        for path in fresh:
+            folder = page.PLOTS if path.suffix == ".svg" else page.TABLES
+            assert (folder / path.name).read_bytes() == path.read_bytes(), path.name
+    cpu_table = f"snippets/benchmark/results/cpu/table.{language}.md"
+    heading = {"en": "## On a CPU\n", "ko": "## CPU에서 { #on-a-cpu }\n"}[language]
+    assert heading in text and cpu_table in text
+    assert len(CPU_RESULTS) == 1, "one CPU results file feeds the section On a CPU"
+    for path in page.write(CPU_RESULTS[0], tmp_path / "cpu"):
+        committed = page.CPU_TABLES / path.name
+        assert committed.read_bytes() == path.read_bytes(), f"{committed} is stale"

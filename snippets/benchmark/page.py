@@ -1,161 +1,606 @@
-"""The Benchmark page's tables and plots, generated from one results file of run.py.
+"""The Benchmark page's tables, text and plots, generated from one results file of run.py.
 
     python -m snippets.benchmark.page snippets/benchmark/results/<gpu>.json
+    python -m snippets.benchmark.page snippets/benchmark/results/cpu/<cpu>.json
 
-writes snippets/benchmark/results/tables.en.md and tables.ko.md (included by the two
-language pages) and one SVG plot per pass in docs/assets/benchmark/: the same files,
-byte for byte, from the same JSON.
+A GPU file gives snippets/benchmark/results/tables.en.md and tables.ko.md (the targets, what
+the figures say, a table per dtype, timing and pass, the host cost) and the plots
+docs/assets/benchmark/<dtype>-<timing>-<language>.svg; a CPU file gives
+snippets/benchmark/results/cpu/table.en.md and table.ko.md. The same JSON gives the same
+files, byte for byte.
 """
 
 import argparse
 import json
+import statistics
 from pathlib import Path
 
 import matplotlib
+from matplotlib import font_manager
 from matplotlib.figure import Figure
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = Path(__file__).resolve().parent / "results"
-# The tables' few words, in each language of the site.
+CPU_TABLES = TABLES / "cpu"
+PLOTS = ROOT / "docs" / "assets" / "benchmark"
+MODES = ["forward", "forward+backward"]
+DTYPE_ORDER = ["torch.bfloat16", "torch.float16", "torch.float32"]
+# A CPU table compares each RMSNorm with LayerNorm run the same way.
+LAYER_NORMS = {"eager": "LayerNorm eager", "compiled": "LayerNorm compiled"}
+KOREAN_FONT = "NanumGothic"  # Debian's fonts-nanum
+
 WORDS = {
     "en": {
         "device": "Device",
+        "driver": "driver",
         "rows": "rows",
+        "rounds": "rounds, the median and the range (lowest–highest) of each figure",
         "name": "implementation",
         "copy": "copy",
         "failed": "failed",
-        "unit": "GB/s (% of copy)",
         "skipped": "Not run",
-        "modes": {m: m for m in ["forward", "backward", "forward+backward"]},
+        "failures": "Failed",
+        "modes": {"forward": "forward", "forward+backward": "forward+backward"},
+        "timings": {
+            "cuda-graph-replay": "graph (a CUDA graph replayed: GPU time only)",
+            "python-calls": "eager (launched from Python: host time included)",
+            "cpu-stand-in-direct-calls": "graph stand-in (no CUDA graph on a CPU: "
+            "the pass called directly)",
+        },
+        "short": {"graph": "graph", "eager": "eager"},
+        "unit": "GB/s (% of copy; its range over the rounds)",
+        "plot_y": "% of copy bandwidth",
+        "plot_x": "N (row length)",
+        "alt": "Percent of the copy's bandwidth against N, {dtype}, {timing}: forward "
+        "on the left, forward+backward on the right, one line per implementation, "
+        "the range of the rounds as error bars.",
+        "targets": "Targets (set for an H100, M = 16384, N = 1024 to 16384)",
+        "met": "**met**",
+        "missed": "**missed**",
+        "none": "**not measured**",
+        "lowest": "lowest {value}: {where}",
+        "graph_forward": "Graph, forward, at least {percent}% of copy at every N and "
+        "dtype",
+        "graph_both": "Graph, forward+backward, at least {percent}% of copy at every N",
+        "eager": "Eager, bfloat16, N ≥ {n}: at least as fast as the fastest "
+        "peer (F.rms_norm, torch.compile, Liger-Kernel, QuACK where present) in every "
+        "pass",
+        "eager_case": "{mode}, N = {n}: {ms} ms, the fastest peer {peer} {peer_ms} ms "
+        "({ratio}×)",
+        "host": "Host time, {mode}, at most {limit}× F.rms_norm's",
+        "host_case": "{us} µs, {ratio}× F.rms_norm's {ref} µs",
+        "say": "What the figures say",
+        "say_line": "{dtype}, {timing}, {mode}: the site's kernel {low}–{high} of "
+        "copy over N; fastest: {fastest}",
+        "at": "{name} at N = {sizes}",
+        "host_title": "Host time per call (µs): {calls} calls on x of {shape} "
+        "bfloat16, the GPU otherwise idle; the median",
+        "times_ref": "× F.rms_norm",
+        "cpu_unit": "ms (range). ÷ LayerNorm: the time over LayerNorm's in the same "
+        "round (compiled over LayerNorm compiled)",
+        "vs_ln": "÷ LayerNorm",
+        "cpu_say": "{mode}: eager, RMSNorm took {low}× to {high}× LayerNorm's time "
+        "(the medians of {count} eager forms); compiled, {compiled}× ({range}).",
+        "cpu_device": "{cpu}, {cores} cores ({threads} threads; torch uses "
+        "{torch_threads})",
+        "x": "x",
+        "image": "![{alt}](../assets/benchmark/{name})",
+        "reasons": {},
     },
     "ko": {
         "device": "장치",
+        "driver": "드라이버",
         "rows": "행",
+        "rounds": "라운드, 각 수치는 라운드들의 중앙값과 범위(최저–최고)",
         "name": "구현",
         "copy": "복사",
         "failed": "실패",
-        "unit": "GB/s (복사 대비 %)",
         "skipped": "실행하지 않음",
-        "modes": {
-            "forward": "순전파",
-            "backward": "역전파",
-            "forward+backward": "순전파+역전파",
+        "failures": "실패",
+        "modes": {"forward": "순전파", "forward+backward": "순전파+역전파"},
+        "timings": {
+            "cuda-graph-replay": "그래프 (CUDA 그래프 재생: GPU 시간만)",
+            "python-calls": "즉시 실행 (Python에서 매번 실행: 호스트 시간 포함)",
+            "cpu-stand-in-direct-calls": "그래프 대용 (CPU에는 CUDA 그래프가 없어 "
+            "패스를 직접 호출)",
+        },
+        "short": {"graph": "그래프", "eager": "즉시 실행"},
+        "unit": "GB/s (복사 대비 %, 라운드 간 범위)",
+        "plot_y": "복사 대역폭 대비 %",
+        "plot_x": "N (행 길이)",
+        "alt": "N에 따른 복사 대역폭 대비 퍼센트, {dtype}, {timing}: 왼쪽은 순전파, "
+        "오른쪽은 순전파+역전파, 구현마다 선 하나, 라운드 간 범위는 오차 막대.",
+        "targets": "목표 (H100, M = 16384, N = 1024–16384 기준)",
+        "met": "**달성**",
+        "missed": "**미달**",
+        "none": "**측정 없음**",
+        "lowest": "최저 {value}: {where}",
+        "graph_forward": "그래프, 순전파: 모든 N과 dtype에서 복사 대비 {percent}% 이상",
+        "graph_both": "그래프, 순전파+역전파: 모든 N에서 복사 대비 {percent}% 이상",
+        "eager": "즉시 실행, bfloat16, N ≥ {n}: 모든 패스에서 가장 빠른 비교 "
+        "대상(F.rms_norm, torch.compile, Liger-Kernel, QuACK 중 있는 것)보다 느리지 "
+        "않음",
+        "eager_case": "{mode}, N = {n}: {ms} ms, 가장 빠른 비교 대상 {peer} {peer_ms} ms "
+        "({ratio}배)",
+        "host": "호스트 시간, {mode}: F.rms_norm의 {limit}배 이하",
+        "host_case": "{us} µs, F.rms_norm {ref} µs의 {ratio}배",
+        "say": "수치가 말해 주는 것",
+        "say_line": "{dtype}, {timing}, {mode}: 이 사이트의 커널은 N에 따라 복사 대비 "
+        "{low}–{high}; 가장 빠른 구현: {fastest}",
+        "at": "N = {sizes}에서 {name}",
+        "host_title": "호출당 호스트 시간(µs): {shape} bfloat16 x로 {calls}번 호출, "
+        "다른 GPU 작업 없이, 중앙값",
+        "times_ref": "F.rms_norm 대비 배수",
+        "cpu_unit": "ms(범위). ÷ LayerNorm: 같은 라운드에서 잰 LayerNorm 시간에 대한 "
+        "비율(컴파일한 것은 컴파일한 LayerNorm에 대한 비율)",
+        "vs_ln": "÷ LayerNorm",
+        "cpu_say": "{mode}: 즉시 실행에서 RMSNorm은 LayerNorm 시간의 {low}배에서 "
+        "{high}배가 걸렸고(즉시 실행 형태 {count}개의 중앙값), 컴파일하면 {compiled}배 "
+        "({range})였습니다.",
+        "cpu_device": "{cpu}, 코어 {cores}개 (스레드 {threads}개, torch는 "
+        "{torch_threads}개 사용)",
+        "x": "x",
+        # A Korean page is served one folder deeper (/ko/...): a path relative to it.
+        "image": '<img src="../../assets/benchmark/{name}" alt="{alt}">',
+        # run.py's reasons for leaving an implementation out, in Korean.
+        "reasons": {
+            "GPU kernels": "GPU 커널",
+            "a GPU kernel (on a CPU only Triton's interpreter)": "GPU 커널(CPU에서는 "
+            "Triton 인터프리터로만 실행)",
+            "not in a smoke run: compiling for each shape takes minutes": "스모크 "
+            "실행에서는 제외: 모양마다 컴파일하는 데 몇 분이 걸림",
         },
     },
 }
-PLOTS = ROOT / "docs" / "assets" / "benchmark"
-MODES = ["forward", "backward", "forward+backward"]
-DTYPE_ORDER = ["torch.bfloat16", "torch.float16", "torch.float32"]
 
 def _dtypes(results) -> list[str]:
     present = {run["dtype"] for run in results["runs"]}
     return [dtype for dtype in DTYPE_ORDER if dtype in present]
 
+def _short(dtype: str) -> str:
+    return dtype.removeprefix("torch.")
+
+def _runs(results, **where) -> list[dict]:
+    return [r for r in results["runs"] if all(r[k] == v for k, v in where.items())]
+
+def _figure(results, **where) -> dict | None:
+    """The one entry at `where` that has a figure (not an error), if any."""
+    found = [r for r in _runs(results, **where) if "error" not in r]
+    return found[0] if found else None
+
+def _percent(value: float) -> str:
+    return f"{value:.1f}%"
+
 def _cell(run, words) -> str:
     if "error" in run:
         return words["failed"]
-    return f"{run['gbps']:,.0f} ({run['copy_percent']:.0f}%)"
+    low, high = run["copy_percent_min"], run["copy_percent_max"]
+    return f"{run['gbps']:,.0f} ({_percent(run['copy_percent'])}, {low:.1f}–{high:.1f})"
 
-def tables(results, language: str) -> str:
-    """One Markdown table per dtype and pass: GB/s and percent of the copy, per N."""
-    words = WORDS[language]
-    sizes = sorted({run["n"] for run in results["runs"]})
-    versions = ", ".join(
+def _versions(results, words) -> str:
+    return ", ".join(
         f"{label} {results[key] or '-'}"
         for label, key in [
-            ("driver", "driver"),
+            (words["driver"], "driver"),
             ("CUDA", "cuda"),
             ("torch", "torch"),
             ("triton", "triton"),
             ("Liger-Kernel", "liger-kernel"),
             ("QuACK", "quack-kernels"),
+            ("Python", "python"),
         ]
     )
+
+def _header(results, words) -> str:
     commit = (results["git_commit"] or "-")[:12]
-    where = f"**{results['device']}**; {versions}; {results['date']}; commit `{commit}`"
-    lines = [f"{words['device']}: {where}; M = {results['rows']} {words['rows']}.", ""]
+    return (
+        f"{words['device']}: **{results['device']}** (CPU: {results['cpu']});"
+        f" {_versions(results, words)}; {results['date']}; commit `{commit}`;"
+        f" M = {results['rows']} {words['rows']}; {results['rounds']} {words['rounds']}."
+    )
+
+# --8<-- [start:targets]
+KERNEL = "Triton (this site)"
+PEERS = ["torch F.rms_norm", "torch.compile naive", "Liger-Kernel", "QuACK"]
+REFERENCE = "torch F.rms_norm"  # the host-time yardstick
+# The targets, set for an H100 with M = 16384 and N = 1024 to 16384:
+GRAPH_FORWARD = 95  # graph, forward: at least 95% of copy at every N and dtype
+GRAPH_BOTH = 85  # graph, forward+backward: at least 85% of copy at every N
+EAGER_FROM = 4096  # eager, bfloat16, N >= 4096: at least as fast as the best peer
+HOST_LIMIT = {"forward": 2.0, "forward+backward": 1.5}  # x F.rms_norm's host time
+
+def _status(words, misses: list[str], lowest: str | None) -> str:
+    if misses:
+        return f"{words['missed']}: " + "; ".join(misses)
+    if lowest is None:
+        return words["none"]
+    return f"{words['met']} ({lowest})"
+
+def _copy_target(results, words, mode, threshold) -> str:
+    """Met if the kernel's graph figure reaches `threshold` % of copy at every N, dtype."""
+    figures = [
+        (run["copy_percent"], f"{_short(run['dtype'])}, N = {run['n']}")
+        for run in _runs(results, implementation=KERNEL, mode=mode, timing="graph")
+        if "error" not in run
+    ]
+    failed = [
+        f"{_short(run['dtype'])}, N = {run['n']}: {words['failed']}"
+        for run in _runs(results, implementation=KERNEL, mode=mode, timing="graph")
+        if "error" in run
+    ]
+    misses = failed + [
+        f"{where} ({_percent(value)})" for value, where in figures if value < threshold
+    ]
+    lowest = min(figures, default=None)
+    shown = lowest and words["lowest"].format(
+        value=_percent(lowest[0]), where=lowest[1]
+    )
+    return _status(words, misses, shown)
+
+def _eager_target(results, words) -> str:
+    """Met if, in bfloat16 from N = EAGER_FROM on, the kernel is never slower than a peer."""
+    cases, misses = [], []
+    sizes = sorted({r["n"] for r in results["runs"] if r["n"] >= EAGER_FROM})
+    for mode in MODES:
+        for n in sizes:
+            where = {"dtype": "torch.bfloat16", "n": n, "mode": mode, "timing": "eager"}
+            mine = _figure(results, implementation=KERNEL, **where)
+            peers = [_figure(results, implementation=p, **where) for p in PEERS]
+            peers = [p for p in peers if p]
+            if mine is None and _runs(results, implementation=KERNEL, **where):
+                misses.append(f"{words['modes'][mode]}, N = {n}: {words['failed']}")
+            if mine is None or not peers:
+                continue
+            best = min(peers, key=lambda p: p["ms"])
+            case = words["eager_case"].format(
+                mode=words["modes"][mode],
+                n=n,
+                ms=f"{mine['ms']:.4f}",
+                peer=best["implementation"],
+                peer_ms=f"{best['ms']:.4f}",
+                ratio=f"{mine['ms'] / best['ms']:.2f}",
+            )
+            cases.append(case)
+            if mine["ms"] > best["ms"]:
+                misses.append(case)
+    return _status(words, misses, "; ".join(cases) or None)
+
+def _host_target(results, words, mode) -> str:
+    host = results.get("host_us", {})
+    mine, ref = host.get(KERNEL, {}).get(mode), host.get(REFERENCE, {}).get(mode)
+    failed = [words["failed"]] if "error" in host.get(KERNEL, {}) else []
+    if mine is None or ref is None:
+        return _status(words, failed, None)
+    ratio = mine / ref
+    case = words["host_case"].format(
+        us=f"{mine:.1f}", ratio=f"{ratio:.2f}", ref=f"{ref:.1f}"
+    )
+    return _status(words, [case] if ratio > HOST_LIMIT[mode] else [], case)
+
+def targets(results, language: str) -> list[str]:
+    """Each target, met or missed, computed from the results."""
+    words = WORDS[language]
+    lines = [
+        words["graph_forward"].format(percent=GRAPH_FORWARD)
+        + ": "
+        + _copy_target(results, words, "forward", GRAPH_FORWARD),
+        words["graph_both"].format(percent=GRAPH_BOTH)
+        + ": "
+        + _copy_target(results, words, "forward+backward", GRAPH_BOTH),
+        words["eager"].format(n=EAGER_FROM) + ": " + _eager_target(results, words),
+    ]
+    for mode, limit in HOST_LIMIT.items():
+        title = words["host"].format(mode=words["modes"][mode], limit=f"{limit:g}")
+        lines.append(f"{title}: " + _host_target(results, words, mode))
+    return [f"**{words['targets']}**", ""] + [f"- {line}." for line in lines]
+
+# --8<-- [end:targets]
+
+def _fastest(results, words, **where) -> str:
+    """Which implementation was fastest at each N, grouped by implementation."""
+    at = {}
+    for n in sorted({r["n"] for r in _runs(results, **where)}):
+        figures = [r for r in _runs(results, n=n, **where) if "error" not in r]
+        if figures:
+            best = min(figures, key=lambda r: r["ms"])
+            at.setdefault(best["implementation"], []).append(str(n))
+    return "; ".join(
+        words["at"].format(name=name, sizes=", ".join(sizes))
+        for name, sizes in at.items()
+    )
+
+def sayings(results, language: str) -> list[str]:
+    """The kernel's range of % of copy and the fastest implementations, per table."""
+    words = WORDS[language]
+    lines = [f"**{words['say']}**", ""]
     for dtype in _dtypes(results):
-        copy = {c["n"]: c["gbps"] for c in results["copy"] if c["dtype"] == dtype}
+        for timing in results["timings"]:
+            for mode in MODES:
+                where = {"dtype": dtype, "mode": mode, "timing": timing}
+                mine = [
+                    r["copy_percent"]
+                    for r in _runs(results, implementation=KERNEL, **where)
+                    if "error" not in r
+                ]
+                if not mine:
+                    continue
+                line = words["say_line"].format(
+                    dtype=_short(dtype),
+                    timing=words["short"][timing],
+                    mode=words["modes"][mode],
+                    low=_percent(min(mine)),
+                    high=_percent(max(mine)),
+                    fastest=_fastest(results, words, **where),
+                )
+                lines.append(f"- {line}.")
+    return lines
+
+def _table(results, words, dtype, timing, mode) -> list[str]:
+    runs = _runs(results, dtype=dtype, timing=timing, mode=mode)
+    sizes = sorted({run["n"] for run in runs})
+    copy = {
+        c["n"]: c["gbps"]
+        for c in results["copy"]
+        if c["dtype"] == dtype and c["timing"] == timing
+    }
+    label = words["timings"][results["timings"][timing]]
+    lines = [
+        f"**{_short(dtype)}, {words['modes'][mode]}, {label}**: {words['unit']}",
+        "",
+        f"| {words['name']} | " + " | ".join(f"N = {n}" for n in sizes) + " |",
+        "| --- |" + " ---: |" * len(sizes),
+        f"| {words['copy']} | "
+        + " | ".join(f"{copy[n]:,.0f} (100%)" for n in sizes)
+        + " |",
+    ]
+    for name in dict.fromkeys(run["implementation"] for run in runs):
+        cells = {r["n"]: _cell(r, words) for r in runs if r["implementation"] == name}
+        lines.append(
+            f"| {name} | " + " | ".join(cells.get(n, "") for n in sizes) + " |"
+        )
+    return lines + [""]
+
+def _plot_name(dtype, timing, language) -> str:
+    return f"{_short(dtype)}-{timing}-{language}.svg"
+
+def _host_table(results, words) -> list[str]:
+    host = results["host_us"]
+    shape = " × ".join(str(size) for size in results["host_shape"])
+    title = words["host_title"].format(calls=results["host_calls"], shape=shape)
+    modes = [words["modes"][mode] for mode in MODES]
+    lines = [
+        f"**{title}**",
+        "",
+        (
+            f"| {words['name']} | {modes[0]} | {words['times_ref']} | {modes[1]} |"
+            f" {words['times_ref']} |"
+        ),
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    ref = host.get(REFERENCE, {})
+    for name, costs in host.items():
+        if "error" in costs:
+            lines.append(f"| {name} | {words['failed']} | | {words['failed']} | |")
+            continue
+        cells = []
         for mode in MODES:
-            unit = words["unit"]
-            runs = [
-                r for r in results["runs"] if r["dtype"] == dtype and r["mode"] == mode
-            ]
-            names = list(dict.fromkeys(run["implementation"] for run in runs))
-            lines += [
-                f"**{dtype.removeprefix('torch.')}, {words['modes'][mode]}**: {unit}",
-                "",
-                f"| {words['name']} | " + " | ".join(f"N = {n}" for n in sizes) + " |",
-                "| --- |" + " ---: |" * len(sizes),
-                f"| {words['copy']} | "
-                + " | ".join(f"{copy[n]:,.0f} (100%)" for n in sizes)
-                + " |",
-            ]
-            for name in names:
-                cells = {
-                    r["n"]: _cell(r, words) for r in runs if r["implementation"] == name
-                }
-                row = " | ".join(cells.get(n, "") for n in sizes)
-                lines.append(f"| {name} | {row} |")
-            lines.append("")
+            ratio = costs[mode] / ref[mode] if mode in ref else None
+            cells += [f"{costs[mode]:.1f}", f"{ratio:.2f}×" if ratio else ""]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+def _notes(results, words) -> list[str]:
+    lines = []
     if results["skipped"]:
+        reasons = sorted(results["skipped"].items())
         lines.append(
             f"{words['skipped']}: "
             + "; ".join(
-                f"{name}: {why}" for name, why in sorted(results["skipped"].items())
+                f"{name}: {words['reasons'].get(why, why)}" for name, why in reasons
             )
             + "."
         )
+    failures = [r for r in results["runs"] if "error" in r]
+    failures += [
+        {"implementation": name, "mode": "host", "error": costs["error"]}
+        for name, costs in results.get("host_us", {}).items()
+        if "error" in costs
+    ]
+    if failures:
+        lines += ["", f"{words['failures']}:", ""]
+        for run in failures:
+            where = ", ".join(
+                str(run[key]) for key in ["implementation", "dtype", "n", "mode", "timing"]
+                if key in run
+            )  # fmt: skip
+            error = run["error"].splitlines()[0].replace("|", "/")
+            lines.append(f"- {where}: `{error}`")
+    return lines
+
+def gpu_tables(results, language: str) -> str:
+    """The GPU section: header, targets, sayings, tables and plots, host cost, notes."""
+    words = WORDS[language]
+    lines = [_header(results, words), ""]
+    lines += targets(results, language) + [""] + sayings(results, language) + [""]
+    for dtype in _dtypes(results):
+        for timing in results["timings"]:
+            for mode in MODES:
+                lines += _table(results, words, dtype, timing, mode)
+            label = words["timings"][results["timings"][timing]]
+            alt = words["alt"].format(dtype=_short(dtype), timing=label)
+            image = words["image"].format(
+                alt=alt, name=_plot_name(dtype, timing, language)
+            )
+            lines += [image, ""]
+    if "host_us" in results:
+        lines += _host_table(results, words)
+    lines += _notes(results, words)
     return "\n".join(lines).rstrip() + "\n"
 
-def plot(results, mode, dtype) -> Figure:
-    """GB/s and percent of the copy against N, one line per implementation."""
-    fig = Figure(figsize=(9, 3.6), layout="constrained")
-    speed, share = fig.subplots(1, 2)
-    runs = [
-        r
-        for r in results["runs"]
-        if r["dtype"] == dtype and r["mode"] == mode and "error" not in r
-    ]
-    copy = sorted((c["n"], c["gbps"]) for c in results["copy"] if c["dtype"] == dtype)
-    speed.plot(*zip(*copy), color="black", linestyle="--", label="copy")
-    for name in dict.fromkeys(r["implementation"] for r in runs):
-        mine = sorted(
-            (r["n"], r["gbps"], r["copy_percent"])
-            for r in runs
-            if r["implementation"] == name
-        )
-        sizes, gbps, percent = zip(*mine)
-        speed.plot(sizes, gbps, marker="o", label=name)
-        share.plot(sizes, percent, marker="o", label=name)
-    for ax, label in [(speed, "GB/s"), (share, "% of copy bandwidth")]:
-        ax.set(xscale="log", xlabel="N (row length)", ylabel=label)
-        ax.set_xticks([n for n, _ in copy], [str(n) for n, _ in copy])
+def plot(results, dtype, timing, language) -> Figure:
+    """% of copy against N, one line per implementation, the rounds' range as bars."""
+    words = WORDS[language]
+    fig = Figure(figsize=(10, 4))
+    # Fixed margins, the legend on the right: quicker to draw than a computed layout.
+    fig.subplots_adjust(left=0.07, right=0.79, bottom=0.13, top=0.84, wspace=0.08)
+    axes = fig.subplots(1, len(MODES), sharey=True)
+    for ax, mode in zip(axes, MODES):
+        runs = [
+            r
+            for r in _runs(results, dtype=dtype, timing=timing, mode=mode)
+            if "error" not in r
+        ]
+        sizes = sorted({r["n"] for r in _runs(results, dtype=dtype)})
+        ax.axhline(100, color="black", linestyle="--", label=words["copy"])
+        for name in dict.fromkeys(r["implementation"] for r in runs):
+            mine = sorted(
+                (
+                    r["n"],
+                    r["copy_percent"],
+                    r["copy_percent_min"],
+                    r["copy_percent_max"],
+                )
+                for r in runs
+                if r["implementation"] == name
+            )
+            n, mid, low, high = zip(*mine)
+            bars = [
+                [m - lo for m, lo in zip(mid, low)],
+                [h - m for m, h in zip(mid, high)],
+            ]
+            ax.errorbar(n, mid, yerr=bars, marker="o", capsize=3, label=name)
+        ax.set(xscale="log", xlabel=words["plot_x"], title=words["modes"][mode])
+        ax.set_xticks(sizes, [str(n) for n in sizes])
         ax.minorticks_off()
-    speed.set_title(f"{dtype.removeprefix('torch.')}, {mode}, {results['device']}")
-    speed.legend(fontsize="small")
+    axes[0].set_ylabel(words["plot_y"])
+    label = words["timings"][results["timings"][timing]]
+    fig.suptitle(f"{_short(dtype)}, {label}, {results['device']}")
+    legend = {}  # label -> handle, from both passes (one may lack a failed line)
+    for ax in axes:
+        legend |= dict(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
+    fig.legend(
+        legend.values(), legend.keys(), loc="outside right center", fontsize="small"
+    )
     return fig
 
-def write(
-    results_path: Path, tables_path: Path = TABLES, plots: Path = PLOTS
-) -> list[Path]:
-    """Write the tables (into the folder tables_path) and the plots; return paths."""
-    results = json.loads(results_path.read_text())
-    tables_path.mkdir(parents=True, exist_ok=True)
-    written = []
-    for language in WORDS:
-        path = tables_path / f"tables.{language}.md"
-        path.write_text(tables(results, language))
-        written.append(path)
-    plots.mkdir(parents=True, exist_ok=True)
-    dtype = _dtypes(results)[0]  # bfloat16 when measured: the dtype models train in
+def _fonts(language) -> list[str]:
+    """DejaVu Sans (matplotlib's own) for Latin, and a Korean font for Hangul."""
+    if language != "ko":
+        return ["DejaVu Sans"]
+    try:
+        font_manager.findfont(KOREAN_FONT, fallback_to_default=False)
+    except ValueError as error:
+        raise RuntimeError(
+            f"the Korean plots need the font {KOREAN_FONT} (Debian: fonts-nanum)"
+        ) from error
+    return ["DejaVu Sans", KOREAN_FONT]
+
+def _layer_norm(name: str) -> str:
+    return LAYER_NORMS["compiled" if "compile" in name else "eager"]
+
+def _ratio(results, name, mode) -> tuple[float, float, float] | None:
+    """name's time over its LayerNorm's, round by round: median, lowest, highest."""
+    mine = _figure(results, implementation=name, mode=mode)
+    theirs = _figure(results, implementation=_layer_norm(name), mode=mode)
+    if mine is None or theirs is None or name in LAYER_NORMS.values():
+        return None
+    ratios = [a / b for a, b in zip(mine["ms_rounds"], theirs["ms_rounds"])]
+    return statistics.median(ratios), min(ratios), max(ratios)
+
+def _times(value: tuple[float, float, float] | None) -> str:
+    return f"{value[0]:.2f}× ({value[1]:.2f}–{value[2]:.2f})" if value else "—"
+
+def cpu_table(results, language: str) -> str:
+    """The CPU section: device, the ms of each pass and the ratio to LayerNorm."""
+    words = WORDS[language]
+    device = words["cpu_device"].format(
+        cpu=results["cpu"],
+        cores=results["cpu_cores"],
+        threads=results["cpu_threads"],
+        torch_threads=results["torch_threads"],
+    )
+    commit = (results["git_commit"] or "-")[:12]
+    n = results["runs"][0]["n"]
+    dtype = _short(results["runs"][0]["dtype"])
+    modes = [words["modes"][mode] for mode in MODES]
+    lines = [
+        (
+            f"{words['device']}: **{device}**; torch {results['torch']}, Python"
+            f" {results['python']}; {results['date']}; commit `{commit}`;"
+            f" {words['x']}: {dtype}, {results['rows']} × {n};"
+            f" {results['rounds']} {words['rounds']}."
+        ),
+        "",
+        f"{words['cpu_unit']}.",
+        "",
+        (
+            f"| {words['name']} | {modes[0]} | {words['vs_ln']} | {modes[1]} |"
+            f" {words['vs_ln']} |"
+        ),
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for name in dict.fromkeys(r["implementation"] for r in results["runs"]):
+        cells = []
+        for mode in MODES:
+            run = _runs(results, implementation=name, mode=mode)[0]
+            if "error" in run:
+                cells += [words["failed"], ""]
+                continue
+            ms = f"{run['ms']:.2f} ({run['ms_min']:.2f}–{run['ms_max']:.2f})"
+            cells += [ms, _times(_ratio(results, name, mode))]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines.append("")
     for mode in MODES:
-        path = plots / f"{mode.replace('+', '-')}.svg"
-        # A fixed salt for element ids and no date: the same JSON gives the same bytes.
-        with matplotlib.rc_context({"svg.hashsalt": "benchmark"}):
-            figure = plot(results, mode, dtype)
-            figure.savefig(path, metadata={"Date": None, "Creator": None})
+        eager = [
+            _ratio(results, name, mode)
+            for name in dict.fromkeys(r["implementation"] for r in results["runs"])
+            if "compile" not in name
+        ]
+        eager = [ratio[0] for ratio in eager if ratio]
+        compiled = _ratio(results, "torch.compile naive", mode)
+        if eager and compiled:
+            lines.append(
+                "- "
+                + words["cpu_say"].format(
+                    mode=words["modes"][mode],
+                    low=f"{min(eager):.2f}",
+                    high=f"{max(eager):.2f}",
+                    count=len(eager),
+                    compiled=f"{compiled[0]:.2f}",
+                    range=f"{compiled[1]:.2f}–{compiled[2]:.2f}",
+                )
+            )
+    lines += [""] + _notes(results, words)
+    return "\n".join(lines).rstrip() + "\n"
+
+def write(results_path: Path, folder: Path | None = None, plots: Path = PLOTS) -> list:
+    """Write the Markdown (into `folder`) and the plots; return the paths written."""
+    results = json.loads(results_path.read_text())
+    written = []
+    if results["kind"] == "cpu":
+        folder = folder or CPU_TABLES
+        folder.mkdir(parents=True, exist_ok=True)
+        for language in WORDS:
+            path = folder / f"table.{language}.md"
+            path.write_text(cpu_table(results, language))
+            written.append(path)
+        return written
+    folder = folder or TABLES
+    folder.mkdir(parents=True, exist_ok=True)
+    plots.mkdir(parents=True, exist_ok=True)
+    for language in WORDS:
+        path = folder / f"tables.{language}.md"
+        path.write_text(gpu_tables(results, language))
         written.append(path)
+        # A fixed salt for element ids and no date: the same JSON gives the same bytes.
+        style = {"svg.hashsalt": "benchmark", "font.family": _fonts(language)}
+        for dtype in _dtypes(results):
+            for timing in results["timings"]:
+                path = plots / _plot_name(dtype, timing, language)
+                with matplotlib.rc_context(style):
+                    figure = plot(results, dtype, timing, language)
+                    figure.savefig(path, metadata={"Date": None, "Creator": None})
+                written.append(path)
     return written
 
 def main(argv=None) -> int:

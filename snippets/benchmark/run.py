@@ -1,24 +1,52 @@
 """Time every RMSNorm the site shows, LayerNorm and a plain copy; write one JSON file.
 
-    python -m snippets.benchmark.run          # a CUDA GPU: snippets/benchmark/results/
-    python -m snippets.benchmark.run --smoke  # tiny sizes, any device: build/benchmark/
+    python -m snippets.benchmark.run            # a CUDA GPU: snippets/benchmark/results/<gpu>.json
+    python -m snippets.benchmark.run --cpu      # this CPU: snippets/benchmark/results/cpu/<cpu>.json
+    python -m snippets.benchmark.run --smoke    # tiny sizes, any device: build/benchmark/smoke.json
 
-On a GPU each figure is the median of many runs after warm-up, timed with CUDA events
-by triton.testing.do_bench, which flushes the L2 cache before every run. GB/s counts the
-fewest bytes a pass must move (forward 2MNs, backward 3MNs, both 5MNs), and each figure
-is also a percentage of a device-to-device copy of M x N elements timed in the same run.
-Without a GPU the host clock times a few runs: a check that the pipeline works, not a
-measurement to publish.
+A GPU run can also be done in parts, one call each, and the parts merged into one file:
+
+    python -m snippets.benchmark.run --dtypes bfloat16 --out build/benchmark/bf16.json
+    python -m snippets.benchmark.run --merge build/benchmark/bf16.json build/benchmark/...
+
+Every figure is timed twice. "graph": the pass is captured once in a CUDA graph and replayed,
+so it is the GPU's time alone. "eager": the pass is launched from Python every time, host time
+included. Both are medians of triton.testing.do_bench, which flushes the L2 cache before every
+run. Each figure is measured in several rounds, the implementations taking turns within a
+round, and recorded as the median and the range of its rounds. GB/s counts the fewest bytes a
+pass must move (forward 2MNs, forward and backward 5MNs), and every figure is also a percentage
+of a device-to-device copy of the same M x N tensor, timed the same way in the same rounds.
+
+The backward pass is timed only inside forward+backward, the pass training runs: a compiled
+graph's backward cannot be run twice from one forward (retain_graph fails on its donated
+buffers), and a backward alone would need a figure derived from two others.
+
+torch.compile is compiled afresh for every dtype, N and pass (torch._dynamo.reset() first),
+with fullgraph=True and a recompile limit of 1 that fails when hit: a graph break or a second
+compile (which would otherwise end in a silent fall-back to eager code) is recorded as a
+failure, never as a figure.
+
+host_us is the host's time per call on tiny tensors, the median of many calls each timed by
+the host clock with the GPU otherwise idle.
+
+On a CPU there is no CUDA graph and no do_bench: the host clock times the calls (the median of
+the calls of each round), and in a smoke run the "graph" figures are a labelled stand-in, the
+same pass called directly. A CPU run (--cpu) times the CPU implementations in float32 only.
 """
 
 import argparse
+import ast
 import datetime
+import hashlib
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import partial
 from importlib import metadata
 from pathlib import Path
@@ -38,185 +66,511 @@ from snippets.kernel.rms_norm_triton import rms_norm_triton
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = Path(__file__).resolve().parent / "results"  # GPU results, committed
-SMOKE = ROOT / "build" / "benchmark"  # CPU runs: never next to GPU results
+CPU_RESULTS = RESULTS / "cpu"  # CPU results, committed, never read as GPU results
+SMOKE = ROOT / "build" / "benchmark"  # smoke runs: never among the results
+# The code the figures depend on, by kind of run: results measured on other code are stale.
+CODE = ["snippets/benchmark/run.py", "snippets/implementations/variants.py"]
+MEASURED_CODE = {
+    "gpu": [*CODE, "snippets/kernel/rms_norm_triton.py"],
+    "smoke": [*CODE, "snippets/kernel/rms_norm_triton.py"],
+    "cpu": CODE,  # no Triton kernel on a CPU
+}
 EPS = 1e-6
-MODES = ["forward", "backward", "forward+backward"]
+MODES = ["forward", "forward+backward"]
+PASSES = {"forward": 2, "forward+backward": 5}  # x M*N*s bytes at least
 PACKAGES = ["torch", "triton", "liger-kernel", "quack-kernels"]
-PASSES = {"forward": 2, "backward": 3, "forward+backward": 5}  # x M*N*s bytes at least
+# How each timing was taken, by device; the page names them in its own words.
+TIMERS = {
+    "cuda": {"graph": "cuda-graph-replay", "eager": "python-calls"},
+    "cpu": {"graph": "cpu-stand-in-direct-calls", "eager": "python-calls"},
+}
+# torch.compile's backend (the tests use "eager", which generates no code: quicker).
+BACKEND = "inductor"
+# fullgraph=True turns a graph break into an error; this turns a second compile into one.
+ONE_COMPILE = {"recompile_limit": 1, "fail_on_recompile_limit_hit": True}
+
+@dataclass(frozen=True)
+class Setup:
+    kind: str  # "gpu", "cpu" or "smoke"
+    rows: int
+    sizes: tuple[int, ...]
+    dtypes: tuple[torch.dtype, ...]
+    timings: tuple[str, ...]
+    rounds: int
+    rep_ms: float  # time spent timing one figure in one round
+    min_calls: int  # timed calls at least, on a CPU (on a GPU do_bench decides)
+    host_calls: int  # calls timed for host_us; 0: no host_us
+    host_shape: tuple[int, int] = (16, 1024)  # the tiny x of host_us
+
+SETUPS = {
+    "gpu": Setup(
+        "gpu",
+        16384,
+        (1024, 2048, 4096, 8192, 16384),
+        (torch.bfloat16, torch.float16, torch.float32),
+        ("graph", "eager"),
+        rounds=3,
+        rep_ms=50,
+        min_calls=0,
+        host_calls=1000,
+    ),
+    # x of shape (8, 512, 2048): 8 sequences of 512 tokens, hidden size 2048.
+    "cpu": Setup(
+        "cpu",
+        8 * 512,
+        (2048,),
+        (torch.float32,),
+        ("eager",),
+        rounds=5,
+        rep_ms=300,
+        min_calls=3,
+        host_calls=0,
+    ),
+    "smoke": Setup(
+        "smoke",
+        4,  # Triton's interpreter runs one row after another
+        (100, 256),
+        (torch.float32, torch.bfloat16),
+        ("graph", "eager"),
+        rounds=3,
+        rep_ms=0,
+        min_calls=1,
+        host_calls=10,
+        host_shape=(4, 100),
+    ),
+}
+
+@dataclass(frozen=True)
+class Implementation:
+    fn: Callable  # fn(x, weight, bias)
+    compiled: bool = False  # torch.compile'd afresh for every configuration
 
 def layer_norm(x, weight, bias):
     return F.layer_norm(x, x.shape[-1:], weight, bias, EPS)
 
-def implementations(smoke: bool) -> tuple[dict, dict]:
-    """name -> fn(x, weight, bias), and name -> why it was left out."""
+def rms_norm_naive(x, weight, bias):
+    return rms_norm_scratch(x, weight, EPS)
+
+def implementations(kind: str) -> tuple[dict, dict]:
+    """name -> Implementation, and name -> why it was left out."""
     found = {
-        "eager naive": lambda x, w, b: rms_norm_scratch(x, w, EPS),
-        "eager Hugging Face": lambda x, w, b: rms_norm_llama(x, w, EPS),
-        "torch F.rms_norm": lambda x, w, b: rms_norm_torch(x, w, EPS),
-        "Triton (this site)": lambda x, w, b: rms_norm_triton(x, w, EPS),
-        "LayerNorm eager": layer_norm,
+        "eager naive": Implementation(rms_norm_naive),
+        "eager Hugging Face": Implementation(lambda x, w, b: rms_norm_llama(x, w, EPS)),
+        "torch F.rms_norm": Implementation(lambda x, w, b: rms_norm_torch(x, w, EPS)),
+        "Triton (this site)": Implementation(
+            lambda x, w, b: rms_norm_triton(x, w, EPS)
+        ),
+        "torch.compile naive": Implementation(rms_norm_naive, compiled=True),
+        "LayerNorm eager": Implementation(layer_norm),
+        "LayerNorm compiled": Implementation(layer_norm, compiled=True),
     }
     skipped = {}
-    if smoke and not torch.cuda.is_available():
-        reason = "not in a CPU smoke run: compiling for each shape takes minutes"
-        skipped["torch.compile naive"] = skipped["LayerNorm compiled"] = reason
-    else:
-        naive = torch.compile(rms_norm_scratch)
-        found["torch.compile naive"] = lambda x, w, b: naive(x, w, EPS)
-        found["LayerNorm compiled"] = torch.compile(layer_norm)
+    if kind == "smoke":
+        for name in ["torch.compile naive", "LayerNorm compiled"]:
+            del found[name]
+            skipped[name] = "not in a smoke run: compiling for each shape takes minutes"
+    if kind == "cpu":
+        del found["Triton (this site)"]
+        skipped["Triton (this site)"] = (
+            "a GPU kernel (on a CPU only Triton's interpreter)"
+        )
+        skipped["Liger-Kernel"] = skipped["QuACK"] = "GPU kernels"
+        return found, skipped
     try:
         from liger_kernel.ops.rms_norm import LigerRMSNormFunction
 
         # offset 0, LLaMA casting, dy not overwritten (the benchmark reuses it).
-        found["Liger-Kernel"] = lambda x, w, b: LigerRMSNormFunction.apply(
-            x, w, EPS, 0.0, "llama", False
+        found["Liger-Kernel"] = Implementation(
+            lambda x, w, b: LigerRMSNormFunction.apply(x, w, EPS, 0.0, "llama", False)
         )
     except ImportError as error:
         skipped["Liger-Kernel"] = f"not installed ({error})"
     try:
         from quack import rmsnorm as quack_rmsnorm
 
-        found["QuACK"] = lambda x, w, b: quack_rmsnorm(x, w, eps=EPS)
+        found["QuACK"] = Implementation(lambda x, w, b: quack_rmsnorm(x, w, eps=EPS))
     except ImportError as error:
         skipped["QuACK"] = f"not installed ({error})"
     return found, skipped
 
-def median_ms(fn, grad_to_none=()) -> float:
+def ready(found: dict) -> dict:
+    """name -> the function to time; compiled ones compile afresh on their first call."""
+    torch._dynamo.reset()  # nothing compiled for another shape, dtype or pass is reused
+    return {
+        name: (
+            torch.compile(impl.fn, fullgraph=True, dynamic=False, backend=BACKEND)
+            if impl.compiled
+            else impl.fn
+        )
+        for name, impl in found.items()
+    }
+
+# --8<-- [start:timing]
+def one_pass(fn, mode, x, weight, bias, dy):
+    """The pass to time: a forward without autograd, or a forward and its backward."""
+    if mode == "forward":
+
+        def forward():
+            with torch.no_grad():
+                fn(x, weight, bias)
+
+        return forward
+    return lambda: fn(x, weight, bias).backward(dy)
+
+def graphed(run, leaves):
+    """The pass captured once in a CUDA graph: a replay is GPU time alone."""
+    if not torch.cuda.is_available():
+        return run  # the CPU stand-in: no CUDA graph, the pass called directly
+    side = torch.cuda.Stream()  # warm up (and compile) outside the capture
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            run()
+    torch.cuda.current_stream().wait_stream(side)
+    for leaf in leaves:
+        leaf.grad = None  # the captured backward writes fresh gradients, not sums
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        run()
+    return graph.replay
+
+def median_ms(run, leaves, setup) -> float:
+    """One call's median time in ms: do_bench on a GPU, the host clock on a CPU."""
+    run()  # the first call compiles what it must, outside the timed calls
     if torch.cuda.is_available():
         from triton.testing import do_bench
 
+        # It flushes the L2 cache before every call: no call reads what the last left.
         return do_bench(
-            fn,
-            warmup=50,
-            rep=300,
-            grad_to_none=list(grad_to_none),
-            return_mode="median",
+            run, warmup=10, rep=setup.rep_ms, grad_to_none=leaves, return_mode="median"
         )
-    times = []
-    for _ in range(5):
-        for tensor in grad_to_none:
-            tensor.grad = None
+    times, end = [], time.perf_counter() + setup.rep_ms / 1e3
+    while len(times) < setup.min_calls or time.perf_counter() < end:
+        for leaf in leaves:
+            leaf.grad = None
         start = time.perf_counter()
-        fn()
+        run()
         times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times[1:])  # the first run warms up
+    return statistics.median(times)
 
-def time_one(fn, x, weight, bias, dy, mode) -> float:
-    leaves = [t for t in (x, weight, bias) if t.requires_grad]
-    if mode == "forward":
-        with torch.no_grad():
-            return median_ms(lambda: fn(x, weight, bias))
-    if mode == "backward":
-        y = fn(x, weight, bias)
-        return median_ms(lambda: y.backward(dy, retain_graph=True), leaves)
-    return median_ms(lambda: fn(x, weight, bias).backward(dy), leaves)
+def time_pass(fn, mode, timing, args, setup) -> float:
+    leaves = [t for t in args[:3] if t.requires_grad and mode != "forward"]
+    run = one_pass(fn, mode, *args)
+    if timing == "graph":
+        return median_ms(graphed(run, leaves), [], setup)
+    return median_ms(run, leaves, setup)
 
-def environment(device: torch.device) -> dict:
+def measure(setup, found, x) -> tuple[dict, dict]:
+    """ms per round for each (implementation, pass, timing) and for the copy."""
+    out = torch.empty_like(x)
+    copies = {timing: [] for timing in setup.timings}
+    samples = {}  # (name, mode, timing) -> [ms per round], or the error it raised
+    for mode in MODES:
+        fns = ready(found)  # compiled afresh for this dtype, N and pass
+        args = {name: inputs(name, x) for name in fns}
+        for _ in range(setup.rounds):  # a round: the copy, then each implementation
+            for timing in setup.timings:
+                copy = partial(out.copy_, x)
+                if timing == "graph":
+                    copy = graphed(copy, [])
+                copies[timing].append(median_ms(copy, [], setup))
+                for name, fn in fns.items():
+                    key = (name, mode, timing)
+                    if isinstance(samples.get(key), Exception):
+                        continue  # it failed in an earlier round
+                    try:
+                        ms = time_pass(fn, mode, timing, args[name], setup)
+                        samples.setdefault(key, []).append(ms)
+                    except Exception as error:  # noqa: BLE001 (recorded, not hidden)
+                        samples[key] = error
+    return samples, copies
+
+# --8<-- [end:timing]
+
+def inputs(name, x) -> tuple:
+    """x (a leaf of its own), weight, bias (a leaf for LayerNorm only) and dy."""
+    n, device, dtype = x.shape[-1], x.device, x.dtype
+    weight = torch.rand(n, device=device, dtype=dtype, requires_grad=True)
+    bias = torch.zeros(n, device=device, dtype=dtype)
+    bias.requires_grad_(name.startswith("LayerNorm"))
+    return x.clone().requires_grad_(), weight, bias, torch.randn_like(x)
+
+def spread(values) -> tuple[float, float, float]:
+    return statistics.median(values), min(values), max(values)
+
+def entries(samples, copies, rows, dtype, n) -> tuple[list, list]:
+    """The JSON entries of one dtype and N: medians, ranges, and failures."""
+    size = rows * n * dtype.itemsize
+    where = {"dtype": str(dtype), "n": n}
+    copy_entries, copy_gbps = [], {}
+    for timing, times in copies.items():
+        ms, fastest, slowest = spread(times)
+        copy_gbps[timing] = 2 * size / ms / 1e6
+        copy_entries.append(
+            {**where, "timing": timing, "ms": ms, "ms_min": fastest,
+             "ms_max": slowest, "gbps": copy_gbps[timing]}
+        )  # fmt: skip
+    runs = []
+    for (name, mode, timing), times in samples.items():
+        entry = {**where, "implementation": name, "mode": mode, "timing": timing}
+        if isinstance(times, Exception):
+            runs.append({**entry, "error": repr(times)})
+            continue
+        ms, fastest, slowest = spread(times)
+        gbps = [PASSES[mode] * size / t / 1e6 for t in (ms, slowest, fastest)]
+        percent = [100 * g / copy_gbps[timing] for g in gbps]
+        runs.append(
+            {**entry, "ms": ms, "ms_min": fastest, "ms_max": slowest,
+             "ms_rounds": times, "gbps": gbps[0], "gbps_min": gbps[1],
+             "gbps_max": gbps[2], "copy_percent": percent[0],
+             "copy_percent_min": percent[1], "copy_percent_max": percent[2]}
+        )  # fmt: skip
+    return copy_entries, runs
+
+def host_costs(found, device, calls, shape) -> dict:
+    """Host time per call in µs on tiny tensors: the median of `calls` timed calls."""
+    x = torch.randn(*shape, device=device, dtype=torch.bfloat16)
+    costs = {name: {} for name in found}
+    for mode in MODES:
+        for name, fn in ready(found).items():
+            if "error" in costs[name]:
+                continue  # it failed in the forward pass
+            args = inputs(name, x)
+            leaves = [t for t in args[:3] if t.requires_grad]
+            run = one_pass(fn, mode, *args)
+            try:
+                for _ in range(3):
+                    run()  # compiles and warms up
+                synchronize(device)  # the GPU idle: nothing queued before the calls
+                times = []
+                for _ in range(calls):
+                    for leaf in leaves:
+                        leaf.grad = None
+                    start = time.perf_counter()
+                    run()
+                    times.append(time.perf_counter() - start)
+                synchronize(device)
+                costs[name][mode] = statistics.median(times) * 1e6
+            except Exception as error:  # noqa: BLE001 (recorded, not hidden)
+                costs[name] = {"error": repr(error)}
+    return costs
+
+def synchronize(device):
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+def cpu_info() -> dict:
+    """The CPU's model, physical cores and logical CPUs (from /proc/cpuinfo on Linux)."""
+    cpuinfo = Path("/proc/cpuinfo")
+    text = cpuinfo.read_text() if cpuinfo.exists() else ""
+    blocks = [
+        dict(line.split(":", 1) for line in block.splitlines() if ":" in line)
+        for block in text.split("\n\n")
+    ]
+    blocks = [{k.strip(): v.strip() for k, v in b.items()} for b in blocks if b]
+    cores = {(b.get("physical id"), b.get("core id")) for b in blocks}
+    model = blocks[0].get("model name") if blocks else None
+    return {
+        "cpu": model or platform.processor() or platform.machine(),
+        "cpu_cores": len(cores) or os.cpu_count(),
+        "cpu_threads": os.cpu_count(),
+        "torch_threads": torch.get_num_threads(),
+    }
+
+def git(*args) -> bytes:
+    """git's output, or b"" where git or the history is missing."""
+    try:
+        result = subprocess.run(
+            ["git", *args], cwd=ROOT, capture_output=True, check=False
+        )
+    except FileNotFoundError:
+        return b""
+    return result.stdout if result.returncode == 0 else b""
+
+def nvidia_driver() -> str | None:
+    smi = subprocess.run(
+        ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return smi.stdout.strip() or None
+
+def environment(kind: str, device: torch.device, commit: str | None) -> dict:
     def version(package):
         try:
             return metadata.version(package)
         except metadata.PackageNotFoundError:
             return None
 
-    commit = subprocess.run(
-        ["git", "rev-parse", "HEAD"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    info = {
-        "device": (
-            torch.cuda.get_device_name(device) if device.type == "cuda" else "CPU"
-        ),
-        "cpu": platform.processor() or platform.machine(),
+    info = cpu_info()
+    gpu = device.type == "cuda"
+    return {
+        "kind": kind,
+        "device": torch.cuda.get_device_name(device) if gpu else info["cpu"],
+        "driver": nvidia_driver() if gpu else None,
         "cuda": torch.version.cuda,
-        "driver": None,
+        **{name: version(name) for name in PACKAGES},
         "python": platform.python_version(),
+        **info,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(
             timespec="seconds"
         ),
-        "git_commit": commit or None,
-        **{name: version(name) for name in PACKAGES},
+        "git_commit": commit or git("rev-parse", "HEAD").decode().strip() or None,
+        # The bytes measured, so that a test can tell whether they were git_commit's.
+        "code_sha256": {
+            path: hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
+            for path in MEASURED_CODE[kind]
+        },
     }
-    if device.type == "cuda":
-        smi = subprocess.run(
-            ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        info["driver"] = smi.stdout.strip() or None
-    return info
 
-def run(rows: int, sizes: list[int], dtypes: list[torch.dtype], smoke: bool) -> dict:
+def run(setup: Setup, found: dict, skipped: dict, commit=None) -> dict:
+    """Every figure of one setup, as the JSON object the page is generated from."""
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    found, skipped = implementations(smoke)
-    results = {**environment(device), "rows": rows, "eps": EPS, "skipped": skipped}
-    results["copy"], results["runs"] = [], []
-    for dtype in dtypes:
-        for n in sizes:
-            size = rows * n * dtype.itemsize
-            x = torch.randn(rows, n, device=device, dtype=dtype)
-            out = torch.empty_like(x)
-            copy_ms = median_ms(partial(out.copy_, x))
-            copy_gbps = 2 * size / copy_ms / 1e6
-            results["copy"].append(
-                {"dtype": str(dtype), "n": n, "ms": copy_ms, "gbps": copy_gbps}
+    results = environment(setup.kind, device, commit)
+    results |= {"rows": setup.rows, "eps": EPS, "rounds": setup.rounds}
+    results["timings"] = {t: TIMERS[device.type][t] for t in setup.timings}
+    results |= {"skipped": skipped, "copy": [], "runs": []}
+    torch.manual_seed(0)
+    with torch._dynamo.config.patch(**ONE_COMPILE):
+        for dtype in setup.dtypes:
+            for n in setup.sizes:
+                x = torch.randn(setup.rows, n, device=device, dtype=dtype)
+                samples, copies = measure(setup, found, x)
+                copy, runs = entries(samples, copies, setup.rows, dtype, n)
+                results["copy"] += copy
+                results["runs"] += runs
+                for entry in runs:
+                    print(summary(entry))
+        if setup.host_calls:
+            results["host_calls"] = setup.host_calls
+            results["host_shape"] = list(setup.host_shape)
+            results["host_us"] = host_costs(
+                found, device, setup.host_calls, setup.host_shape
             )
-            for name, fn in found.items():
-                weight = torch.rand(n, device=device, dtype=dtype, requires_grad=True)
-                bias = torch.zeros(
-                    n,
-                    device=device,
-                    dtype=dtype,
-                    requires_grad=name.startswith("LayerNorm"),
-                )
-                xg = x.clone().requires_grad_()
-                dy = torch.randn_like(x)
-                for mode in MODES:
-                    entry = {
-                        "dtype": str(dtype),
-                        "n": n,
-                        "implementation": name,
-                        "mode": mode,
-                    }
-                    try:
-                        ms = time_one(fn, xg, weight, bias, dy, mode)
-                    except Exception as error:  # noqa: BLE001 (recorded, not hidden)
-                        results["runs"].append({**entry, "error": repr(error)})
-                        print(f"{dtype} N={n} {mode} {name}: failed, {error!r}")
-                        continue
-                    gbps = PASSES[mode] * size / ms / 1e6
-                    percent = 100 * gbps / copy_gbps
-                    results["runs"].append(
-                        {**entry, "ms": ms, "gbps": gbps, "copy_percent": percent}
-                    )
-                    print(
-                        f"{dtype} N={n:<6} {mode:<17} {name:<20} {ms:9.4f} ms"
-                        f" {gbps:8.1f} GB/s {percent:6.1f}% of copy"
-                    )
     return results
+
+def summary(entry) -> str:
+    where = (
+        f"{entry['dtype']} N={entry['n']:<6} {entry['mode']:<17} {entry['timing']:<6}"
+    )
+    where += f" {entry['implementation']:<20}"
+    if "error" in entry:
+        return f"{where} failed: {entry['error']}"
+    return (
+        f"{where} {entry['ms']:9.4f} ms {entry['gbps']:8.1f} GB/s"
+        f" {entry['copy_percent']:6.1f}% of copy"
+        f" ({entry['copy_percent_min']:.1f}-{entry['copy_percent_max']:.1f})"
+    )
+
+# What every part of a merged GPU run must share.
+SAME_IN_PARTS = ["kind", "device", "driver", "cuda", *PACKAGES, "git_commit"]
+SAME_IN_PARTS += ["code_sha256", "rows", "rounds", "timings", "skipped"]
+
+def merge(parts: list[dict]) -> dict:
+    """One results file from GPU runs of different dtypes (host_us and date: the first's)."""
+    first = parts[0]
+    for part in parts[1:]:
+        differ = [key for key in SAME_IN_PARTS if part.get(key) != first.get(key)]
+        if differ:
+            raise ValueError(f"parts measured differently: {', '.join(differ)} differ")
+    if first["kind"] != "gpu":
+        raise ValueError(f"only GPU runs are merged, not {first['kind']!r} runs")
+    merged = dict(first)
+    merged["copy"] = [c for part in parts for c in part["copy"]]
+    merged["runs"] = [r for part in parts for r in part["runs"]]
+    return merged
+
+def checked(kind: str, out: Path) -> Path:
+    """out, unless it is among the results and not a GPU run's or a CPU run's place."""
+    out = out.resolve()
+    place = {"gpu": RESULTS, "cpu": CPU_RESULTS}.get(kind)
+    if out.is_relative_to(RESULTS) and out.parent != place:
+        raise ValueError(f"a {kind} run does not write into {out.parent}")
+    return out
+
+def default_out(kind: str, device: str) -> Path:
+    if kind == "smoke":
+        return SMOKE / "smoke.json"
+    name = re.sub(r"[^a-z0-9]+", "-", device.lower()).strip("-")
+    return {"gpu": RESULTS, "cpu": CPU_RESULTS}[kind] / f"{name}.json"
+
+def same_code(old: str, new: str) -> bool:
+    """Whether two versions of a Python file hold the same code, comments and docstrings
+    aside (their syntax trees without docstrings are equal)."""
+    return _code(old) == _code(new)
+
+def _code(source: str) -> str:
+    tree = ast.parse(source)
+    kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in ast.walk(tree):
+        if isinstance(node, kinds) and _docstring(node.body):
+            node.body = node.body[1:]
+    return ast.dump(tree)
+
+def _docstring(body: list) -> bool:
+    first = body[0] if body else None
+    value = first.value if isinstance(first, ast.Expr) else None
+    return isinstance(value, ast.Constant) and isinstance(value.value, str)
+
+def stale(results: dict) -> list[str]:
+    """Why results do not describe the current code: [] when they do.
+
+    The bytes measured must be git_commit's (code_sha256), and git_commit's code must be
+    the current code, comments and docstrings aside.
+    """
+    commit = results.get("git_commit")
+    if not commit:
+        return ["no git_commit recorded"]
+    reasons = []
+    for path in MEASURED_CODE[results["kind"]]:
+        then = git("show", f"{commit}:{path}")
+        if not then:
+            reasons.append(f"{path} is not in commit {commit} (or git is missing)")
+            continue
+        if results.get("code_sha256", {}).get(path) != hashlib.sha256(then).hexdigest():
+            reasons.append(f"{path}: the code measured was not commit {commit}'s")
+        if not same_code(then.decode(), (ROOT / path).read_text(encoding="utf-8")):
+            reasons.append(f"{path} has changed since commit {commit}")
+    return reasons
+
+def dirty() -> list[str]:
+    """The measured files whose working copy differs from HEAD's."""
+    changed = git("diff", "--name-only", "HEAD", "--", *MEASURED_CODE["gpu"])
+    return changed.decode().split()
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m snippets.benchmark.run")
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, any device")
+    kinds = parser.add_mutually_exclusive_group()
+    kinds.add_argument("--smoke", action="store_true", help="tiny sizes, any device")
+    kinds.add_argument("--cpu", action="store_true", help="this machine's CPU")
+    kinds.add_argument("--merge", nargs="+", type=Path, help="GPU parts to merge")
+    parser.add_argument("--dtypes", nargs="+", help="a part of a GPU run: these only")
+    parser.add_argument("--commit", help="git_commit, where the tree has no .git")
     parser.add_argument("--out", type=Path, help="the JSON file to write")
     args = parser.parse_args(argv)
-    if args.smoke:
-        rows, sizes, dtypes = 64, [100, 256], [torch.float32, torch.bfloat16]
+    kind = "smoke" if args.smoke else "cpu" if args.cpu else "gpu"
+    try:
+        out = args.out and checked(kind, args.out)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.merge:
+        results = merge([json.loads(path.read_text()) for path in args.merge])
     else:
-        if not torch.cuda.is_available():
-            parser.error("a full run needs a CUDA GPU; --smoke checks the pipeline")
-        rows = 16384
-        sizes = [1024, 2048, 4096, 8192, 16384]
-        dtypes = [torch.bfloat16, torch.float16, torch.float32]
-    results = run(rows, sizes, dtypes, args.smoke)
-    name = results["device"].lower().replace(" ", "-")
-    folder = SMOKE if args.smoke or not torch.cuda.is_available() else RESULTS
-    out = args.out or folder / f"{name}.json"
-    if not torch.cuda.is_available() and out.resolve().is_relative_to(RESULTS):
-        parser.error(f"a run without a GPU does not write into {RESULTS}")
+        if kind == "gpu" and not torch.cuda.is_available():
+            parser.error("a GPU run needs a CUDA GPU; --cpu or --smoke run without one")
+        if kind != "smoke" and (
+            dirty() or not (args.commit or git("rev-parse", "HEAD"))
+        ):
+            parser.error("results must come from committed code: commit it first")
+        setup = SETUPS[kind]
+        if args.dtypes:
+            setup = replace(setup, dtypes=tuple(getattr(torch, d) for d in args.dtypes))
+        if kind == "smoke":
+            torch.set_num_threads(1)  # tiny tensors: no waiting for a busy second core
+        found, skipped = implementations(kind)
+        results = run(setup, found, skipped, args.commit)
+    out = out or default_out(kind, results["device"])
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=1) + "\n")
     print(f"wrote {out}")
