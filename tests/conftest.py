@@ -21,6 +21,12 @@ from playwright.sync_api import sync_playwright
 
 from scripts.notebooks import section
 
+# Two workers share the two cores (pytest-xdist, see pyproject.toml): one thread each, here
+# and in the processes the tests start (the build's notebook kernels, the benchmark), since
+# threads waiting for a busy core slow small operations down many times over.
+torch.set_num_threads(1)
+os.environ["OMP_NUM_THREADS"] = "1"
+
 # Without a GPU, Triton kernels (the Kernel page's) run under Triton's interpreter. It is read
 # when a kernel is defined, so it is set before any test or snippet imports one.
 if not torch.cuda.is_available():
