@@ -215,7 +215,16 @@ def page(browser, server):
     tab.problems = []
     tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text))
     tab.on("pageerror", lambda error: tab.problems.append(f"page error: {error}"))
-    tab.on("requestfailed", lambda r: tab.problems.append(f"failed: {r.url}"))
+    # A request the browser cancels because the reader moves on (net::ERR_ABORTED) is not
+    # the site's fault: on a busy machine the search worker may still be loading its
+    # scripts when a test leaves the page.
+    tab.on(
+        "requestfailed",
+        lambda r: (
+            r.failure != "net::ERR_ABORTED"
+            and tab.problems.append(f"failed: {r.url} ({r.failure})")
+        ),
+    )
     tab.on(
         "response",
         lambda r: r.status >= 400 and tab.problems.append(f"HTTP {r.status}: {r.url}"),
