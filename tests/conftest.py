@@ -108,6 +108,28 @@ def prose(text: str) -> str:
     return FENCE.sub("", text)
 
 
+# Under pytest-xdist, the order that keeps both workers busy: the longest computation first,
+# so one worker runs it while the other builds the site; then the tests that need the site;
+# then the rest, the longest first, so that no worker is left alone with a long test at the end.
+LONGEST = "snippets/placement/training.py"
+NEXT_LONGEST = [
+    "test_notebook_runs_and_the_site_shows_its_outputs[notebooks/placement.md]",
+    "snippets/placement/deep_stack.py",
+]
+SITE_FIXTURES = {"served_root", "built_site", "server", "browser"}
+
+
+def pytest_collection_modifyitems(items):
+    def order(item):
+        if LONGEST in item.nodeid:
+            return 0
+        if SITE_FIXTURES & set(item.fixturenames):
+            return 1
+        return 2 if any(name in item.nodeid for name in NEXT_LONGEST) else 3
+
+    items.sort(key=order)
+
+
 def _build(root: Path) -> None:
     """`mkdocs build --strict` into <root>/rmsnorm/; any warning fails it."""
     site = root / SITE_PATH.strip("/")
@@ -241,7 +263,7 @@ def page(browser, server):
 
 
 def search(page, term: str):
-    """Type `term` into the search box as a reader would; return the result links."""
+    """Enter `term` into the search box; return the result links."""
     field = page.locator("input.md-search__input")
     opener = page.locator("label.md-header__button[for=__search]")
     if opener.is_visible():  # narrow screens: a button opens search as a dialog
@@ -249,15 +271,17 @@ def search(page, term: str):
         field.focus()
     else:
         field.click()
-    page.keyboard.type(term)
+    # The whole term at once (as a paste or an input method would enter it): typed letter by
+    # letter, a busy machine could show, and the test open, the results of a prefix.
+    field.fill(term)
     results = page.locator(".md-search-result__item > a")
     for _ in range(10):
         try:
             results.first.wait_for(timeout=1000)
             return results
         except PlaywrightTimeout:
-            # Material can drop a query typed before its search worker is ready; a reader
-            # would retype the last letter, which searches again.
-            page.keyboard.press("Backspace")
-            page.keyboard.type(term[-1])
+            # Material drops a query entered before its search worker is ready; entering it
+            # again searches again.
+            field.fill("")
+            field.fill(term)
     pytest.fail(f"search for {term!r} shows no results")

@@ -49,10 +49,12 @@ def test_korean_notebook_has_the_same_code_cells(page: Path):
 
 
 @pytest.mark.parametrize("page", NOTEBOOKS, ids=str)
-def test_notebook_runs_and_the_site_shows_its_outputs(page: Path, built_site: Path):
+def test_notebook_runs_and_the_site_shows_its_outputs(page: Path, request):
     # A fresh kernel, no cache: a cell that raises fails here with its traceback.
     fresh = notebooks.execute(notebooks.notebook(DOCS / "en" / page))
     assert any(outputs for _, outputs in fresh), "the notebook shows no output"
+    # Asked for only now, so that another worker can build the site while this one runs.
+    built_site = request.getfixturevalue("built_site")
     for language in LANGUAGES:
         shown = [
             (cell.execution_count, cell.outputs)
