@@ -271,17 +271,23 @@ def search(page, term: str):
         field.focus()
     else:
         field.click()
-    # The whole term at once (as a paste or an input method would enter it): typed letter by
-    # letter, a busy machine could show, and the test open, the results of a prefix.
-    field.fill(term)
+
+    def enter(text):
+        # The whole text at once (as a paste or an input method enters it), then a key,
+        # since Material reads the query on keyup. Typed letter by letter, a busy machine
+        # could show, and the test open, the results of a prefix (교차 for 교차항).
+        field.fill(text)
+        field.press("End")
+
+    enter(term)
     results = page.locator(".md-search-result__item > a")
     for _ in range(10):
         try:
             results.first.wait_for(timeout=1000)
             return results
         except PlaywrightTimeout:
-            # Material drops a query entered before its search worker is ready; entering it
-            # again searches again.
-            field.fill("")
-            field.fill(term)
+            # Material drops a query entered before its search worker is ready; clearing
+            # the box and entering the term again searches again.
+            enter("")
+            enter(term)
     pytest.fail(f"search for {term!r} shows no results")
