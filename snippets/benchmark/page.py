@@ -91,7 +91,7 @@ WORDS = {
         "device": "장치",
         "driver": "드라이버",
         "rows": "행",
-        "rounds": "라운드, 각 수치는 라운드들의 중앙값과 범위(최저–최고)",
+        "rounds": "라운드(각 수치는 라운드 간 중앙값과 범위, 최저–최고)",
         "name": "구현",
         "copy": "복사",
         "failed": "실패",
@@ -99,9 +99,9 @@ WORDS = {
         "failures": "실패",
         "modes": {"forward": "순전파", "forward+backward": "순전파+역전파"},
         "timings": {
-            "cuda-graph-replay": "그래프 (CUDA 그래프 재생: GPU 시간만)",
-            "python-calls": "즉시 실행 (Python에서 매번 실행: 호스트 시간 포함)",
-            "cpu-stand-in-direct-calls": "그래프 대용 (CPU에는 CUDA 그래프가 없어 "
+            "cuda-graph-replay": "그래프(CUDA 그래프 재생: GPU 시간만)",
+            "python-calls": "즉시 실행(매번 Python에서 띄움: 호스트 시간 포함)",
+            "cpu-stand-in-direct-calls": "그래프 대용(CPU에는 CUDA 그래프가 없어 "
             "패스를 직접 호출)",
         },
         "short": {"graph": "그래프", "eager": "즉시 실행"},
@@ -110,34 +110,34 @@ WORDS = {
         "plot_x": "N (행 길이)",
         "alt": "N에 따른 복사 대역폭 대비 퍼센트, {dtype}, {timing}: 왼쪽은 순전파, "
         "오른쪽은 순전파+역전파, 구현마다 선 하나, 라운드 간 범위는 오차 막대.",
-        "targets": "목표 (H100, M = 16384, N = 1024–16384 기준)",
+        "targets": "목표(H100, M = 16384, N = 1024–16384 기준)",
         "met": "**달성**",
         "missed": "**미달**",
         "none": "**측정 없음**",
         "lowest": "최저 {value}: {where}",
         "graph_forward": "그래프, 순전파: 모든 N과 dtype에서 복사 대비 {percent}% 이상",
         "graph_both": "그래프, 순전파+역전파: 모든 N에서 복사 대비 {percent}% 이상",
-        "eager": "즉시 실행, bfloat16, N ≥ {n}: 모든 패스에서 가장 빠른 비교 "
+        "eager": "즉시 실행, bfloat16, N ≥ {n}: 두 패스 모두에서 가장 빠른 비교 "
         "대상(F.rms_norm, torch.compile, Liger-Kernel, QuACK 중 있는 것)보다 느리지 "
         "않음",
         "eager_case": "{mode}, N = {n}: {ms} ms, 가장 빠른 비교 대상 {peer} {peer_ms} ms "
         "({ratio}배)",
         "host": "호스트 시간, {mode}: F.rms_norm의 {limit}배 이하",
         "host_case": "{us} µs, F.rms_norm {ref} µs의 {ratio}배",
-        "say": "수치가 말해 주는 것",
+        "say": "수치 요약",
         "say_line": "{dtype}, {timing}, {mode}: 이 사이트의 커널은 N에 따라 복사 대비 "
-        "{low}–{high}; 가장 빠른 구현: {fastest}",
+        "{low}–{high}, 가장 빠른 구현은 {fastest}",
         "at": "N = {sizes}에서 {name}",
-        "host_title": "호출당 호스트 시간(µs): {shape} bfloat16 x로 {calls}번 호출, "
-        "다른 GPU 작업 없이, 중앙값",
+        "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
+        "bfloat16 x로 {calls}번 호출한 중앙값",
         "times_ref": "F.rms_norm 대비 배수",
         "cpu_unit": "ms(범위). ÷ LayerNorm: 같은 라운드에서 잰 LayerNorm 시간에 대한 "
         "비율(컴파일한 것은 컴파일한 LayerNorm에 대한 비율)",
         "vs_ln": "÷ LayerNorm",
-        "cpu_say": "{mode}: 즉시 실행에서 RMSNorm은 LayerNorm 시간의 {low}배에서 "
-        "{high}배가 걸렸고(즉시 실행 형태 {count}개의 중앙값), 컴파일하면 {compiled}배 "
-        "({range})였습니다.",
-        "cpu_device": "{cpu}, 코어 {cores}개 (스레드 {threads}개, torch는 "
+        "cpu_say": "{mode}: 즉시 실행하면 RMSNorm은 LayerNorm 시간의 {low}배에서 "
+        "{high}배가 걸렸고(즉시 실행 형태 {count}개 각각의 중앙값), 컴파일하면 "
+        "{compiled}배({range})였습니다.",
+        "cpu_device": "{cpu}, 코어 {cores}개(스레드 {threads}개, torch는 "
         "{torch_threads}개 사용)",
         "x": "x",
         # A Korean page is served one folder deeper (/ko/...): a path relative to it.
