@@ -1,6 +1,8 @@
-"""The site as a reader uses it, in Chromium: every page in both languages loads cleanly and
-offline, shows its formulas, switches language to the same page, searches, copies code exactly,
-and toggles light and dark. Screenshots of the Math page go to build/screenshots/ for review."""
+"""The site as a reader uses it, in Chromium: every page in both languages, in one visit each,
+loads cleanly and offline, shows its formulas, copies code exactly, fits a phone's screen and
+switches language to the same page; search finds terms in both languages; light and dark toggle
+and follow the reader's setting. Screenshots of the Math page go to build/screenshots/ for
+review."""
 
 from pathlib import Path
 
@@ -22,9 +24,6 @@ from conftest import (
 )
 
 PAGES = all_pages()
-PAGES_WITH_CODE = [
-    (lang, page) for lang, page in PAGES if includes(read(DOCS / lang / page))
-]
 SCREENSHOTS = ROOT / "build" / "screenshots"
 
 
@@ -43,14 +42,15 @@ def other(language: str) -> str:
     return next(lang for lang in LANGUAGES if lang != language)
 
 
-@pytest.mark.parametrize("language, path", PAGES, ids=page_id)
-def test_page_loads_cleanly_and_renders_its_formulas(page, language, path):
-    page.goto(url_path(language, path), wait_until="networkidle")
-    assert page.problems == []
+# A phone's screen, and Playwright's default window, in which the pages are opened.
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 720}
 
+
+def check_formulas(page, language, path):
     formulas = len(FORMULA.findall(prose(read(DOCS / language / path))))
     rendered = page.locator("article math")
-    assert rendered.count() == formulas
+    assert rendered.count() == formulas, "not every formula is rendered as MathML"
     sizes = rendered.evaluate_all(
         "els => els.map(e => e.getBoundingClientRect().width)"
     )
@@ -59,15 +59,53 @@ def test_page_loads_cleanly_and_renders_its_formulas(page, language, path):
     assert not LATEX_LEFT.search(visible_text), "raw LaTeX is visible"
 
 
-@pytest.mark.parametrize("language, path", PAGES, ids=page_id)
-def test_language_selector_opens_the_same_page(page, server, language, path):
-    # Loaded fully first: leaving mid-load would abort the search worker's script requests.
-    page.goto(url_path(language, path), wait_until="networkidle")
+def check_copy_buttons(page, language, path):
+    expected = [shown_code(target) for target in includes(read(DOCS / language / path))]
+    blocks = page.locator("article div.highlight")
+    assert blocks.count() == len(expected), (
+        "code blocks differ from the page's includes"
+    )
+    for index, snippet in enumerate(expected):
+        blocks.nth(index).locator("button[data-md-type=copy]").click()
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied.strip() == snippet, (
+            f"code block {index + 1} copies something else"
+        )
+
+
+def check_fits_a_phone(page):
+    # Wide code and formulas scroll inside their own boxes; the page itself must not.
+    page.set_viewport_size(PHONE)
+    overflow = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0, f"on a phone the page is {overflow}px wider than the screen"
+    page.set_viewport_size(DESKTOP)
+
+
+def check_language_selector(page, server, language, path):
     target = other(language)
     page.locator(".md-select").first.hover()
     page.locator(f".md-select a[hreflang={target}]").first.click()
     page.wait_for_url(server + url_path(target, path))
     assert page.locator("html").get_attribute("lang") == target
+
+
+@pytest.mark.parametrize("language, path", PAGES, ids=page_id)
+def test_reader_visits_the_page(page, server, language, path):
+    """One visit per page, as a reader makes it: the page loads cleanly and shows its
+    formulas; every solution opened, each copy button copies its snippet and nothing is
+    wider than a phone's screen; then the language selector opens the same page."""
+    page.goto(url_path(language, path))
+    check_formulas(page, language, path)
+    open_collapsed_blocks(page)
+    check_copy_buttons(page, language, path)
+    check_fits_a_phone(page)
+    # Every request answered (the search worker's scripts, the sitemaps the language
+    # selector reads), so that any console error or failed request has been recorded.
+    page.wait_for_load_state("networkidle")
+    assert page.problems == []
+    check_language_selector(page, server, language, path)
     assert page.problems == []
 
 
@@ -100,23 +138,6 @@ def test_search_finds_a_term_and_opens_the_page(
     assert page.problems == []
 
 
-@pytest.mark.parametrize("language, path", PAGES_WITH_CODE, ids=page_id)
-def test_copy_button_copies_the_snippet_file(page, language, path):
-    expected = [shown_code(target) for target in includes(read(DOCS / language / path))]
-    page.goto(url_path(language, path))
-    open_collapsed_blocks(page)
-    blocks = page.locator("article div.highlight")
-    assert blocks.count() == len(expected)
-    for index, snippet in enumerate(expected):
-        block = blocks.nth(index)
-        block.hover()
-        block.locator("button[data-md-type=copy]").click()
-        copied = page.evaluate("navigator.clipboard.readText()")
-        assert copied.strip() == snippet, (
-            f"code block {index + 1} copies something else"
-        )
-
-
 def test_light_and_dark_toggle_and_persist(page):
     def scheme() -> str:
         return page.locator("body").get_attribute("data-md-color-scheme")
@@ -143,15 +164,3 @@ def test_screenshot_math_page(page, language):
     shot = SCREENSHOTS / f"math-{language}.png"
     page.screenshot(path=shot, full_page=True)
     assert shot.stat().st_size > 50_000
-
-
-@pytest.mark.parametrize("language, path", PAGES, ids=page_id)
-def test_page_fits_a_phone_screen(page, language, path):
-    # Wide code and formulas scroll inside their own boxes; the page itself must not.
-    page.set_viewport_size({"width": 360, "height": 740})
-    page.goto(url_path(language, path))
-    open_collapsed_blocks(page)
-    overflow = page.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
-    assert overflow <= 0, f"the page is {overflow}px wider than the screen"
