@@ -41,7 +41,8 @@ def on_files(files, config):
     for file in files.documentation_pages():
         if notebooks.is_notebook(file.src_uri):
             page = Path(file.abs_src_path)
-            out_dir = base / ".cache" / "notebooks" / "pages" / page.parent.parent.name
+            language = page.parent.parent.name
+            out_dir = notebooks.cache_folder(base) / "pages" / language
             try:
                 executed = notebooks.executed(page, out_dir, base, run=run)
             except CellExecutionError as error:

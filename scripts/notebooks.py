@@ -10,7 +10,7 @@ and code fences that each hold one include line, as on every other page of the s
 `notebook()` turns the page into a notebook whose code cells are those sections of the snippet
 file, so code is written once, in snippets/, for both languages. Both languages therefore have the
 same code cells, and `execute()` runs them once, in a fresh Jupyter kernel, and caches the outputs
-under .cache/notebooks/, keyed by the code and the snippets package. A cell that raises stops
+under .cache/notebooks/ (or $NOTEBOOKS_CACHE), keyed by the code and the snippets package. A cell that raises stops
 the run with its traceback. `executed()` copies the outputs into one language's notebook and writes
 it: the file the site renders (hooks/notebooks.py) and offers for download.
 
@@ -18,6 +18,7 @@ it: the file the site renders (hooks/notebooks.py) and offers for download.
 """
 
 import hashlib
+import os
 import re
 import sys
 import textwrap
@@ -130,11 +131,17 @@ def execute(nb, base: Path = ROOT, cache: Path | None = None) -> list[tuple]:
     return [(cell.execution_count, cell.outputs) for cell in run.cells]
 
 
+def cache_folder(base: Path = ROOT) -> Path:
+    """Where runs are kept: $NOTEBOOKS_CACHE (the tests give each session an empty one, so
+    that its build runs every notebook afresh), or .cache/notebooks/ in the repository."""
+    return Path(os.environ.get("NOTEBOOKS_CACHE") or base / ".cache" / FOLDER)
+
+
 def executed(page: Path, out_dir: Path, base: Path = ROOT, run: bool = True) -> Path:
     """Write the page's notebook, with outputs unless `run` is false, to out_dir/<name>.ipynb."""
     nb = notebook(page, base)
     if run:
-        results = iter(execute(nb, base, cache=base / ".cache" / FOLDER))
+        results = iter(execute(nb, base, cache=cache_folder(base)))
         for cell in nb.cells:
             if cell.cell_type == "code":
                 cell.execution_count, cell.outputs = next(results)

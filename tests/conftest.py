@@ -112,11 +112,8 @@ def prose(text: str) -> str:
 # so one worker runs it while the other builds the site; then the tests that need the site;
 # then the rest, the longest first, so that no worker is left alone with a long test at the end.
 LONGEST = "snippets/placement/training.py"
-NEXT_LONGEST = [
-    "test_notebook_runs_and_the_site_shows_its_outputs[notebooks/placement.md]",
-    "snippets/placement/deep_stack.py",
-]
-SITE_FIXTURES = {"served_root", "built_site", "server", "browser"}
+NEXT_LONGEST = ["snippets/placement/deep_stack.py"]
+SITE_FIXTURES = {"served_root", "built_site", "notebook_runs", "server", "browser"}
 
 
 def pytest_collection_modifyitems(items):
@@ -131,9 +128,15 @@ def pytest_collection_modifyitems(items):
 
 
 def _build(root: Path) -> None:
-    """`mkdocs build --strict` into <root>/rmsnorm/; any warning fails it."""
+    """`mkdocs build --strict` into <root>/rmsnorm/; any warning fails it. The notebooks
+    run in fresh kernels: their cache, <root>/notebook-runs/, starts empty."""
     site = root / SITE_PATH.strip("/")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": SITE_URL}
+    env = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "SITE_URL": SITE_URL,
+        "NOTEBOOKS_CACHE": str(root / "notebook-runs"),
+    }
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)]
     start = time.perf_counter()
     result = subprocess.run(
@@ -173,6 +176,12 @@ def served_root(tmp_path_factory, worker_id) -> Path:
 def built_site(served_root) -> Path:
     """The built site's folder."""
     return served_root / SITE_PATH.strip("/")
+
+
+@pytest.fixture(scope="session")
+def notebook_runs(served_root) -> Path:
+    """The notebooks' runs in this session's build, one file per run (scripts/notebooks.py)."""
+    return served_root / "notebook-runs"
 
 
 def pytest_terminal_summary(terminalreporter):
