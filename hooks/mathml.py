@@ -3,6 +3,9 @@
 pymdownx.arithmatex (generic mode) leaves `$...$` as `<span class="arithmatex">\\(...\\)</span>`
 and `$$...$$` as `<div class="arithmatex">\\[...\\]</div>`; this hook replaces each with MathML.
 A formula math-core cannot parse fails the build, naming the page and the formula.
+
+It also gives the heading anchors (`toc.permalink`) their title in the page's language: the toc
+extension's option cannot be set per language in mkdocs-static-i18n's `languages:` entries.
 """
 
 import html
@@ -10,11 +13,22 @@ import re
 
 from math_core import LatexError, LatexToMathML
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 
 _converter = LatexToMathML(fancy_error=False)
 
+_PERMALINK_TITLE = {"en": "Permanent link", "ko": "이 제목의 고정 링크"}
 _INLINE = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.DOTALL)
 _BLOCK = re.compile(r'<div class="arithmatex">\\\[(.*?)\\\]</div>', re.DOTALL)
+
+
+# After mkdocs-static-i18n (priority -100) has set the theme language of this language's build.
+@event_priority(-110)
+def on_config(config):
+    config.mdx_configs["toc"]["permalink_title"] = _PERMALINK_TITLE[
+        config.theme["language"]
+    ]
+    return config
 
 
 def _to_mathml(latex: str, *, block: bool, page) -> str:

@@ -135,6 +135,26 @@ def test_navigation_titles_are_in_the_page_language(built_site, language):
         assert shown == expected, f"{language}/{page}"
 
 
+# What the theme and the toc extension write in English unless told otherwise.
+ENGLISH_INTERFACE = ("Switch to dark mode", "Switch to light mode", "Permanent link")
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+@pytest.mark.parametrize("language, page", PAGES, ids=page_id)
+def test_interface_labels_are_in_the_page_language(built_site, language, page):
+    soup = built_page(built_site, language, page)
+    toggles = soup.select("input[name=__palette]")
+    labels = [toggle["aria-label"] for toggle in toggles] + [
+        anchor["title"] for anchor in soup.select("a.headerlink[title]")
+    ]
+    assert len(toggles) == 2, f"{language}/{page}: the palette toggles were not found"
+    if language == "ko":
+        assert [label for label in labels if not HANGUL.search(label)] == []
+        assert [text for text in ENGLISH_INTERFACE if text in str(soup)] == []
+    else:
+        assert [label for label in labels if HANGUL.search(label)] == []
+
+
 def test_one_search_index_covers_both_languages(built_site):
     index = json.loads((built_site / "search" / "search_index.json").read_text())
     assert sorted(index["config"]["lang"]) == sorted(LANGUAGES)

@@ -20,6 +20,29 @@ NOT_PROSE = re.compile(
 # term in parentheses at first use: each Korean page here is over half Hangul (the glossary,
 # with its English column, the least), while an English page is under a twentieth.
 MIN_HANGUL_SHARE = 0.4
+# A gloss: English in parentheses right after a Korean term, "역전파(backward pass)". Parentheses
+# holding Hangul are a remark; holding only capitals or symbols ("(SM)", "(ε)"), an abbreviation.
+GLOSS = re.compile(
+    r"(?<=[\uac00-\ud7a3])\(([^()\uac00-\ud7a3]*[a-z][^()\uac00-\ud7a3]*)\)"
+)
+# The Korean column of the glossary's table: the Korean term, glossed where it may be.
+GLOSSARY_ROW = re.compile(r"^\| [^|]+ \| ([^|]+) \|", re.MULTILINE)
+GLOSSED_TERM = re.compile(r"([\w -]+?)\(([^()]+)\)")
+# Term choices (README, "Translations"): what a Korean page writes instead of each.
+AVOIDED = {
+    "더미": "스택 (a stack of blocks)",
+    "프리 노름": "pre-norm",
+    "포스트 노름": "post-norm",
+    "샌드위치 노름": "sandwich norm",
+    "디바이스": "장치",
+    "부분층": "서브층",
+    "웜업": "워밍업",
+    "매개변수": "파라미터",
+    "분해능": "정밀도",
+    "놀이터": "플레이그라운드",
+    "증명": "검증 (checked by running code)",
+    "세요": "합니다체, imperatives as -십시오",
+}
 
 
 def test_both_languages_have_the_same_pages():
@@ -34,6 +57,61 @@ def test_korean_page_is_written_in_korean(page: Path):
     assert share >= MIN_HANGUL_SHARE, (
         f"ko/{page}: only {share:.0%} of its letters are Hangul"
     )
+
+
+def korean_prose(page: Path) -> str:
+    """A Korean page's prose on one line (a term may be broken across lines)."""
+    text = NOT_PROSE.sub(" ", (DOCS / "ko" / page).read_text(encoding="utf-8"))
+    return " ".join(text.split())
+
+
+def glossary_glosses() -> dict[str, str]:
+    """English gloss -> the Korean term it follows, from the glossary's Korean column."""
+    cells = GLOSSARY_ROW.findall((DOCS / "ko" / "glossary.md").read_text("utf-8"))
+    return {
+        english: korean.strip()
+        for cell in cells[2:]  # after the header and its rule
+        for korean, english in GLOSSED_TERM.findall(cell)
+        if GLOSS.search(f"가({english})")
+    }
+
+
+def test_the_glossary_lists_glosses():
+    glosses = glossary_glosses()
+    assert glosses["backward pass"] == "역전파"
+    assert glosses["root mean square, RMS"] == "제곱평균제곱근"
+    assert "row" not in glosses  # 행 is not glossed
+
+
+@pytest.mark.parametrize("page", pages("ko"), ids=str)
+def test_glosses_are_glossary_terms_once_and_never_nested(page: Path):
+    text = korean_prose(page)
+    nested = [
+        match[0]
+        for match in GLOSS.finditer(text)
+        if text.count("(", 0, match.start()) > text.count(")", 0, match.start())
+    ]
+    assert nested == [], f"ko/{page}: a gloss inside parentheses"
+    if page == Path("glossary.md"):
+        return
+    glosses = glossary_glosses()
+    found = [(text[: match.start()], match[1]) for match in GLOSS.finditer(text)]
+    unknown = [english for _, english in found if english not in glosses]
+    assert unknown == [], f"ko/{page}: glosses of terms the glossary does not gloss"
+    misplaced = [
+        english for before, english in found if not before.endswith(glosses[english])
+    ]
+    assert misplaced == [], f"ko/{page}: a gloss not right after its glossary term"
+    english = [english for _, english in found]
+    repeated = sorted({term for term in english if english.count(term) > 1})
+    assert repeated == [], f"ko/{page}: glossed more than once"
+
+
+@pytest.mark.parametrize("page", pages("ko"), ids=str)
+def test_korean_pages_keep_the_term_choices(page: Path):
+    text = korean_prose(page)
+    found = {term: instead for term, instead in AVOIDED.items() if term in text}
+    assert found == {}, f"ko/{page}: write instead"
 
 
 def test_every_korean_page_translates_the_current_english_page():

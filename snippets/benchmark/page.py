@@ -15,9 +15,9 @@ import json
 import statistics
 from pathlib import Path
 
-import matplotlib
-from matplotlib import font_manager
 from matplotlib.figure import Figure
+
+from snippets.placement.plots import save_svg, svg_style
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = Path(__file__).resolve().parent / "results"
@@ -27,7 +27,6 @@ MODES = ["forward", "forward+backward"]
 DTYPE_ORDER = ["torch.bfloat16", "torch.float16", "torch.float32"]
 # A CPU table compares each RMSNorm with LayerNorm run the same way.
 LAYER_NORMS = {"eager": "LayerNorm eager", "compiled": "LayerNorm compiled"}
-KOREAN_FONT = "NanumGothic"  # Debian's fonts-nanum
 
 WORDS = {
     "en": {
@@ -483,18 +482,6 @@ def plot(results, dtype, timing, language) -> Figure:
     )
     return fig
 
-def _fonts(language) -> list[str]:
-    """DejaVu Sans (matplotlib's own) for Latin, and a Korean font for Hangul."""
-    if language != "ko":
-        return ["DejaVu Sans"]
-    try:
-        font_manager.findfont(KOREAN_FONT, fallback_to_default=False)
-    except ValueError as error:
-        raise RuntimeError(
-            f"the Korean plots need the font {KOREAN_FONT} (Debian: fonts-nanum)"
-        ) from error
-    return ["DejaVu Sans", KOREAN_FONT]
-
 def _layer_norm(name: str) -> str:
     return LAYER_NORMS["compiled" if "compile" in name else "eager"]
 
@@ -592,14 +579,12 @@ def write(results_path: Path, folder: Path | None = None, plots: Path = PLOTS) -
         path = folder / f"tables.{language}.md"
         path.write_text(gpu_tables(results, language))
         written.append(path)
-        # A fixed salt for element ids and no date: the same JSON gives the same bytes.
-        style = {"svg.hashsalt": "benchmark", "font.family": _fonts(language)}
+        # The same JSON gives the same bytes (snippets/placement/plots.py).
         for dtype in _dtypes(results):
             for timing in results["timings"]:
                 path = plots / _plot_name(dtype, timing, language)
-                with matplotlib.rc_context(style):
-                    figure = plot(results, dtype, timing, language)
-                    figure.savefig(path, metadata={"Date": None, "Creator": None})
+                with svg_style(language, salt="benchmark"):
+                    save_svg(plot(results, dtype, timing, language), path)
                 written.append(path)
     return written
 

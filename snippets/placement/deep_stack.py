@@ -2,7 +2,7 @@ import torch
 from matplotlib.figure import Figure
 from matplotlib.ticker import LogLocator, NullFormatter
 
-from snippets.placement.plots import save_svg
+from snippets.placement.plots import save_svgs
 from snippets.placement.stack import layer_statistics
 
 # 48 residual MLP blocks of width 256 at initialization, 5 seeds for each placement.
@@ -50,25 +50,32 @@ def draw(ax, placement, key, label, color):
     low, high = values.min(0).values, values.max(0).values
     ax.fill_between(layers, low, high, color=color, alpha=0.2, linewidth=0)
 
-fig = Figure(figsize=(8, 3.2), layout="constrained")
-titles = {
-    "weight_grad": "gradient norm, first linear layer",
-    "input_grad": "gradient norm, block input",
-}
-for ax, (key, title) in zip(fig.subplots(1, 2), titles.items()):
-    draw(ax, "post", key, "post-norm", "tab:red")
-    draw(ax, "pre", key, "pre-norm", "tab:blue")
-    ax.set(title=title, xlabel="layer", yscale="log")
-    ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))  # ticks at 1, 2, 5, 10, ...
-    ax.yaxis.set_major_formatter("{x:g}")
-    ax.yaxis.set_minor_formatter(NullFormatter())
-    ax.legend()
-save_svg(fig, "placement_gradients.svg")
+def gradients_figure(translate):
+    fig = Figure(figsize=(8, 3.2), layout="constrained")
+    titles = {
+        "weight_grad": "gradient norm, first linear layer",
+        "input_grad": "gradient norm, block input",
+    }
+    for ax, (key, title) in zip(fig.subplots(1, 2), titles.items()):
+        draw(ax, "post", key, "post-norm", "tab:red")
+        draw(ax, "pre", key, "pre-norm", "tab:blue")
+        ax.set(title=translate(title), xlabel=translate("layer"), yscale="log")
+        # Ticks at 1, 2, 5, 10, ...
+        ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+        ax.yaxis.set_major_formatter("{x:g}")
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        ax.legend()
+    return fig
 
-fig = Figure(figsize=(4.5, 3.2), layout="constrained")
-ax = fig.subplots()
-draw(ax, "pre", "stream_rms", "pre-norm", "tab:blue")
-draw(ax, "post", "stream_rms", "post-norm", "tab:red")
-ax.set(title="RMS of each block's input", xlabel="layer", ylim=(0, None))
-ax.legend()
-save_svg(fig, "placement_stream_rms.svg")
+def stream_figure(translate):
+    fig = Figure(figsize=(4.5, 3.2), layout="constrained")
+    ax = fig.subplots()
+    draw(ax, "pre", "stream_rms", "pre-norm", "tab:blue")
+    draw(ax, "post", "stream_rms", "post-norm", "tab:red")
+    title = translate("RMS of each block's input")
+    ax.set(title=title, xlabel=translate("layer"), ylim=(0, None))
+    ax.legend()
+    return fig
+
+save_svgs(gradients_figure, "placement_gradients")
+save_svgs(stream_figure, "placement_stream_rms")

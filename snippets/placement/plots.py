@@ -1,16 +1,62 @@
-"""Where the Placement page's plots go, and how they are saved."""
+"""Where the Placement page's plots go, and how they are saved in each language.
+
+Text is written as paths (matplotlib's default svg.fonttype), so a reader's fonts do not
+matter; drawing the Korean labels needs a Korean font on the machine that draws them. The
+Benchmark page's generator saves its plots with the same fonts and settings.
+"""
 
 from pathlib import Path
 
 import matplotlib
+from matplotlib import font_manager
 
 # docs/assets/plots/ of the repository this file is in (found from this module's path,
 # which stays in the repository when a script that imports it is run from elsewhere).
 PLOTS = Path(__file__).resolve().parents[2] / "docs" / "assets" / "plots"
+KOREAN_FONT = "NanumGothic"  # Debian's fonts-nanum
+# The labels of the Korean page's plots, by their English text.
+KOREAN = {
+    "gradient norm, first linear layer": "그래디언트 노름, 첫 번째 선형 층",
+    "gradient norm, block input": "그래디언트 노름, 블록 입력",
+    "RMS of each block's input": "각 블록 입력의 RMS",
+    "layer": "층",
+    "learning rate": "학습률",
+    "step": "스텝",
+    "training loss": "학습 손실",
+    "unigram model": "유니그램 모델",
+    "bigram model": "바이그램 모델",
+}
+# Per language: the file name's ending, and the labels (from their English text).
+LANGUAGES = {
+    "en": (".svg", lambda text: text),
+    "ko": (".ko.svg", KOREAN.__getitem__),
+}
 
-def save_svg(fig, name):
-    """Save a matplotlib Figure as PLOTS/name, byte for byte the same on every run."""
+def fonts(language: str) -> list[str]:
+    """DejaVu Sans (matplotlib's own) for Latin, and a Korean font for Hangul."""
+    if language != "ko":
+        return ["DejaVu Sans"]
+    try:
+        font_manager.findfont(KOREAN_FONT, fallback_to_default=False)
+    except ValueError as error:
+        raise RuntimeError(
+            f"the Korean plots need the font {KOREAN_FONT} (Debian: fonts-nanum)"
+        ) from error
+    return ["DejaVu Sans", KOREAN_FONT]
+
+def svg_style(language: str, salt: str):
+    """Settings to draw and save a figure in: its fonts, and a fixed salt for element ids."""
+    return matplotlib.rc_context({"svg.hashsalt": salt, "font.family": fonts(language)})
+
+def save_svg(fig, path) -> None:
+    """Save with no date or creator in the metadata: the same figure, the same bytes."""
+    fig.savefig(path, metadata={"Date": None, "Creator": None})
+
+def save_svgs(draw, name):
+    """Draw the figure once per language, `draw(translate)` with translate(English text)
+    giving a label in that language, and save each under PLOTS, byte for byte the same on
+    every run."""
     PLOTS.mkdir(parents=True, exist_ok=True)
-    # A fixed salt for the SVG's element ids, and no date or creator in its metadata.
-    with matplotlib.rc_context({"svg.hashsalt": "placement"}):
-        fig.savefig(PLOTS / name, metadata={"Date": None, "Creator": None})
+    for language, (ending, translate) in LANGUAGES.items():
+        with svg_style(language, salt="placement"):
+            save_svg(draw(translate), PLOTS / f"{name}{ending}")

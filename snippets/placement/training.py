@@ -1,7 +1,7 @@
 import torch
 from matplotlib.figure import Figure
 
-from snippets.placement.plots import save_svg
+from snippets.placement.plots import save_svgs
 from snippets.placement.tiny_lm import PLACEMENTS, baseline_losses, train
 
 # 4 layers, width 64, 4 heads; 200 steps of AdamW, no warmup; 2 seeds per setting.
@@ -44,17 +44,24 @@ for lr in rates:
 
 # Training loss, averaged over 10 steps, one line per seed.
 colors = dict(zip(PLACEMENTS, ["tab:red", "tab:green", "tab:blue"]))
-fig = Figure(figsize=(8, 3.4), layout="constrained")
-axes = fig.subplots(1, 2, sharey=True)
-for ax, lr in zip(axes, rates):
-    for (rate, placement, seed), losses in curves.items():
-        if rate == lr:
+steps = range(10, 201, 10)
+baselines = {"unigram model": (unigram, ":"), "bigram model": (bigram, "--")}
+
+def training_figure(translate):
+    fig = Figure(figsize=(8, 3.4), layout="constrained")
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, lr in zip(axes, rates):
+        for (rate, placement, seed), losses in curves.items():
             smooth = torch.tensor(losses).unfold(0, 10, 10).mean(1)
             label = placement if seed == 0 else None
-            ax.plot(range(10, 201, 10), smooth, color=colors[placement], label=label)
-    ax.axhline(unigram, color="gray", linestyle=":", label="unigram model")
-    ax.axhline(bigram, color="gray", linestyle="--", label="bigram model")
-    ax.set(title=f"learning rate {lr:g}", xlabel="step", ylim=(1.4, 3.5))
-axes[0].set_ylabel("training loss")
-axes[1].legend()
-save_svg(fig, "placement_training.svg")
+            if rate == lr:
+                ax.plot(steps, smooth, color=colors[placement], label=label)
+        for name, (loss, style) in baselines.items():
+            ax.axhline(loss, color="gray", linestyle=style, label=translate(name))
+        title = f"{translate('learning rate')} {lr:g}"
+        ax.set(title=title, xlabel=translate("step"), ylim=(1.4, 3.5))
+    axes[0].set_ylabel(translate("training loss"))
+    axes[1].legend()
+    return fig
+
+save_svgs(training_figure, "placement_training")
