@@ -10,7 +10,7 @@ and code fences that each hold one include line, as on every other page of the s
 `notebook()` turns the page into a notebook whose code cells are those sections of the snippet
 file, so code is written once, in snippets/, for both languages. Both languages therefore have the
 same code cells, and `execute()` runs them once, in a fresh Jupyter kernel, and caches the outputs
-under .cache/notebooks/ (or $NOTEBOOKS_CACHE), keyed by the code and the snippets package. A cell that raises stops
+under .cache/notebooks/, keyed by the code, the snippets package and the installed packages. A cell that raises stops
 the run with its traceback. `executed()` copies the outputs into one language's notebook and writes
 it: the file the site renders (hooks/notebooks.py) and offers for download.
 
@@ -18,7 +18,7 @@ it: the file the site renders (hooks/notebooks.py) and offers for download.
 """
 
 import hashlib
-import os
+import importlib.metadata
 import re
 import sys
 import textwrap
@@ -92,10 +92,21 @@ def _code(nb) -> list[str]:
     return [cell.source for cell in nb.cells if cell.cell_type == "code"]
 
 
+# The packages whose versions the notebooks' outputs depend on.
+_COMPUTING_PACKAGES = ("torch", "numpy", "matplotlib")
+
+
+def _environment() -> bytes:
+    """The versions of Python and of the packages that compute the outputs."""
+    versions = [importlib.metadata.version(name) for name in _COMPUTING_PACKAGES]
+    return " ".join([sys.version, *versions]).encode()
+
+
 def cache_key(nb, base: Path = ROOT) -> str:
-    """Changes when a code cell, any file of the snippets package (which cells import) or
-    this module (which runs them) changes."""
+    """Changes when a code cell, any file of the snippets package (which cells import),
+    this module (which runs them), or the version of Python, PyTorch, NumPy or Matplotlib."""
     digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(_environment() + b"\0")
     for source in _code(nb):
         digest.update(source.encode() + b"\0")
     for path in sorted((base / "snippets").rglob("*.py")):
@@ -132,9 +143,8 @@ def execute(nb, base: Path = ROOT, cache: Path | None = None) -> list[tuple]:
 
 
 def cache_folder(base: Path = ROOT) -> Path:
-    """Where runs are kept: $NOTEBOOKS_CACHE (the tests give each session an empty one, so
-    that its build runs every notebook afresh), or .cache/notebooks/ in the repository."""
-    return Path(os.environ.get("NOTEBOOKS_CACHE") or base / ".cache" / FOLDER)
+    """Where the runs are kept, one file per cache key."""
+    return base / ".cache" / FOLDER
 
 
 def executed(page: Path, out_dir: Path, base: Path = ROOT, run: bool = True) -> Path:

@@ -113,7 +113,7 @@ def prose(text: str) -> str:
 # then the rest, the longest first, so that no worker is left alone with a long test at the end.
 LONGEST = "snippets/placement/training.py"
 NEXT_LONGEST = ["snippets/placement/deep_stack.py"]
-SITE_FIXTURES = {"served_root", "built_site", "notebook_runs", "server", "browser"}
+SITE_FIXTURES = {"served_root", "built_site", "server", "browser"}
 
 
 def pytest_collection_modifyitems(items):
@@ -128,15 +128,9 @@ def pytest_collection_modifyitems(items):
 
 
 def _build(root: Path) -> None:
-    """`mkdocs build --strict` into <root>/rmsnorm/; any warning fails it. The notebooks
-    run in fresh kernels: their cache, <root>/notebook-runs/, starts empty."""
+    """`mkdocs build --strict` into <root>/rmsnorm/; any warning fails it."""
     site = root / SITE_PATH.strip("/")
-    env = {
-        **os.environ,
-        "NO_MKDOCS_2_WARNING": "1",
-        "SITE_URL": SITE_URL,
-        "NOTEBOOKS_CACHE": str(root / "notebook-runs"),
-    }
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": SITE_URL}
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)]
     start = time.perf_counter()
     result = subprocess.run(
@@ -178,12 +172,6 @@ def built_site(served_root) -> Path:
     return served_root / SITE_PATH.strip("/")
 
 
-@pytest.fixture(scope="session")
-def notebook_runs(served_root) -> Path:
-    """The notebooks' runs in this session's build, one file per run (scripts/notebooks.py)."""
-    return served_root / "notebook-runs"
-
-
 def pytest_terminal_summary(terminalreporter):
     base = terminalreporter.config._tmp_path_factory.getbasetemp()
     for record in base.glob("**/build-seconds"):
@@ -192,8 +180,9 @@ def pytest_terminal_summary(terminalreporter):
 
 # --- A real browser: Playwright driving Debian's Chromium over the built site on localhost ---
 
-# Debian's package; CHROMIUM_PATH points elsewhere (e.g. a Chrome install) if needed.
-CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+# Debian's headless shell of Chromium (the browser without a window, as Playwright runs
+# headless); CHROMIUM_PATH points elsewhere (e.g. /usr/bin/chromium) if needed.
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell"))
 # Chromium as root in a container with no network: no sandbox, no background connections.
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -223,7 +212,7 @@ def server(served_root) -> str:
 @pytest.fixture(scope="session")
 def browser():
     if not CHROMIUM.exists():
-        message = f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+        message = f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium-headless-shell)"
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail(message + "; REQUIRE_BROWSER is set, so browser tests must run")
         pytest.skip(message + "; browser tests skipped")
@@ -269,6 +258,13 @@ def page(browser, server):
     )
     yield tab
     context.close()
+
+
+def open_collapsed_blocks(page):
+    """Open every collapsed block (the exercises' solutions), as a reader would."""
+    closed = page.locator("article details:not([open]) > summary")
+    while closed.count():
+        closed.first.click()
 
 
 def search(page, term: str):

@@ -16,6 +16,7 @@ from conftest import (
     ROOT,
     all_pages,
     includes,
+    open_collapsed_blocks,
     prose,
     read,
     search,
@@ -29,13 +30,6 @@ SCREENSHOTS = ROOT / "build" / "screenshots"
 
 def page_id(param) -> str:
     return str(param)
-
-
-def open_collapsed_blocks(page):
-    """Open every collapsed block (the exercises' solutions), as a reader would."""
-    closed = page.locator("article details:not([open]) > summary")
-    while closed.count():
-        closed.first.click()
 
 
 def other(language: str) -> str:
