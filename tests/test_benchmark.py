@@ -50,7 +50,7 @@ def benchmark(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def smoke_results(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("benchmark") / "smoke.json"
     result = benchmark("--smoke", "--out", str(out))
