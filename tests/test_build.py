@@ -136,8 +136,26 @@ def test_navigation_titles_are_in_the_page_language(built_site, language):
 
 
 # What the theme and the toc extension write in English unless told otherwise.
-ENGLISH_INTERFACE = ("Switch to dark mode", "Switch to light mode", "Permanent link")
+ENGLISH_INTERFACE = (
+    "Switch to dark mode",
+    "Switch to light mode",
+    "Permanent link",
+    "Made with",
+)
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
+# Material's Korean strings drop spaces and use -세요; overrides/partials/language.html fixes them.
+MATERIAL_KOREAN = ("세요", "언어설정", "맨위로", "하단/푸터", "네비게이션")
+
+
+def interface_strings(soup) -> list[str]:
+    """The theme's text for the reader: labels, titles, placeholders, the strings its
+    JavaScript shows (search results, copy button), and the footer's credit."""
+    attributes = ("aria-label", "title", "placeholder")
+    strings = [tag[name] for name in attributes for tag in soup.select(f"[{name}]")]
+    config = json.loads(soup.select_one("script#__config").string)
+    strings += config["translations"].values()
+    strings.append(" ".join(soup.select_one(".md-copyright").get_text().split()))
+    return strings
 
 
 @pytest.mark.parametrize("language, page", PAGES, ids=page_id)
@@ -148,11 +166,16 @@ def test_interface_labels_are_in_the_page_language(built_site, language, page):
         anchor["title"] for anchor in soup.select("a.headerlink[title]")
     ]
     assert len(toggles) == 2, f"{language}/{page}: the palette toggles were not found"
+    interface = interface_strings(soup)
     if language == "ko":
         assert [label for label in labels if not HANGUL.search(label)] == []
         assert [text for text in ENGLISH_INTERFACE if text in str(soup)] == []
+        assert [s for s in interface if any(w in s for w in MATERIAL_KOREAN)] == []
+        assert "Material for MkDocs로 만들었습니다" in interface
     else:
         assert [label for label in labels if HANGUL.search(label)] == []
+        assert [s for s in interface if HANGUL.search(s) and s != "한국어"] == []
+        assert "Made with Material for MkDocs" in interface
 
 
 def test_one_search_index_covers_both_languages(built_site):
