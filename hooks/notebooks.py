@@ -44,7 +44,7 @@ def on_files(files, config):
             language = page.parent.parent.name
             out_dir = notebooks.cache_folder(base) / "pages" / language
             try:
-                executed = notebooks.executed(page, out_dir, base, run=run)
+                executed = notebooks.executed(page, out_dir, language, base, run=run)
             except CellExecutionError as error:
                 message = _ANSI_COLOR.sub("", str(error))
                 raise PluginError(f"{file.src_uri}: a cell raised\n{message}") from None

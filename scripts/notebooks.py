@@ -8,11 +8,15 @@ and code fences that each hold one include line, as on every other page of the s
     ```
 
 `notebook()` turns the page into a notebook whose code cells are those sections of the snippet
-file, so code is written once, in snippets/, for both languages. Both languages therefore have the
-same code cells, and `execute()` runs them once, in a fresh Jupyter kernel, and caches the outputs
-under .cache/notebooks/, keyed by the code, the snippets package and the installed packages. A cell that raises stops
-the run with its traceback. `executed()` copies the outputs into one language's notebook and writes
-it: the file the site renders (hooks/notebooks.py) and offers for download.
+file, so code is written once, in snippets/, for both languages. The languages' code cells differ
+in one line only, the knob `LANGUAGE = "en"`, which a Korean page's notebook sets to "ko" so that
+its figures have Korean labels. `execute()` runs a notebook for every language in one fresh Jupyter
+kernel: all cells with "en", then, per other language, the cell that sets LANGUAGE and every cell
+from the first one that reads it (the figures, last), so the training runs once. It caches the
+outputs under .cache/notebooks/, keyed by the code, the snippets package and the installed
+packages. A cell that raises stops the run with its traceback. `executed()` copies one language's
+outputs into its notebook and writes it: the file the site renders (hooks/notebooks.py) and
+offers for download.
 
     .venv/bin/python -m scripts.notebooks   # write every executed notebook to build/notebooks/
 """
@@ -42,6 +46,10 @@ _SECTION_MARK = re.compile(r"^\s*# --8<-- \[(?:start|end):[\w-]+\]\s*$", re.MULT
 # A Korean heading names its English anchor, `## 손잡이 { #knobs }`; in a notebook the anchor
 # becomes an HTML target, which Jupyter and the site both understand.
 _EXPLICIT_ID = re.compile(r"^(#{1,6} .*?) *\{ *#([\w-]+) *\}[ \t]*$", re.MULTILINE)
+LANGUAGES = ("en", "ko")
+# The knob that chooses the language of a notebook's figures, as the snippets write it.
+_LANGUAGE_KNOB = re.compile(r'^LANGUAGE = "en"', re.MULTILINE)
+_READS_LANGUAGE = re.compile(r"\bLANGUAGE\b")
 
 
 def is_notebook(src_uri: str) -> bool:
@@ -64,8 +72,16 @@ def section(path: Path, name: str | None) -> str:
     return textwrap.dedent(_SECTION_MARK.sub("", text)).strip()
 
 
-def notebook(page: Path, base: Path = ROOT) -> nbformat.NotebookNode:
-    """The notebook a Markdown page describes; include paths are relative to `base`."""
+def localized(source: str, language: str) -> str:
+    """A code cell as the notebook in `language` has it: its LANGUAGE knob set to it."""
+    return _LANGUAGE_KNOB.sub(f'LANGUAGE = "{language}"', source)
+
+
+def notebook(
+    page: Path, base: Path = ROOT, language: str = "en"
+) -> nbformat.NotebookNode:
+    """The notebook a Markdown page describes, its figures in `language`; include paths are
+    relative to `base`."""
     nb = jupytext.reads(page.read_text(encoding="utf-8"), fmt="md")
     cells = []
     for cell in nb.cells:
@@ -79,7 +95,9 @@ def notebook(page: Path, base: Path = ROOT) -> nbformat.NotebookNode:
                 raise ValueError(
                     f"{page}: a code cell must be one include line, got {cell.source!r}"
                 )
-            cell.source = section(base / include["path"], include["section"])
+            cell.source = localized(
+                section(base / include["path"], include["section"]), language
+            )
         # Stable ids (jupytext draws random ones): the same page gives the same notebook.
         cell.id = f"cell-{len(cells)}"
         cells.append(cell)
@@ -115,31 +133,69 @@ def cache_key(nb, base: Path = ROOT) -> str:
     return digest.hexdigest()
 
 
-def execute(nb, base: Path = ROOT, cache: Path | None = None) -> list[tuple]:
-    """Run the notebook's code cells in a fresh kernel started in `base`; return each code
-    cell's outputs. Raises nbclient's CellExecutionError, with the traceback, if a cell raises.
-    With `cache`, outputs are read from or written to cache/<cache_key>.ipynb."""
+def run_cells(sources: list[str], base: Path = ROOT) -> nbformat.NotebookNode:
+    """Run code cells in order in a fresh kernel started in `base`: a notebook of them with
+    their outputs. Raises nbclient's CellExecutionError, with the traceback, if one raises."""
+    run = nbformat.v4.new_notebook(metadata={"kernelspec": KERNEL})
+    run.cells = [nbformat.v4.new_code_cell(source) for source in sources]
+    NotebookClient(
+        run,
+        timeout=CELL_TIMEOUT,
+        kernel_name=KERNEL["name"],
+        config=_KERNEL_CONFIG,
+        resources={"metadata": {"path": str(base)}},
+    ).execute()
+    # One block per cell for what it printed, as Jupyter shows it, not one per flush.
+    CoalesceStreamsPreprocessor().preprocess(run, {})
+    return run
+
+
+def rerun_for_language(code: list[str]) -> list[int]:
+    """The code cells to run again for another language: the one that sets LANGUAGE, and
+    every cell from the first other one that reads it to the end. The cells before that one
+    do not depend on the language; from it on the run repeats as a fresh run would."""
+    setting = [i for i, source in enumerate(code) if _LANGUAGE_KNOB.search(source)]
+    reading = [
+        i
+        for i, source in enumerate(code)
+        if i not in setting and _READS_LANGUAGE.search(source)
+    ]
+    if not reading:
+        return []
+    return setting + list(range(reading[0], len(code)))
+
+
+def execute(nb, base: Path = ROOT, cache: Path | None = None) -> dict[str, list[tuple]]:
+    """Run the notebook's code cells (with LANGUAGE "en") in a fresh kernel started in
+    `base`, then in the same kernel the cells `rerun_for_language` names, per other language;
+    return each language's (execution count, outputs) per code cell. With `cache`, the run
+    is read from or written to cache/<cache_key>.ipynb."""
+    code = _code(nb)
+    rerun = rerun_for_language(code)
+    others = [language for language in LANGUAGES if language != "en"] if rerun else []
     cached = cache / f"{cache_key(nb, base)}.ipynb" if cache else None
     if cached and cached.is_file():
         run = nbformat.read(cached, as_version=4)
     else:
-        run = nbformat.v4.new_notebook(metadata={"kernelspec": KERNEL})
-        run.cells = [nbformat.v4.new_code_cell(source) for source in _code(nb)]
-        NotebookClient(
-            run,
-            timeout=CELL_TIMEOUT,
-            kernel_name=KERNEL["name"],
-            config=_KERNEL_CONFIG,
-            resources={"metadata": {"path": str(base)}},
-        ).execute()
-        # One block per cell for what it printed, as Jupyter shows it, not one per flush.
-        CoalesceStreamsPreprocessor().preprocess(run, {})
+        run = run_cells(
+            code + [localized(code[i], lang) for lang in others for i in rerun], base
+        )
         if cached:
             cached.parent.mkdir(parents=True, exist_ok=True)
             partial = cached.with_suffix(".partial")
             nbformat.write(run, partial)
             partial.replace(cached)
-    return [(cell.execution_count, cell.outputs) for cell in run.cells]
+    outputs = [cell.outputs for cell in run.cells]
+    # Execution counts as a fresh run of each language's notebook numbers its cells.
+    english = [(i + 1, outputs[i]) for i in range(len(code))]
+    runs = {language: english for language in LANGUAGES}
+    for n, language in enumerate(others):
+        again = iter(outputs[len(code) + n * len(rerun) :])
+        runs[language] = [
+            (i + 1, next(again) if i in rerun else shown)
+            for i, (_, shown) in enumerate(english)
+        ]
+    return runs
 
 
 def cache_folder(base: Path = ROOT) -> Path:
@@ -147,11 +203,15 @@ def cache_folder(base: Path = ROOT) -> Path:
     return base / ".cache" / FOLDER
 
 
-def executed(page: Path, out_dir: Path, base: Path = ROOT, run: bool = True) -> Path:
-    """Write the page's notebook, with outputs unless `run` is false, to out_dir/<name>.ipynb."""
-    nb = notebook(page, base)
+def executed(
+    page: Path, out_dir: Path, language: str, base: Path = ROOT, run: bool = True
+) -> Path:
+    """Write the page's notebook in `language`, with outputs unless `run` is false, to
+    out_dir/<name>.ipynb."""
+    nb = notebook(page, base, language)
     if run:
-        results = iter(execute(nb, base, cache=cache_folder(base)))
+        runs = execute(notebook(page, base), base, cache=cache_folder(base))
+        results = iter(runs[language])
         for cell in nb.cells:
             if cell.cell_type == "code":
                 cell.execution_count, cell.outputs = next(results)
@@ -164,7 +224,7 @@ def executed(page: Path, out_dir: Path, base: Path = ROOT, run: bool = True) -> 
 def main() -> int:
     for page in sorted((ROOT / "docs").glob(f"*/{FOLDER}/*.md")):
         language = page.relative_to(ROOT / "docs").parts[0]
-        target = executed(page, ROOT / "build" / FOLDER / language)
+        target = executed(page, ROOT / "build" / FOLDER / language, language)
         print(f"{page.relative_to(ROOT)} -> {target.relative_to(ROOT)}")
     return 0
 

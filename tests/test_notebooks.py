@@ -1,9 +1,12 @@
 """Notebook pages (docs/<language>/notebooks/): built from a Markdown page and the snippets,
 run in a Jupyter kernel, rendered by mkdocs-jupyter in both languages.
 
-- The Korean and English notebooks have the same code cells.
+- The Korean and English notebooks have the same code cells, but for the knob that puts the
+  figures' labels in Korean.
 - Each notebook runs in a fresh kernel without an error (nbclient), in the build or earlier
-  with the same code and environment (the cache key), and both languages publish that run.
+  with the same code and environment (the cache key), and both languages publish that run:
+  the same printed output, each language's own figures. The Korean figures are what a fresh
+  run of the Korean notebook draws, and no cell writes a warning (a missing glyph, say).
 - Each notebook page shows rendered cells and outputs, not the notebook's JSON; it loads no
   MathJax; it links its .ipynb for download; every figure has the alt text its page gives.
 - A cell that raises fails `mkdocs build`.
@@ -40,12 +43,40 @@ def test_the_site_has_its_notebooks():
 
 @pytest.mark.parametrize("page", NOTEBOOKS, ids=str)
 def test_korean_notebook_has_the_same_code_cells(page: Path):
-    english, korean = (notebooks.notebook(DOCS / lang / page) for lang in LANGUAGES)
+    english = notebooks.notebook(DOCS / "en" / page)
+    korean = notebooks.notebook(DOCS / "ko" / page, language="ko")
     assert code_cells(english), "a notebook without code"
-    assert code_cells(korean) == code_cells(english)
+    knob = 'LANGUAGE = "en"'
+    assert sum(knob in source for source in code_cells(english)) == 1
+    assert code_cells(korean) == [
+        source.replace(knob, 'LANGUAGE = "ko"') for source in code_cells(english)
+    ]
     assert len(korean.cells) == len(english.cells), "markdown cells differ in number"
-    # The same code is the same cache entry: a build runs each notebook once, not per language.
-    assert notebooks.cache_key(korean) == notebooks.cache_key(english)
+    # The same code is the same cache entry: a build runs each notebook once for both
+    # languages, the figures' cells twice.
+    page_ko = notebooks.notebook(DOCS / "ko" / page)
+    assert notebooks.cache_key(page_ko) == notebooks.cache_key(english)
+
+
+def outputs_of(nb) -> list[tuple]:
+    return [
+        (cell.execution_count, cell.outputs)
+        for cell in nb.cells
+        if cell.cell_type == "code"
+    ]
+
+
+def figures(outputs) -> list[str]:
+    return [
+        output.data["image/png"]
+        for _, shown in outputs
+        for output in shown
+        if "image/png" in output.get("data", {})
+    ]
+
+
+def printed(outputs) -> list[list]:
+    return [[o for o in shown if o.output_type == "stream"] for _, shown in outputs]
 
 
 @pytest.mark.parametrize("page", NOTEBOOKS, ids=str)
@@ -53,19 +84,34 @@ def test_the_site_shows_a_run_of_this_code(page: Path, built_site: Path):
     # The build ran the notebook in a fresh kernel, once for both languages, or found the
     # run of this exact code, snippets package and environment in the cache (on a clean
     # checkout, as in CI, it runs it); a cell that raised would have failed the build.
-    key = notebooks.cache_key(notebooks.notebook(DOCS / "en" / page))
-    run = nbformat.read(notebooks.cache_folder() / f"{key}.ipynb", as_version=4)
-    outputs = [(cell.execution_count, cell.outputs) for cell in run.cells]
-    assert any(shown for _, shown in outputs), "the notebook shows no output"
+    nb = notebooks.notebook(DOCS / "en" / page)
+    cached = notebooks.cache_folder() / f"{notebooks.cache_key(nb)}.ipynb"
+    assert cached.is_file(), "the build left no run of this code"
+    runs = notebooks.execute(nb, cache=notebooks.cache_folder())  # read from the cache
     for language in LANGUAGES:
-        shown = [
-            (cell.execution_count, cell.outputs)
-            for cell in published(built_site, language, page).cells
-            if cell.cell_type == "code"
-        ]
-        assert shown == outputs, (
+        shown = outputs_of(published(built_site, language, page))
+        assert shown == runs[language], (
             f"{language}: the site shows other outputs than the run"
         )
+        assert any(output for _, output in shown), "the notebook shows no output"
+        streams = [o for _, out in shown for o in out if o.output_type == "stream"]
+        assert [o.text for o in streams if o.name != "stdout"] == [], "a warning"
+
+    english, korean = runs["en"], runs["ko"]
+    # The same printed output; each language its own figures (their labels differ).
+    assert printed(korean) == printed(english)
+    assert figures(english) and len(figures(korean)) == len(figures(english))
+    assert not set(figures(english)) & set(figures(korean)), "a figure not in Korean"
+
+
+def test_the_korean_figures_are_a_fresh_run_of_the_korean_notebook(built_site: Path):
+    # The build draws the Korean figures in the kernel that ran the English notebook (the
+    # training is not repeated); a fresh kernel running the Korean notebook from the top
+    # must give exactly what the site publishes. The Playground takes seconds.
+    page = Path("notebooks/playground.md")
+    korean = notebooks.notebook(DOCS / "ko" / page, language="ko")
+    fresh = notebooks.run_cells(code_cells(korean))
+    assert outputs_of(fresh) == outputs_of(published(built_site, "ko", page))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -10,6 +10,7 @@ LAYERS = 4  # transformer blocks; try 8 or 12
 LEARNING_RATES = [1e-3, 2e-2]  # AdamW, constant, no warmup; try adding 1e-2
 STEPS = 200  # batches of 32 windows of 32 words
 SEED = 0  # the initialization and the batch order
+LANGUAGE = "en"  # of the figure's labels: "en" or "ko" (Korean needs the NanumGothic font)
 # --8<-- [end:knobs]
 
 # --8<-- [start:train]
@@ -29,6 +30,26 @@ for lr in LEARNING_RATES:
 import matplotlib.pyplot as plt
 import torch
 
+TEXT = {
+    "en": {
+        "title": "{layers} layers, learning rate {lr:g}",
+        "step": "step",
+        "loss": "training loss",
+        "unigram": "unigram model",
+        "bigram": "bigram model",
+    },
+    "ko": {
+        "title": "{layers}층, 학습률 {lr:g}",
+        "step": "스텝",
+        "loss": "학습 손실",
+        "unigram": "유니그램 모델",
+        "bigram": "바이그램 모델",
+    },
+}[LANGUAGE]
+# Hangul from NanumGothic, everything else from matplotlib's own DejaVu Sans.
+fonts = ["DejaVu Sans", "NanumGothic"] if LANGUAGE == "ko" else ["DejaVu Sans"]
+plt.rcParams["font.family"] = fonts
+
 # Training loss averaged over windows of 10 steps, one panel per learning rate.
 window = 10
 colors = dict(zip(PLACEMENTS, ["tab:red", "tab:green", "tab:blue"]))
@@ -45,10 +66,10 @@ for ax, lr in zip(axes[0], LEARNING_RATES):
         smooth = torch.tensor(curves[lr, placement]).unfold(0, window, window).mean(1)
         steps = range(window, window * len(smooth) + 1, window)
         ax.plot(steps, smooth, color=colors[placement], label=placement)
-    ax.axhline(unigram, color="gray", linestyle=":", label="unigram model")
-    ax.axhline(bigram, color="gray", linestyle="--", label="bigram model")
-    ax.set(title=f"{LAYERS} layers, learning rate {lr:g}", xlabel="step")
-axes[0, 0].set_ylabel("training loss")
+    ax.axhline(unigram, color="gray", linestyle=":", label=TEXT["unigram"])
+    ax.axhline(bigram, color="gray", linestyle="--", label=TEXT["bigram"])
+    ax.set(title=TEXT["title"].format(layers=LAYERS, lr=lr), xlabel=TEXT["step"])
+axes[0, 0].set_ylabel(TEXT["loss"])
 axes[0, -1].legend(fontsize="small")
 plt.show()
 # --8<-- [end:curves]

@@ -16,6 +16,7 @@ ROWS = 64  # rows per input; each statistic below pools all of them
 SHIFT = 3.0  # added to every value of the "shifted" input
 SCALE = 1e-3  # multiplies every value of the "scaled" input
 SEED = 0
+LANGUAGE = "en"  # of the figure's labels: "en" or "ko" (Korean needs the NanumGothic font)
 # --8<-- [end:knobs]
 
 # --8<-- [start:inputs]
@@ -74,15 +75,32 @@ for name, x in inputs.items():
 # --8<-- [start:histograms]
 import matplotlib.pyplot as plt
 
+TEXT = {
+    "en": {
+        "input": "{name} input",
+        "output": "output value",
+        "RMSNorm, no upcast": "RMSNorm, no upcast",
+    },
+    "ko": {
+        "input": "{name} 입력",
+        "output": "출력값",
+        "RMSNorm, no upcast": "RMSNorm, 업캐스트 없음",
+    },
+}[LANGUAGE]
+# Hangul from NanumGothic, everything else from matplotlib's own DejaVu Sans.
+fonts = ["DejaVu Sans", "NanumGothic"] if LANGUAGE == "ko" else ["DejaVu Sans"]
+plt.rcParams["font.family"] = fonts
+
 fig, axes = plt.subplots(2, 4, figsize=(11, 5), layout="constrained")
 for column, (name, x) in enumerate(inputs.items()):
     top, bottom = axes[0, column], axes[1, column]
     top.hist(x.float().flatten(), bins=80, color="gray")
-    top.set_title(f"{name} input")
+    top.set_title(TEXT["input"].format(name=name))
     for norm, style in zip(NORMS, ["-", ":", "--"]):
         y = outputs[name, norm].float().flatten()
-        bottom.hist(y, bins=80, histtype="step", linestyle=style, label=norm)
-    bottom.set_xlabel("output value")
+        label = TEXT.get(norm, norm)  # the norms without a translation keep their name
+        bottom.hist(y, bins=80, histtype="step", linestyle=style, label=label)
+    bottom.set_xlabel(TEXT["output"])
 axes[1, 0].legend(fontsize="small")
 plt.show()
 # --8<-- [end:histograms]
