@@ -218,11 +218,12 @@ def test_generator_is_reproducible_and_shows_every_figure(smoke_results, tmp_pat
         table = (tmp_path / "a" / f"tables.{language}.md").read_text()
         assert results["device"] in table and results["torch"] in table
         assert results["git_commit"][:12] in table
+        words = page.WORDS[language]
         for entry in results["runs"]:
-            assert f"| {entry['implementation']} |" in table
-            assert page._cell(entry, page.WORDS[language]) in table
+            assert f"| {page._name(entry['implementation'], words)} |" in table
+            assert page._cell(entry, words) in table
         for name, costs in results["host_us"].items():
-            row = f"| {name} | {costs['forward']:.1f} |"
+            row = f"| {page._name(name, words)} | {costs['forward']:.1f} |"
             assert row in table and f"{costs['forward+backward']:.1f}" in table
         for dtype in page._dtypes(results):
             for timing in results["timings"]:

@@ -33,7 +33,7 @@ WORDS = {
         "device": "Device",
         "driver": "driver",
         "rows": "rows",
-        "rounds": "rounds, the median and the range (lowest–highest) of each figure",
+        "rounds": "{count} rounds, the median and the range (lowest–highest) of each figure",
         "name": "implementation",
         "copy": "copy",
         "failed": "failed",
@@ -85,12 +85,13 @@ WORDS = {
         "x": "x",
         "image": "![{alt}](../assets/benchmark/{name})",
         "reasons": {},
+        "names": {},
     },
     "ko": {
         "device": "장치",
         "driver": "드라이버",
         "rows": "행",
-        "rounds": "라운드(각 수치는 라운드 간 중앙값과 범위, 최저–최고)",
+        "rounds": "{count}라운드(각 수치는 라운드 간 중앙값과 범위, 최저–최고)",
         "name": "구현",
         "copy": "복사",
         "failed": "실패",
@@ -141,6 +142,8 @@ WORDS = {
         "x": "x",
         # A Korean page is served one folder deeper (/ko/...): a path relative to it.
         "image": '<img src="../../assets/benchmark/{name}" alt="{alt}">',
+        # The implementation names are run.py's identifiers; only the words in one are Korean.
+        "names": {"Triton (this site)": "Triton(이 사이트)"},
         # run.py's reasons for leaving an implementation out, in Korean.
         "reasons": {
             "GPU kernels": "GPU 커널",
@@ -151,6 +154,10 @@ WORDS = {
         },
     },
 }
+
+def _name(name: str, words) -> str:
+    """An implementation's name as the tables in this language show it."""
+    return words["names"].get(name, name)
 
 def _dtypes(results) -> list[str]:
     present = {run["dtype"] for run in results["runs"]}
@@ -195,7 +202,8 @@ def _header(results, words) -> str:
     return (
         f"{words['device']}: **{results['device']}** (CPU: {results['cpu']});"
         f" {_versions(results, words)}; {results['date']}; commit `{commit}`;"
-        f" M = {results['rows']} {words['rows']}; {results['rounds']} {words['rounds']}."
+        f" M = {results['rows']} {words['rows']};"
+        f" {words['rounds'].format(count=results['rounds'])}."
     )
 
 # --8<-- [start:targets]
@@ -304,7 +312,7 @@ def _fastest(results, words, **where) -> str:
             best = min(figures, key=lambda r: r["ms"])
             at.setdefault(best["implementation"], []).append(str(n))
     return "; ".join(
-        words["at"].format(name=name, sizes=", ".join(sizes))
+        words["at"].format(name=_name(name, words), sizes=", ".join(sizes))
         for name, sizes in at.items()
     )
 
@@ -355,7 +363,9 @@ def _table(results, words, dtype, timing, mode) -> list[str]:
     for name in dict.fromkeys(run["implementation"] for run in runs):
         cells = {r["n"]: _cell(r, words) for r in runs if r["implementation"] == name}
         lines.append(
-            f"| {name} | " + " | ".join(cells.get(n, "") for n in sizes) + " |"
+            f"| {_name(name, words)} | "
+            + " | ".join(cells.get(n, "") for n in sizes)
+            + " |"
         )
     return lines + [""]
 
@@ -379,26 +389,27 @@ def _host_table(results, words) -> list[str]:
     ref = host.get(REFERENCE, {})
     for name, costs in host.items():
         if "error" in costs:
-            lines.append(f"| {name} | {words['failed']} | | {words['failed']} | |")
+            lines.append(
+                f"| {_name(name, words)} | {words['failed']} | | {words['failed']} | |"
+            )
             continue
         cells = []
         for mode in MODES:
             ratio = costs[mode] / ref[mode] if mode in ref else None
             cells += [f"{costs[mode]:.1f}", f"{ratio:.2f}×" if ratio else ""]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines.append(f"| {_name(name, words)} | " + " | ".join(cells) + " |")
     return lines + [""]
 
 def _notes(results, words) -> list[str]:
     lines = []
     if results["skipped"]:
         reasons = sorted(results["skipped"].items())
-        lines.append(
-            f"{words['skipped']}: "
-            + "; ".join(
-                f"{name}: {words['reasons'].get(why, why)}" for name, why in reasons
-            )
-            + "."
-        )
+        lines += [f"{words['skipped']}:", ""]
+        lines += [
+            f"- {_name(name, words)}: {words['reasons'].get(why, why)}"
+            for name, why in reasons
+        ]
+        lines.append("")
     failures = [r for r in results["runs"] if "error" in r]
     failures += [
         {"implementation": name, "mode": "host", "error": costs["error"]}
@@ -467,7 +478,9 @@ def plot(results, dtype, timing, language) -> Figure:
                 [m - lo for m, lo in zip(mid, low)],
                 [h - m for m, h in zip(mid, high)],
             ]
-            ax.errorbar(n, mid, yerr=bars, marker="o", capsize=3, label=name)
+            ax.errorbar(
+                n, mid, yerr=bars, marker="o", capsize=3, label=_name(name, words)
+            )
         ax.set(xscale="log", xlabel=words["plot_x"], title=words["modes"][mode])
         ax.set_xticks(sizes, [str(n) for n in sizes])
         ax.minorticks_off()
@@ -515,7 +528,7 @@ def cpu_table(results, language: str) -> str:
             f"{words['device']}: **{device}**; torch {results['torch']}, Python"
             f" {results['python']}; {results['date']}; commit `{commit}`;"
             f" {words['x']}: {dtype}, {results['rows']} × {n};"
-            f" {results['rounds']} {words['rounds']}."
+            f" {words['rounds'].format(count=results['rounds'])}."
         ),
         "",
         f"{words['cpu_unit']}.",
@@ -535,7 +548,7 @@ def cpu_table(results, language: str) -> str:
                 continue
             ms = f"{run['ms']:.2f} ({run['ms_min']:.2f}–{run['ms_max']:.2f})"
             cells += [ms, _times(_ratio(results, name, mode))]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines.append(f"| {_name(name, words)} | " + " | ".join(cells) + " |")
     lines.append("")
     for mode in MODES:
         eager = [
