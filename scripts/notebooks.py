@@ -1,4 +1,4 @@
-"""Notebook pages: from a Markdown page and the snippets package to an executed Jupyter notebook.
+"""Notebook pages: from a Markdown page and its snippets to an executed Jupyter notebook.
 
 A page in docs/<language>/notebooks/ is a notebook written in jupytext's Markdown format: prose,
 and code fences that each hold one include line, as on every other page of the site:
@@ -8,15 +8,18 @@ and code fences that each hold one include line, as on every other page of the s
     ```
 
 `notebook()` turns the page into a notebook whose code cells are those sections of the snippet
-file, so code is written once, in snippets/, for both languages. The languages' code cells differ
-in one line only, the knob `LANGUAGE = "en"`, which a Korean page's notebook sets to "ko" so that
-its figures have Korean labels. `execute()` runs a notebook for every language in one fresh Jupyter
-kernel: all cells with "en", then, per other language, the cell that sets LANGUAGE and every cell
-from the first one that reads it (the figures, last), so the training runs once. It caches the
-outputs under .cache/notebooks/, keyed by the code, the snippets package and the installed
-packages. A cell that raises stops the run with its traceback. `executed()` copies one language's
-outputs into its notebook and writes it: the file the site renders (hooks/notebooks.py) and
-offers for download.
+file, so code is written once, in snippets/, for both languages; a cell that imports one of the
+site's helpers gets them written out (scripts/standalone.py), so a downloaded notebook runs
+anywhere. The languages' code cells differ in one line only, the knob `LANGUAGE = "en"`, which a
+Korean page's notebook sets to "ko" so that its figures have Korean labels.
+
+`execute()` runs a notebook for every language in one fresh Jupyter kernel, started in an empty
+folder with the site's packages unimportable (as a reader runs it): all cells with "en", then,
+per other language, the cell that sets LANGUAGE and every cell from the first one that reads it
+(the figures, last), so the training runs once. It caches the outputs under .cache/notebooks/,
+keyed by the code and the installed packages. A cell that raises stops the run with its
+traceback. `executed()` copies one language's outputs into its notebook and writes it: the file
+the site renders (hooks/notebooks.py) and offers for download.
 
     .venv/bin/python -m scripts.notebooks   # write every executed notebook to build/notebooks/
 """
@@ -25,6 +28,7 @@ import hashlib
 import importlib.metadata
 import re
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -34,12 +38,12 @@ from nbclient import NotebookClient
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 from traitlets.config import Config
 
+from scripts.standalone import NO_SITE_PACKAGE, standalone
+
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = "notebooks"  # pages in docs/<language>/notebooks/ are notebooks
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
 CELL_TIMEOUT = 600  # seconds
-# Kernel messages over Unix sockets rather than local TCP ports, which ipykernel warns about.
-_KERNEL_CONFIG = Config({"KernelManager": {"transport": "ipc"}})
 
 _INCLUDE = re.compile(r'^--8<--\s+"(?P<path>[^":]+)(?::(?P<section>[\w-]+))?"$')
 _SECTION_MARK = re.compile(r"^\s*# --8<-- \[(?:start|end):[\w-]+\]\s*$", re.MULTILINE)
@@ -57,9 +61,8 @@ def is_notebook(src_uri: str) -> bool:
     return Path(src_uri).parent.name == FOLDER
 
 
-def section(path: Path, name: str | None) -> str:
-    """A whole snippet file, or the lines between its `[start:name]` and `[end:name]` marks."""
-    text = path.read_text(encoding="utf-8")
+def section(text: str, name: str | None, where: str = "<snippet>") -> str:
+    """A whole snippet, or the lines between its `[start:name]` and `[end:name]` marks."""
     if name is not None:
         marks = re.search(
             rf"^\s*# --8<-- \[start:{name}\]\n(.*?)^\s*# --8<-- \[end:{name}\]",
@@ -67,7 +70,7 @@ def section(path: Path, name: str | None) -> str:
             re.MULTILINE | re.DOTALL,
         )
         if marks is None:
-            raise ValueError(f"{path}: no section {name!r}")
+            raise ValueError(f"{where}: no section {name!r}")
         text = marks[1]
     return textwrap.dedent(_SECTION_MARK.sub("", text)).strip()
 
@@ -95,9 +98,11 @@ def notebook(
                 raise ValueError(
                     f"{page}: a code cell must be one include line, got {cell.source!r}"
                 )
-            cell.source = localized(
-                section(base / include["path"], include["section"]), language
+            path = include["path"]
+            code = section(
+                (base / path).read_text(encoding="utf-8"), include["section"], path
             )
+            cell.source = localized(standalone(code, path, base), language)
         # Stable ids (jupytext draws random ones): the same page gives the same notebook.
         cell.id = f"cell-{len(cells)}"
         cells.append(cell)
@@ -120,31 +125,37 @@ def _environment() -> bytes:
     return " ".join([sys.version, *versions]).encode()
 
 
-def cache_key(nb, base: Path = ROOT) -> str:
-    """Changes when a code cell, any file of the snippets package (which cells import),
+def cache_key(nb) -> str:
+    """Changes when a code cell (helpers written out: the cells import nothing of the site),
     this module (which runs them), or the version of Python, PyTorch, NumPy or Matplotlib."""
     digest = hashlib.sha256(Path(__file__).read_bytes())
     digest.update(_environment() + b"\0")
     for source in _code(nb):
         digest.update(source.encode() + b"\0")
-    for path in sorted((base / "snippets").rglob("*.py")):
-        digest.update(path.relative_to(base).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
-def run_cells(sources: list[str], base: Path = ROOT) -> nbformat.NotebookNode:
-    """Run code cells in order in a fresh kernel started in `base`: a notebook of them with
-    their outputs. Raises nbclient's CellExecutionError, with the traceback, if one raises."""
+def run_cells(sources: list[str]) -> nbformat.NotebookNode:
+    """Run code cells in order in a fresh kernel started in an empty folder, with the site's
+    own packages unimportable, as a reader runs a downloaded notebook: a notebook of the
+    cells with their outputs. Raises nbclient's CellExecutionError, with the traceback, if
+    one raises."""
     run = nbformat.v4.new_notebook(metadata={"kernelspec": KERNEL})
-    run.cells = [nbformat.v4.new_code_cell(source) for source in sources]
-    NotebookClient(
-        run,
-        timeout=CELL_TIMEOUT,
-        kernel_name=KERNEL["name"],
-        config=_KERNEL_CONFIG,
-        resources={"metadata": {"path": str(base)}},
-    ).execute()
+    run.cells = [nbformat.v4.new_code_cell(s) for s in [NO_SITE_PACKAGE, *sources]]
+    with tempfile.TemporaryDirectory() as empty, tempfile.TemporaryDirectory() as ipc:
+        # Kernel messages over Unix sockets rather than local TCP ports, which ipykernel
+        # warns about; an absolute path, since the kernel runs in another folder.
+        ipc_socket = str(Path(ipc) / "kernel")
+        NotebookClient(
+            run,
+            timeout=CELL_TIMEOUT,
+            kernel_name=KERNEL["name"],
+            config=Config({"KernelManager": {"transport": "ipc", "ip": ipc_socket}}),
+            resources={"metadata": {"path": empty}},
+        ).execute()
+    run.cells = run.cells[1:]
+    for cell in run.cells:  # counted as if the first cell had not run
+        cell.execution_count -= 1
     # One block per cell for what it printed, as Jupyter shows it, not one per flush.
     CoalesceStreamsPreprocessor().preprocess(run, {})
     return run
@@ -165,20 +176,20 @@ def rerun_for_language(code: list[str]) -> list[int]:
     return setting + list(range(reading[0], len(code)))
 
 
-def execute(nb, base: Path = ROOT, cache: Path | None = None) -> dict[str, list[tuple]]:
-    """Run the notebook's code cells (with LANGUAGE "en") in a fresh kernel started in
-    `base`, then in the same kernel the cells `rerun_for_language` names, per other language;
+def execute(nb, cache: Path | None = None) -> dict[str, list[tuple]]:
+    """Run the notebook's code cells (with LANGUAGE "en") in a fresh kernel (`run_cells`),
+    then in the same kernel the cells `rerun_for_language` names, per other language;
     return each language's (execution count, outputs) per code cell. With `cache`, the run
     is read from or written to cache/<cache_key>.ipynb."""
     code = _code(nb)
     rerun = rerun_for_language(code)
     others = [language for language in LANGUAGES if language != "en"] if rerun else []
-    cached = cache / f"{cache_key(nb, base)}.ipynb" if cache else None
+    cached = cache / f"{cache_key(nb)}.ipynb" if cache else None
     if cached and cached.is_file():
         run = nbformat.read(cached, as_version=4)
     else:
         run = run_cells(
-            code + [localized(code[i], lang) for lang in others for i in rerun], base
+            code + [localized(code[i], lang) for lang in others for i in rerun]
         )
         if cached:
             cached.parent.mkdir(parents=True, exist_ok=True)
@@ -210,7 +221,7 @@ def executed(
     out_dir/<name>.ipynb."""
     nb = notebook(page, base, language)
     if run:
-        runs = execute(notebook(page, base), base, cache=cache_folder(base))
+        runs = execute(notebook(page, base), cache=cache_folder(base))
         results = iter(runs[language])
         for cell in nb.cells:
             if cell.cell_type == "code":

@@ -19,7 +19,8 @@ from filelock import FileLock
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
-from scripts.notebooks import section
+from scripts.notebooks import localized, section
+from scripts.standalone import standalone
 
 # Two workers share the two cores (pytest-xdist, see pyproject.toml): one thread each, here
 # and in the processes the tests start (the build's notebook kernels, the benchmark), since
@@ -89,10 +90,15 @@ def includes(text: str) -> list[str]:
     ]
 
 
-def shown_code(target: str) -> str:
-    """The code an include line shows: a whole snippet file, or `file:section`."""
+def shown_code(target: str, language: str = "en") -> str:
+    """The code an include line shows on a page in `language`: a whole snippet file, or
+    `file:section`, with the site's helpers it imports written out (scripts/standalone.py)
+    and a notebook's LANGUAGE knob set to the page's language."""
     path, _, name = target.partition(":")
-    return section(ROOT / path, name or None)
+    code = section((ROOT / path).read_text(encoding="utf-8"), name or None, path)
+    if path.endswith(".py"):
+        code = localized(standalone(code, path), language)
+    return code
 
 
 def built_page(site: Path, language: str, page: Path) -> BeautifulSoup:

@@ -54,7 +54,10 @@ def check_formulas(page, language, path):
 
 
 def check_copy_buttons(page, language, path):
-    expected = [shown_code(target) for target in includes(read(DOCS / language / path))]
+    expected = [
+        shown_code(target, language)
+        for target in includes(read(DOCS / language / path))
+    ]
     blocks = page.locator("article div.highlight")
     assert blocks.count() == len(expected), (
         "code blocks differ from the page's includes"

@@ -16,6 +16,7 @@ from conftest import (
     LANGUAGES,
     LATEX_LEFT,
     ROOT,
+    SITE_PATH,
     SITE_URL,
     all_pages,
     built_page,
@@ -26,6 +27,8 @@ from conftest import (
     shown_code,
     url_path,
 )
+from hooks import standalone as standalone_hook
+from scripts import standalone
 
 PAGES = all_pages()
 # Requests a page makes by itself (not links a reader may follow).
@@ -44,12 +47,17 @@ REMOTE = re.compile(r"^\s*['\"]?\s*(?:[a-z][a-z0-9+.-]*:)?//", re.IGNORECASE)
 
 
 def mkdocs_config() -> dict:
-    """mkdocs.yml as data; MkDocs' own tags (!ENV, !relative) are read as plain values."""
+    """mkdocs.yml as data: `!ENV [NAME, default]` as its default, other tags as None."""
 
     class Loader(yaml.SafeLoader):
         pass
 
-    Loader.add_multi_constructor("!", lambda loader, tag, node: None)
+    def tag(loader, suffix, node):
+        if suffix == "ENV" and isinstance(node, yaml.SequenceNode):
+            return loader.construct_sequence(node)[-1]
+        return None
+
+    Loader.add_multi_constructor("!", tag)
     return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
 
 
@@ -198,7 +206,10 @@ def test_code_blocks_show_their_snippet_files(built_site, language, page):
             ".md-content pre code"
         )
     ]
-    expected = [shown_code(target) for target in includes(read(DOCS / language / page))]
+    expected = [
+        shown_code(target, language)
+        for target in includes(read(DOCS / language / page))
+    ]
     assert [code.strip() for code in shown] == expected
 
 
@@ -221,3 +232,32 @@ def test_every_page_fits_the_weight_budget(built_site):
         if path.stat().st_size > PAGE_BUDGET
     }
     assert heavy == {}, f"pages over {PAGE_BUDGET} bytes"
+
+
+@pytest.mark.parametrize("language, page", PAGES, ids=page_id)
+def test_each_block_links_its_file_and_offers_the_script(built_site, language, page):
+    soup = built_page(built_site, language, page)
+    config = mkdocs_config()
+    here = built_site / url_path(language, page).removeprefix(SITE_PATH)
+    words = standalone_hook.WORDS[language]
+    for block in soup.select(".md-content div.highlight:has(> span.filename)"):
+        title = block.select_one("span.filename a")
+        path = title.get_text()
+        assert title["href"] == f"{config['repo_url']}/blob/main/{path}", path
+        code = block.select_one("pre code").get_text()
+        info = block.find_next_sibling("p", class_="block-info")
+        assert info is not None, f"{path}: nothing says what the block needs"
+        if words["excerpt"] in info.get_text():
+            assert code.strip() != shown_code(path).strip(), (
+                f"{path}: whole, not excerpt"
+            )
+            continue
+        needs = info.get_text()
+        for name, version in standalone.requirements(code):
+            assert f"{name} {version}" in needs, f"{path}: {name} is not named"
+        download = info.select_one("a[download]")
+        script = (here / download["href"]).resolve()
+        assert script.read_text(encoding="utf-8").strip() == code.strip(), path
+    if page.suffix == ".md":
+        edit = soup.select_one("a.md-content__button[href*='/edit/']")
+        assert edit and edit["href"].endswith(f"/docs/{language}/{page.as_posix()}")

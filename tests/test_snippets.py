@@ -1,9 +1,11 @@
-"""Every snippet file is linted, runs, and prints exactly the `#>` lines written under its prints.
+"""Every snippet file is linted; `pytest --update-examples` reformats it and rewrites the `#>`
+lines under its prints (running it here, in the repository) after an intended change.
 
-`pytest --update-examples` reformats the files and rewrites the `#>` lines after an intended change.
-Two folders are only linted here: the notebooks' code (snippets/notebooks/), run in a Jupyter
-kernel by tests/test_notebooks.py, and the benchmark (snippets/benchmark/), a command-line
-module run by tests/test_benchmark.py; neither writes its output as `#>` lines.
+Whether each prints exactly its `#>` lines is checked by tests/test_standalone.py, on the block
+a reader copies from the built site, run on its own. Two folders are only linted: the notebooks'
+code (snippets/notebooks/), run in a Jupyter kernel by the build (tests/test_notebooks.py), and
+the benchmark (snippets/benchmark/), a command-line module run by tests/test_benchmark.py;
+neither writes its output as `#>` lines.
 """
 
 from pathlib import Path
@@ -39,34 +41,24 @@ def snippet_line(error: Exception, path: Path) -> int | None:
     return line
 
 
-@pytest.mark.parametrize("path", SNIPPET_FILES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_snippet_runs_and_prints_what_it_shows(path: Path, eval_example: EvalExample):
+@pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_snippet_is_linted(path: Path, eval_example: EvalExample):
     example = CodeExample.create(path.read_text(encoding="utf-8"), path=path)
     configure(eval_example)
-    if eval_example.update_examples:
-        eval_example.format(example)
+    if not eval_example.update_examples:
+        eval_example.lint(example)
+        return
+    eval_example.format(example)
+    if path in LINT_ONLY_FILES:
+        return
+    failure = None
+    try:
         eval_example.run_print_update(example)
-    else:
-        eval_example.lint(example)
-        failure = None
-        try:
-            eval_example.run_print_check(example)
-        except Exception as error:  # noqa: BLE001 (any error in a snippet is a failure)
-            where = f"{path.relative_to(ROOT)}:{snippet_line(error, path)}"
-            failure = f"{where} raised {error!r}"
-        if failure:
-            # Failed outside the `except`: on Python 3.11 pytest cannot render the traceback
-            # pytest-examples builds and would stop the whole run with an INTERNALERROR.
-            pytest.fail(failure, pytrace=False)
-
-
-@pytest.mark.parametrize(
-    "path", LINT_ONLY_FILES, ids=lambda p: str(p.relative_to(ROOT))
-)
-def test_code_run_elsewhere_is_linted(path: Path, eval_example: EvalExample):
-    example = CodeExample.create(path.read_text(encoding="utf-8"), path=path)
-    configure(eval_example)
-    if eval_example.update_examples:
-        eval_example.format(example)
-    else:
-        eval_example.lint(example)
+    except Exception as error:  # noqa: BLE001 (any error in a snippet is a failure)
+        failure = (
+            f"{path.relative_to(ROOT)}:{snippet_line(error, path)} raised {error!r}"
+        )
+    if failure:
+        # Failed outside the `except`: on Python 3.11 pytest cannot render the traceback
+        # pytest-examples builds and would stop the whole run with an INTERNALERROR.
+        pytest.fail(failure, pytrace=False)

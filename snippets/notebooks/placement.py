@@ -10,7 +10,7 @@ LAYERS = 4  # transformer blocks; try 8 or 12
 LEARNING_RATES = [1e-3, 2e-2]  # AdamW, constant, no warmup; try adding 1e-2
 STEPS = 200  # batches of 32 windows of 32 words
 SEED = 0  # the initialization and the batch order
-LANGUAGE = "en"  # of the figure's labels: "en" or "ko" (Korean needs the NanumGothic font)
+LANGUAGE = "en"  # the figures' labels: "en" or "ko" (Korean: NanumGothic font)
 # --8<-- [end:knobs]
 
 # --8<-- [start:train]

@@ -16,7 +16,7 @@ ROWS = 64  # rows per input; each statistic below pools all of them
 SHIFT = 3.0  # added to every value of the "shifted" input
 SCALE = 1e-3  # multiplies every value of the "scaled" input
 SEED = 0
-LANGUAGE = "en"  # of the figure's labels: "en" or "ko" (Korean needs the NanumGothic font)
+LANGUAGE = "en"  # the figures' labels: "en" or "ko" (Korean: NanumGothic font)
 # --8<-- [end:knobs]
 
 # --8<-- [start:inputs]

@@ -5,14 +5,15 @@ matter; drawing the Korean labels needs a Korean font on the machine that draws 
 Benchmark page's generator saves its plots with the same fonts and settings.
 """
 
+import warnings
 from pathlib import Path
 
 import matplotlib
 from matplotlib import font_manager
 
-# docs/assets/plots/ of the repository this file is in (found from this module's path,
-# which stays in the repository when a script that imports it is run from elsewhere).
-PLOTS = Path(__file__).resolve().parents[2] / "docs" / "assets" / "plots"
+# Relative to the working directory: the site's plots when run from the repository root;
+# a copied script writes its own docs/assets/plots/ wherever it runs.
+PLOTS = Path("docs") / "assets" / "plots"
 KOREAN_FONT = "NanumGothic"  # Debian's fonts-nanum
 # The labels of the Korean page's plots, by their English text.
 KOREAN = {
@@ -55,8 +56,13 @@ def save_svg(fig, path) -> None:
 def save_svgs(draw, name):
     """Draw the figure once per language, `draw(translate)` with translate(English text)
     giving a label in that language, and save each under PLOTS, byte for byte the same on
-    every run."""
+    every run. Without the Korean font the Korean figure is skipped, with a warning."""
     PLOTS.mkdir(parents=True, exist_ok=True)
     for language, (ending, translate) in LANGUAGES.items():
-        with svg_style(language, salt="placement"):
+        try:
+            style = svg_style(language, salt="placement")
+        except RuntimeError as error:
+            warnings.warn(f"{name}{ending} not drawn: {error}", stacklevel=2)
+            continue
+        with style:
             save_svg(draw(translate), PLOTS / f"{name}{ending}")

@@ -1,0 +1,107 @@
+"""Code blocks as a reader copies them: standalone scripts, shown, linked and downloadable.
+
+Before each build, `on_pre_build` writes the standalone version of every snippet file
+(scripts/standalone.py: the site's helpers a script imports, written out above it) to
+build/standalone/, which pymdownx.snippets searches first (mkdocs.yml), so every block shows
+exactly what its copy button copies. `on_page_content` links each block's title to its file in
+the repository and says under it what it runs with (the packages it imports, at the versions
+that printed its output) with a link to download it; `on_post_build` puts those scripts in the
+site, under downloads/.
+"""
+
+import posixpath
+import re
+import shutil
+import sys
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from scripts import standalone
+from scripts.notebooks import section
+
+DOWNLOADS = "downloads"
+WORDS = {
+    "en": {
+        "runs": "Runs on its own with",
+        "versions": "the versions that printed its output",
+        "triton": "Without an NVIDIA GPU, set TRITON_INTERPRET=1 (Triton's interpreter).",
+        "download": "Download the script",
+        "excerpt": "An excerpt: the whole file, linked in the title, runs as a module of "
+        "the site's repository.",
+    },
+    "ko": {
+        "runs": "단독 실행 환경",
+        "versions": "위의 출력을 낸 버전",
+        "triton": "NVIDIA GPU가 없으면 TRITON_INTERPRET=1을 설정하십시오(Triton 인터프리터).",
+        "download": "스크립트 내려받기",
+        "excerpt": "파일의 일부입니다. 제목에 링크된 파일 전체는 이 사이트 저장소의 모듈로 "
+        "실행됩니다.",
+    },
+}
+_SNIPPET = re.compile(r"^snippets/[\w/]+\.py$")
+
+
+def on_pre_build(config):
+    standalone.write_all(Path(config.config_file_path).parent)
+
+
+def on_page_content(html, page, config, files):
+    soup = BeautifulSoup(html, "html.parser")
+    words = WORDS[config.theme["language"]]
+    base = Path(config.config_file_path).parent
+    for title in soup.select("div.highlight > span.filename"):
+        path = title.get_text(strip=True)
+        if not _SNIPPET.match(path):
+            continue
+        if config.repo_url:
+            link = soup.new_tag("a", href=_source_url(config, path))
+            link.string = path
+            title.string = ""
+            title.append(link)
+        shown = title.parent.select_one("pre code").get_text()
+        info = soup.new_tag("p", attrs={"class": "block-info"})
+        if shown.strip() != _whole(base, path).strip():
+            info.string = words["excerpt"]
+        else:
+            _describe(info, soup, words, shown, page, path)
+        title.parent.insert_after(info)
+    return str(soup)
+
+
+def on_post_build(config):
+    """The standalone scripts, for the download links (the same files in every language)."""
+    source = Path(config.config_file_path).parent / standalone.FOLDER / "snippets"
+    target = Path(config.site_dir) / DOWNLOADS / "snippets"
+    shutil.copytree(
+        source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__init__.py")
+    )
+
+
+def _whole(base: Path, path: str) -> str:
+    text = (base / standalone.FOLDER / path).read_text(encoding="utf-8")
+    return section(text, None, path)
+
+
+def _describe(info, soup, words, shown, page, path):
+    """What the block runs with, the interpreter note for Triton, the download link."""
+    packages = standalone.requirements(shown)
+    python = "Python {}.{}".format(*sys.version_info[:2])
+    needs = ", ".join([python] + [f"{name} {version}" for name, version in packages])
+    info.append(f"{words['runs']}: {needs} ({words['versions']}). ")
+    if "triton" in dict(packages):
+        info.append(words["triton"] + " ")
+    root = posixpath.relpath(".", page.url or ".") if page.url else "."
+    download = soup.new_tag(
+        "a", href=posixpath.join(root, DOWNLOADS, path), download=Path(path).name
+    )
+    download.string = words["download"]
+    info.append(download)
+
+
+def _source_url(config, path: str) -> str:
+    """The file's page in the repository, on the branch that edit_uri names."""
+    branch = re.match(r"(?:edit|blob)/([^/]+)/", config.edit_uri or "")
+    return (
+        f"{config.repo_url.rstrip('/')}/blob/{branch[1] if branch else 'main'}/{path}"
+    )

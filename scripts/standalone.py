@@ -1,0 +1,261 @@
+"""A snippet as a reader copies it: the script, with the site's helpers it imports written out.
+
+Snippets share code through helper modules of the `snippets` package (for example
+snippets/implementations/variants.py), so that it is written once. A reader has no such package.
+`standalone()` replaces each `from snippets.<module> import <names>` line of a script with the
+definitions those names need from that module (and, in turn, from the helpers it imports), under
+a comment naming the file, so the block runs in an empty folder. Definitions keep their comments
+and their order; imports the script already made above them are not repeated.
+
+`write_all()` writes the standalone version of every snippet file to a folder that mirrors the
+repository (build/standalone/snippets/...). The pages include from that folder first
+(mkdocs.yml, pymdownx.snippets' base_path), so a block shows exactly what the reader copies.
+
+    .venv/bin/python -m scripts.standalone snippets/pitfalls/eps_twice.py   # print one
+"""
+
+import ast
+import importlib.metadata
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = "snippets"
+FOLDER = Path("build") / "standalone"
+# Code that, run first, makes the site's own packages unimportable, as they are on a reader's
+# machine: the tests run every block after it, and the build runs each notebook after it.
+NO_SITE_PACKAGE = """
+import sys as _sys
+
+
+class _NoSitePackage:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in {"snippets", "scripts"}:
+            message = f"No module named {name!r} (the site's own package)"
+            raise ModuleNotFoundError(message, name=name)
+
+
+_sys.meta_path.insert(0, _NoSitePackage())
+del _sys, _NoSitePackage
+"""
+# pymdownx.snippets' section marks: an inlined helper must not bring its own.
+_SECTION_MARK = re.compile(r"^\s*# --8<-- \[(?:start|end):[\w-]+\]\s*$")
+
+
+def _is_site_import(node: ast.AST) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        module = node.module or ""
+        return node.level == 0 and (
+            module == PACKAGE or module.startswith(PACKAGE + ".")
+        )
+    if isinstance(node, ast.Import):
+        return any(alias.name.split(".")[0] == PACKAGE for alias in node.names)
+    return False
+
+
+def _module_path(module: str, root: Path) -> Path:
+    return root / (module.replace(".", "/") + ".py")
+
+
+def _site_imports(tree: ast.Module, where: str) -> list[ast.ImportFrom]:
+    """The module's top-level `from snippets.x import a, b`; any other form is an error."""
+    top = [node for node in tree.body if _is_site_import(node)]
+    for node in ast.walk(tree):
+        if _is_site_import(node) and (
+            node not in top
+            or isinstance(node, ast.Import)
+            or any(alias.name == "*" or alias.asname for alias in node.names)
+        ):
+            raise ValueError(
+                f"{where}:{node.lineno}: only top-level `from {PACKAGE}.<module> import"
+                " <names>` (no `as`, no `*`) can be written out for a reader"
+            )
+    return top
+
+
+def _defines(node: ast.stmt) -> set[str]:
+    """Names a top-level statement binds."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, ast.Import):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    if isinstance(node, ast.ImportFrom):
+        return {a.asname or a.name for a in node.names}
+    return {
+        n.id
+        for n in ast.walk(node)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+
+
+def _uses(node: ast.stmt) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+
+
+def _needed(tree: ast.Module, names: set[str]) -> list[ast.stmt]:
+    """The module's top-level statements that `names` need, directly or through others,
+    in the module's order. Statements that bind nothing (other than the docstring) are
+    kept: they may do something the definitions rely on."""
+    body = [node for node in tree.body if not _is_docstring(node)]
+    missing = {name for name in names if not any(name in _defines(n) for n in body)}
+    if missing:
+        raise ValueError(f"not defined at the top of the module: {sorted(missing)}")
+    wanted, kept = set(names), set()
+    while True:
+        grown = {
+            i
+            for i, node in enumerate(body)
+            if not _defines(node) or _defines(node) & wanted
+        }
+        if grown == kept:
+            return [body[i] for i in sorted(kept)]
+        kept = grown
+        for i in kept:
+            wanted |= _uses(body[i])
+
+
+def _plan(tree: ast.Module, where: str, root: Path) -> list[tuple[str, list[ast.stmt]]]:
+    """Each helper module the script needs, before the ones that import from it, with the
+    statements of it that are needed."""
+    wanted: dict[str, set[str]] = {}
+    order: list[str] = []
+
+    def visit(module: str, names: set[str], chain: tuple[str, ...]) -> None:
+        if module in chain:
+            raise ValueError(
+                f"{where}: helpers import each other: {' -> '.join(chain)}"
+            )
+        wanted.setdefault(module, set()).update(names)
+        path = _module_path(module, root)
+        if not path.is_file():
+            raise ValueError(f"{where}: no file {path.relative_to(root)} for {module}")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        helper_imports = _site_imports(tree, str(path.relative_to(root)))
+        kept = _needed(tree, wanted[module])
+        used = set(wanted[module]).union(
+            *(_uses(node) for node in kept if node not in helper_imports)
+        )
+        for node in helper_imports:
+            if node in kept:
+                needs = {alias.name for alias in node.names} & used
+                visit(node.module, needs, (*chain, module))
+        if module in order:
+            order.remove(module)  # wanted again: keep it after what now comes before it
+        order.append(module)
+
+    for node in _site_imports(tree, where):
+        visit(node.module, {alias.name for alias in node.names}, ())
+    result = []
+    for module in order:
+        path = _module_path(module, root)
+        module_tree = ast.parse(path.read_text(encoding="utf-8"))
+        result.append((module, _needed(module_tree, wanted[module])))
+    return result
+
+
+def _text(lines: list[str], nodes: list[ast.stmt]) -> str:
+    """The statements' source with the comments right above each, the helper's spacing
+    between neighbours and one blank line where statements were left out."""
+    parts, previous_end = [], None
+    for node in nodes:
+        start = min(
+            [node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]
+        )
+        while start > 1 and lines[start - 2].lstrip().startswith("#"):
+            start -= 1
+        if previous_end is not None:
+            between = lines[previous_end : start - 1]
+            if all(not line.strip() for line in between):
+                parts += between  # neighbours in the helper: its own spacing
+            else:
+                parts.append("")  # something left out between them
+        parts += lines[start - 1 : node.end_lineno]
+        previous_end = node.end_lineno
+    return "\n".join(line for line in parts if not _SECTION_MARK.match(line))
+
+
+def standalone(source: str, where: str = "<snippet>", root: Path = ROOT) -> str:
+    """`source` (a script, or a notebook cell) with its `from snippets... import` lines
+    replaced by what they import, written out."""
+    tree = ast.parse(source)
+    imports = _site_imports(tree, where)
+    if not imports:
+        return source
+    lines = source.splitlines()
+    before = {ast.dump(node) for node in tree.body if node.lineno < imports[0].lineno}
+    sections = []
+    for module, nodes in _plan(tree, where, root):
+        helper = _module_path(module, root)
+        helper_lines = helper.read_text(encoding="utf-8").splitlines()
+        # Neither the site's own imports nor imports the script made above the helpers.
+        nodes = [
+            n for n in nodes if not _is_site_import(n) and ast.dump(n) not in before
+        ]
+        before |= {
+            ast.dump(n) for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))
+        }
+        name = helper.relative_to(root).as_posix()
+        sections.append(
+            f"# From {name}, one of this site's helper modules:\n"
+            + _text(helper_lines, nodes)
+            + f"\n# (end of {name})"
+        )
+    drop = {i for node in imports for i in range(node.lineno - 1, node.end_lineno)}
+    first = imports[0].lineno - 1
+    out = []
+    for i, line in enumerate(lines):
+        if i == first:
+            out.append("\n\n".join(sections))
+        if i not in drop:
+            out.append(line)
+    return "\n".join(out) + ("\n" if source.endswith("\n") else "")
+
+
+def requirements(source: str) -> list[tuple[str, str]]:
+    """(distribution, installed version) of each third-party package the code imports, in
+    the order of first import: what a reader installs to get the output shown."""
+    modules = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            modules += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            modules.append(node.module)
+    distributions = importlib.metadata.packages_distributions()
+    found = {}
+    for module in modules:
+        top = module.partition(".")[0]
+        if top in sys.stdlib_module_names or top == "__future__":
+            continue
+        if top not in distributions:
+            raise ValueError(f"{top} is imported but not installed")
+        for name in distributions[top]:
+            found.setdefault(name, importlib.metadata.version(name))
+    return list(found.items())
+
+
+def snippet_files(root: Path = ROOT) -> list[Path]:
+    return sorted((root / PACKAGE).rglob("*.py"))
+
+
+def write_all(root: Path = ROOT) -> Path:
+    """Write the standalone version of every snippet file under root/build/standalone/;
+    return that folder. Unchanged files are not rewritten (mkdocs serve watches them)."""
+    out = root / FOLDER
+    for path in snippet_files(root):
+        relative = path.relative_to(root)
+        text = standalone(path.read_text(encoding="utf-8"), relative.as_posix(), root)
+        target = out / relative
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    return out
+
+
+if __name__ == "__main__":
+    for argument in sys.argv[1:]:
+        print(standalone(Path(argument).read_text(encoding="utf-8"), argument), end="")

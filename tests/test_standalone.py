@@ -1,0 +1,133 @@
+"""Every code block runs on its own, exactly as a reader copies it from the built site.
+
+Each block is taken from a built page (the text its copy button copies, not the snippet file)
+and run with the site's Python in an empty temporary folder outside the repository, after code
+that makes the site's own packages unimportable (scripts/standalone.py, NO_SITE_PACKAGE). What
+it prints must equal its `#>` lines (pytest-examples' check, as in test_snippets.py). A block
+that imports from `snippets`, or reads a file of the repository, fails, named by page and title.
+The notebooks' cells run the same way in the build (tests/test_notebooks.py checks the run).
+
+This is where every snippet's output is checked; test_snippets.py lints them and, with
+`--update-examples`, rewrites their `#>` lines.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import DOCS, ROOT, built_page, includes, pages, read
+from scripts.standalone import NO_SITE_PACKAGE
+
+# Run as `python -I -c RUNNER block.py` in the block's folder: no PYTHONPATH, no user site.
+RUNNER = f"""{NO_SITE_PACKAGE}
+import sys
+from pathlib import Path
+
+from pytest_examples import CodeExample
+from pytest_examples.config import ExamplesConfig
+from pytest_examples.lint import code_diff
+from pytest_examples.run_code import run_code
+
+path = Path(sys.argv[1]).resolve()
+example = CodeExample.create(path.read_text(encoding="utf-8"), path=path)
+config = ExamplesConfig(line_length=88, quotes="double", target_version="py310")
+printed, _ = run_code(
+    example=example, python_file=path, loader=None, config=config,
+    enable_print_mock=True, print_callback=None, include_print=None,
+    module_globals=None, call=None,
+)
+changed = printed.updated_print_statements(example)
+if changed is not None:
+    sys.exit("it printed other lines than its #> lines:\\n" + code_diff(example, changed, config))
+"""
+
+
+def shown_scripts() -> dict[str, Path]:
+    """Each whole snippet file a page shows (an include without `:section`), with the first
+    English page that shows it."""
+    shown = {}
+    for page in pages("en"):
+        for target in includes(read(DOCS / "en" / page)):
+            if target.endswith(".py") and ":" not in target:
+                shown.setdefault(target, page)
+    return shown
+
+
+SCRIPTS = shown_scripts()
+
+
+def copied_block(built_site: Path, page: Path, title: str) -> str:
+    """The code of the block titled `title` on the built English page: what its copy button
+    copies (Material copies the text of the block's code element)."""
+    soup = built_page(built_site, "en", page)
+    for block in soup.select(".md-content div.highlight"):
+        name = block.select_one(".filename")
+        if name is not None and name.get_text(strip=True) == title:
+            return block.select_one("pre code").get_text()
+    raise AssertionError(f"en/{page}: no code block titled {title}")
+
+
+def run_alone(
+    code: str, folder: Path, timeout: float = 600
+) -> subprocess.CompletedProcess:
+    """Run `code` as block.py in `folder` (empty but for it), the site's packages refused."""
+    (folder / "block.py").write_text(code, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-I", "-c", RUNNER, "block.py"],
+        cwd=folder,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def failure(result: subprocess.CompletedProcess) -> str:
+    return (result.stderr.strip().splitlines() or ["(no error output)"])[-1]
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=str)
+def test_a_copied_block_runs_alone_and_prints_its_lines(
+    built_site: Path, tmp_path: Path, script: str, request
+):
+    if request.config.getoption("update_examples"):
+        pytest.skip("the site was built before --update-examples rewrote the #> lines")
+    page = SCRIPTS[script]
+    result = run_alone(copied_block(built_site, page, script), tmp_path)
+    assert result.returncode == 0, (
+        f"en/{page}, block {script}, copied and run alone: {failure(result)}\n"
+        f"{result.stderr[-3000:]}"
+    )
+
+
+def test_a_block_that_needs_the_site_package_fails(tmp_path: Path):
+    # A test of the test: the snippet file itself, not its standalone block, imports a helper.
+    dependent = (ROOT / "snippets" / "pitfalls" / "no_upcast.py").read_text()
+    assert "from snippets." in dependent
+    result = run_alone(dependent, tmp_path)
+    assert result.returncode != 0
+    assert "No module named 'snippets'" in failure(result)
+
+
+def test_a_block_that_reads_a_repository_file_fails(tmp_path: Path):
+    reads = 'print(open("snippets/implementations/variants.py").read()[:3])\n#> """\n'
+    result = run_alone(reads, tmp_path)
+    assert result.returncode != 0 and "FileNotFoundError" in failure(result)
+
+
+def test_a_block_that_prints_something_else_fails(tmp_path: Path):
+    result = run_alone("print(1 + 1)\n#> 3\n", tmp_path)
+    assert result.returncode != 0 and "#> lines" in result.stderr
+
+
+def test_every_shown_script_is_run_here():
+    # Future pages too: the list comes from the pages' includes, not from a list kept here.
+    shown = {
+        target for page in pages("en") for target in includes(read(DOCS / "en" / page))
+    }
+    whole_files = {t for t in shown if t.endswith(".py") and ":" not in t}
+    assert set(SCRIPTS) == whole_files and len(SCRIPTS) > 50
