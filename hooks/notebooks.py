@@ -16,6 +16,7 @@ Set NOTEBOOKS_EXECUTE=0 to build without running the notebooks (pages without ou
 import os
 import posixpath
 import re
+import sys
 from pathlib import Path
 
 import nbformat
@@ -24,9 +25,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from nbclient.exceptions import CellExecutionError
 
-from scripts import notebooks
+from scripts import notebooks, standalone
 
 _DOWNLOAD = {"en": "Download this notebook", "ko": "이 노트북 내려받기"}
+_RUNS = {
+    "en": "Runs on its own with: {needs} (the versions that computed the outputs below).",
+    "ko": "단독 실행 환경: {needs}(아래 출력을 계산한 버전).",
+}
 _DISPLAY_MATH = re.compile(r"^\$\$(.+?)\$\$$", re.DOTALL)
 _INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$")
 _ANSI_COLOR = re.compile(r"\x1b\[[0-9;]*m")
@@ -73,9 +78,17 @@ def on_page_content(html, page, config, files):
     for image, alt in zip(images, _image_alts(notebook), strict=True):
         image["alt"] = alt
     download = soup.new_tag("a", href=notebook.name, download="")
-    download.string = f"{_DOWNLOAD[config.theme['language']]} (.ipynb)"
+    language = config.theme["language"]
+    download.string = f"{_DOWNLOAD[language]} (.ipynb)"
+    cells = nbformat.read(notebook, as_version=4).cells
+    code = [cell.source for cell in cells if cell.cell_type == "code"]
+    packages = standalone.requirements("\n".join(code))
+    python = "Python {}.{}".format(*sys.version_info[:2])
+    needs = ", ".join([python] + [f"{name} {version}" for name, version in packages])
     paragraph = soup.new_tag("p", attrs={"class": "notebook-download"})
     paragraph.append(download)
+    paragraph.append(soup.new_tag("br"))
+    paragraph.append(_RUNS[language].format(needs=needs))
     soup.select_one("h1").insert_after(paragraph)
     return str(soup)
 

@@ -12,6 +12,7 @@ run in a Jupyter kernel, rendered by mkdocs-jupyter in both languages.
 - A cell that raises fails `mkdocs build`.
 """
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ import nbformat
 import pytest
 
 from conftest import DOCS, LANGUAGES, ROOT, SITE_PATH, built_page, pages, url_path
-from scripts import notebooks
+from scripts import notebooks, standalone
 
 NOTEBOOKS = [page for page in pages("en") if notebooks.is_notebook(page.as_posix())]
 
@@ -82,7 +83,7 @@ def printed(outputs) -> list[list]:
 @pytest.mark.parametrize("page", NOTEBOOKS, ids=str)
 def test_the_site_shows_a_run_of_this_code(page: Path, built_site: Path):
     # The build ran the notebook in a fresh kernel, once for both languages, or found the
-    # run of this exact code, snippets package and environment in the cache (on a clean
+    # run of this exact code (helpers written out) and environment in the cache (on a clean
     # checkout, as in CI, it runs it); a cell that raised would have failed the build.
     nb = notebooks.notebook(DOCS / "en" / page)
     cached = notebooks.cache_folder() / f"{notebooks.cache_key(nb)}.ipynb"
@@ -132,6 +133,11 @@ def test_notebook_page_is_rendered_html(built_site: Path, language: str, page: P
 
     download = article.select_one("a[download]")
     assert download["href"] == f"{page.stem}.ipynb"
+    needs = download.parent.get_text()
+    for name, version in standalone.requirements("\n".join(code_cells(nb))):
+        assert f"{name} {version}" in needs, f"{name} is not named under the link"
+    site_import = re.compile(r"^\s*(?:from|import) snippets\b", re.MULTILINE)
+    assert not any(map(site_import.search, code_cells(nb))), "imports the site package"
 
     alts = [img.get("alt", "") for img in article.select(".jp-RenderedImage img")]
     fences = [cell.metadata.get("alt") for cell in nb.cells if "alt" in cell.metadata]
