@@ -23,16 +23,14 @@ from scripts.notebooks import section
 DOWNLOADS = "downloads"
 WORDS = {
     "en": {
-        "runs": "Runs on its own with",
-        "versions": "the versions that printed its output",
+        "runs": "Runs on its own with: {needs} (the versions that printed its output). ",
         "triton": "Without an NVIDIA GPU, set TRITON_INTERPRET=1 (Triton's interpreter).",
         "download": "Download the script",
         "excerpt": "An excerpt: the whole file, linked in the title, runs as a module of "
         "the site's repository.",
     },
     "ko": {
-        "runs": "단독 실행 환경",
-        "versions": "위의 출력을 낸 버전",
+        "runs": "단독 실행 환경: {needs}(위의 출력을 낸 버전). ",
         "triton": "NVIDIA GPU가 없으면 TRITON_INTERPRET=1을 설정하십시오(Triton 인터프리터).",
         "download": "스크립트 내려받기",
         "excerpt": "파일의 일부입니다. 제목에 링크된 파일 전체는 이 사이트 저장소의 모듈로 "
@@ -88,7 +86,7 @@ def _describe(info, soup, words, shown, page, path):
     packages = standalone.requirements(shown)
     python = "Python {}.{}".format(*sys.version_info[:2])
     needs = ", ".join([python] + [f"{name} {version}" for name, version in packages])
-    info.append(f"{words['runs']}: {needs} ({words['versions']}). ")
+    info.append(words["runs"].format(needs=needs))
     if "triton" in dict(packages):
         info.append(words["triton"] + " ")
     root = posixpath.relpath(".", page.url or ".") if page.url else "."
