@@ -123,7 +123,7 @@ def _plan(tree: ast.Module, where: str, root: Path) -> list[tuple[str, list[ast.
     """Each helper module the script needs, before the ones that import from it, with the
     statements of it that are needed."""
     wanted: dict[str, set[str]] = {}
-    order: list[str] = []
+    needs: dict[str, set[str]] = {}  # module -> the helper modules it imports from
 
     def visit(module: str, names: set[str], chain: tuple[str, ...]) -> None:
         if module in chain:
@@ -131,6 +131,7 @@ def _plan(tree: ast.Module, where: str, root: Path) -> list[tuple[str, list[ast.
                 f"{where}: helpers import each other: {' -> '.join(chain)}"
             )
         wanted.setdefault(module, set()).update(names)
+        needs.setdefault(module, set())
         path = _module_path(module, root)
         if not path.is_file():
             raise ValueError(f"{where}: no file {path.relative_to(root)} for {module}")
@@ -142,14 +143,23 @@ def _plan(tree: ast.Module, where: str, root: Path) -> list[tuple[str, list[ast.
         )
         for node in helper_imports:
             if node in kept:
-                needs = {alias.name for alias in node.names} & used
-                visit(node.module, needs, (*chain, module))
-        if module in order:
-            order.remove(module)  # wanted again: keep it after what now comes before it
-        order.append(module)
+                needs[module].add(node.module)
+                visit(
+                    node.module, {a.name for a in node.names} & used, (*chain, module)
+                )
 
     for node in _site_imports(tree, where):
         visit(node.module, {alias.name for alias in node.names}, ())
+    order: list[str] = []  # each module after the ones it imports from
+
+    def place(module: str) -> None:
+        if module not in order:
+            for dependency in sorted(needs[module]):
+                place(dependency)
+            order.append(module)
+
+    for module in wanted:
+        place(module)
     result = []
     for module in order:
         path = _module_path(module, root)

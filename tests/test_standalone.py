@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DOCS, ROOT, built_page, includes, pages, read
-from scripts.standalone import NO_SITE_PACKAGE
+from scripts.standalone import NO_SITE_PACKAGE, standalone
 
 # Run as `python -I -c RUNNER block.py` in the block's folder: no PYTHONPATH, no user site.
 RUNNER = f"""{NO_SITE_PACKAGE}
@@ -131,3 +131,25 @@ def test_every_shown_script_is_run_here():
     }
     whole_files = {t for t in shown if t.endswith(".py") and ":" not in t}
     assert set(SCRIPTS) == whole_files and len(SCRIPTS) > 50
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "import snippets.implementations.variants",
+        "from snippets.implementations.variants import rms_norm_llama as llama",
+        "from snippets.implementations.variants import *",
+        "def f():\n    from snippets.implementations.variants import rms_norm_llama",
+    ],
+)
+def test_an_import_that_cannot_be_written_out_stops_the_build(line: str):
+    with pytest.raises(ValueError, match=r"<snippet>:\d+: only top-level"):
+        standalone(line + "\n")
+
+
+def test_a_helper_is_written_out_with_only_what_the_script_needs():
+    script = "from snippets.implementations.variants import rms_norm_llama\n"
+    shown = standalone(script)
+    assert "def rms_norm_llama(" in shown and "def rms_norm_gemma(" not in shown
+    assert "# From snippets/implementations/variants.py" in shown
+    assert "from snippets" not in shown
