@@ -27,10 +27,13 @@ from nbclient.exceptions import CellExecutionError
 
 from scripts import notebooks, standalone
 
-_DOWNLOAD = {"en": "Download this notebook", "ko": "이 노트북 내려받기"}
+_DOWNLOAD = {
+    "en": "Download this notebook (.ipynb)",
+    "ko": "이 노트북 내려받기(.ipynb)",
+}
 _RUNS = {
     "en": "Runs on its own with: {needs} (the versions that computed the outputs below).",
-    "ko": "단독 실행 환경: {needs}(아래 출력을 계산한 버전).",
+    "ko": "단독 실행 환경: {needs}(아래의 출력을 낸 버전).",
 }
 _DISPLAY_MATH = re.compile(r"^\$\$(.+?)\$\$$", re.DOTALL)
 _INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$")
@@ -79,7 +82,7 @@ def on_page_content(html, page, config, files):
         image["alt"] = alt
     download = soup.new_tag("a", href=notebook.name, download="")
     language = config.theme["language"]
-    download.string = f"{_DOWNLOAD[language]} (.ipynb)"
+    download.string = _DOWNLOAD[language]
     cells = nbformat.read(notebook, as_version=4).cells
     code = [cell.source for cell in cells if cell.cell_type == "code"]
     packages = standalone.requirements("\n".join(code))

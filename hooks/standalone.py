@@ -31,7 +31,8 @@ WORDS = {
     },
     "ko": {
         "runs": "단독 실행 환경: {needs}(위의 출력을 낸 버전). ",
-        "triton": "NVIDIA GPU가 없으면 TRITON_INTERPRET=1을 설정하십시오(Triton 인터프리터).",
+        "triton": "NVIDIA GPU가 없으면 TRITON_INTERPRET=1을 설정해 Triton 인터프리터로 "
+        "실행하십시오.",
         "download": "스크립트 내려받기",
         "excerpt": "파일의 일부입니다. 제목에 링크된 파일 전체는 이 사이트 저장소의 모듈로 "
         "실행됩니다.",
