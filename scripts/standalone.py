@@ -97,11 +97,22 @@ def _is_docstring(node: ast.stmt) -> bool:
     return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
 
 
+def _is_main_guard(node: ast.stmt) -> bool:
+    """`if __name__ == "__main__":`: what the helper does when run as a script."""
+    return isinstance(node, ast.If) and "__name__" in {
+        n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)
+    }
+
+
 def _needed(tree: ast.Module, names: set[str]) -> list[ast.stmt]:
     """The module's top-level statements that `names` need, directly or through others,
-    in the module's order. Statements that bind nothing (other than the docstring) are
-    kept: they may do something the definitions rely on."""
-    body = [node for node in tree.body if not _is_docstring(node)]
+    in the module's order. Statements that bind nothing (other than the docstring and the
+    main guard) are kept: they may do something the definitions rely on."""
+    body = [
+        node
+        for node in tree.body
+        if not _is_docstring(node) and not _is_main_guard(node)
+    ]
     missing = {name for name in names if not any(name in _defines(n) for n in body)}
     if missing:
         raise ValueError(f"not defined at the top of the module: {sorted(missing)}")

@@ -1,0 +1,1 @@
+"""The Check page: `python -m snippets.check TARGET` checks an RMSNorm implementation."""

@@ -1,0 +1,459 @@
+"""Check an RMSNorm implementation for the mistakes the Pitfalls page describes.
+
+    python -m snippets.check my_model.norms:MyRMSNorm [--device cpu|cuda] [--eps E] [--json]
+    python -m snippets.check path/to/file.py:rms_norm
+
+TARGET names an nn.Module class, built as Cls(n) (with eps= when its constructor takes one and
+--eps is given), or a function called as f(x, weight) or f(x, weight, eps). The checker works
+out the implementation's conventions (the gain w or 1 + w, eps and where it sits, the cast
+order in half precision), then checks it against a float64 reference of those conventions.
+Exit status: 0 when every required check passes, 1 when one fails, 2 for a usage error.
+"""
+
+import argparse
+import copy
+import importlib
+import importlib.util
+import inspect
+import json
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import torch
+from torch.func import functional_call
+
+SITE = "https://rmsnorm-reference.github.io/"
+N = 64  # features per row: small enough for gradcheck, large enough for a mean
+
+class UsageError(Exception):
+    """The target cannot be imported, built or called (exit status 2)."""
+
+@dataclass
+class Verdict:
+    check: str
+    passed: bool | None  # None: reported, not required
+    detail: str
+    see: str  # the page (and anchor) that explains it
+
+@dataclass
+class Report:
+    target: str
+    conventions: dict
+    verdicts: list
+
+    @property
+    def passed(self) -> bool:
+        return all(v.passed is not False for v in self.verdicts)
+
+    def table(self) -> str:
+        mark = {True: "pass", False: "FAIL", None: "info"}
+        shown = {
+            k: f"{v:.3g}" if isinstance(v, float) else v
+            for k, v in self.conventions.items()
+        }
+        lines = [f"{self.target}: " + ", ".join(f"{k} {v}" for k, v in shown.items())]
+        for v in self.verdicts:
+            lines.append(f"  {mark[v.passed]:<4}  {v.check:<10}  {v.detail}")
+            if v.passed is False:
+                lines.append(f"{'':18}see {SITE}{v.see}")
+        return "\n".join(lines)
+
+# --8<-- [start:subject]
+class Subject:
+    """The implementation under test, called as norm(x, weight) whatever its form."""
+
+    def __init__(self, obj, eps=None, device="cpu"):
+        self.device, self.declared_eps = device, eps
+        if inspect.isclass(obj) and issubclass(obj, torch.nn.Module):
+            takes = inspect.signature(obj).parameters
+            kwargs = {"eps": eps} if eps is not None and "eps" in takes else {}
+            try:
+                self.module = obj(N, **kwargs).to(device)
+            except Exception as error:
+                raise UsageError(
+                    f"cannot build {obj.__name__}({N}): {error}"
+                ) from error
+            weights = [
+                (k, p) for k, p in self.module.named_parameters() if p.shape == (N,)
+            ]
+            if len(weights) != 1:
+                raise UsageError(
+                    f"{obj.__name__}({N}) has no single weight of shape ({N},)"
+                )
+            self.weight_name = weights[0][0]
+            for name in ("eps", "variance_epsilon"):
+                if self.declared_eps is None and isinstance(
+                    getattr(self.module, name, None), float
+                ):
+                    self.declared_eps = getattr(self.module, name)
+        elif callable(obj):
+            self.module, self.function = None, obj
+            self.takes = inspect.signature(obj).parameters
+            default = getattr(self.takes.get("eps"), "default", None)
+            if self.declared_eps is None and isinstance(default, float):
+                self.declared_eps = default
+        else:
+            raise UsageError(f"{obj!r} is neither an nn.Module class nor a function")
+
+    def __call__(self, x, weight, dtype=None):
+        if self.module is not None:
+            module = (
+                self.module if dtype is None else copy.deepcopy(self.module).to(dtype)
+            )
+            return functional_call(module, {self.weight_name: weight}, (x,))
+        kwargs = {}
+        if "normalized_shape" in self.takes:  # torch.nn.functional.rms_norm's form
+            kwargs["normalized_shape"] = tuple(weight.shape)
+        if self.declared_eps is not None and "eps" in self.takes:
+            kwargs["eps"] = self.declared_eps
+        if "weight" in self.takes:
+            return self.function(x, weight=weight, **kwargs)
+        return self.function(x, weight, *kwargs.values())  # f(x, w) or f(x, w, eps)
+
+# --8<-- [end:subject]
+
+def rows(scales, device, dtype=torch.float32, seed=0):
+    """One row per scale, each with exactly that RMS."""
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(len(scales), N, generator=g, dtype=torch.float64)
+    x = (
+        x
+        / x.pow(2).mean(-1, keepdim=True).sqrt()
+        * torch.tensor(scales).double()[:, None]
+    )
+    return x.to(device=device, dtype=dtype)
+
+def reference(x, gain, eps, inside=True):
+    """Float64 RMSNorm of the detected conventions."""
+    x = x.double()
+    mean_square = x.pow(2).mean(-1, keepdim=True)
+    scale = 1 / (mean_square + eps).sqrt() if inside else 1 / (mean_square.sqrt() + eps)
+    return gain.double() * x * scale
+
+def conventions(norm: Subject, device) -> dict:
+    """The gain form and eps (value, and inside or outside the root), measured."""
+    x = rows([1.0, 1.0], device)
+    zeros = torch.zeros(N, device=device)
+    y = norm(x, zeros).double()
+    if y.abs().max() == 0:
+        gain = "w"
+    elif torch.allclose(y, reference(x, torch.ones(N), 0.0), rtol=1e-3):
+        gain = "1 + w"
+    else:
+        raise UsageError(
+            "with weight 0 the output is neither 0 (gain w) nor x / rms (1 + w)"
+        )
+    neutral = torch.ones(N, device=device) if gain == "w" else zeros
+    r = torch.tensor([1e-4, 3e-4], dtype=torch.float64)
+    tiny = rows(r.tolist(), device)
+    ratio = (norm(tiny, neutral).double() / tiny.double()).mean(-1).cpu()
+    inside, outside = 1 / ratio**2 - r**2, 1 / ratio - r
+    found = {
+        "gain": gain,
+        "eps": None,
+        "eps placement": "neither inside nor outside alone",
+    }
+    for where, eps in (("inside", inside), ("outside", outside)):
+        if eps.min() > 0 and (eps[0] - eps[1]).abs() <= 1e-3 * eps.max():
+            found["eps"], found["eps placement"] = eps.mean().item(), where
+    declared = norm.declared_eps
+    # Measured to about 1e-5 of its value in float32; an eps added twice is 1e-3 off.
+    if found["eps"] and declared and abs(found["eps"] - declared) <= 1e-4 * declared:
+        found["eps"] = declared  # the measurement agrees: the exact value
+    found["cast order"] = cast_order(norm, found, device)
+    return found
+
+def cast_order(norm, found, device) -> str:
+    """In bfloat16: float32 throughout, one rounding at the end, or the Hugging Face order
+    (normalize in float32, cast, then multiply by the weight in bfloat16)."""
+    scales = [0.37, 0.81, 1.9, 3.3, 7.3, 13.0, 23.0, 57.0]  # not 1: x / rms must round
+    x, w = rows(scales, device, torch.bfloat16), weight(found, device, 9).bfloat16()
+    y = norm(x, w, dtype=torch.bfloat16)
+    normalized = reference(x, torch.ones(N), found["eps"] or 0.0).float()
+    if torch.equal(y, (gain(found, w).float() * normalized).bfloat16()):
+        return "float32 throughout"
+    hugging_face = gain(found, w).bfloat16() * normalized.bfloat16()
+    return "Hugging Face" if torch.equal(y, hugging_face) else "other"
+
+def check_forward(norm, found, device):
+    x = rows([1e-2, 1e-1, 1.0, 10.0, 100.0], device)
+    w = weight(found, device, seed=1)
+    y = norm(x, w)
+    ref = reference(
+        x, gain(found, w), found["eps"] or 0.0, found["eps placement"] == "inside"
+    )
+    error = ((y.double() - ref).abs().amax(-1) / ref.abs().amax(-1)).max().item()
+    ok = error < (1e-12 if y.dtype == torch.float64 else 1e-5)
+    return Verdict(
+        "forward",
+        ok,
+        f"float32 rows of RMS 1e-2 to 1e2: largest error {error:.1e}",
+        "math/#the-rmsnorm-definition",
+    )
+
+def check_eps(norm, found, device):
+    if found["eps placement"] != "inside":
+        return Verdict(
+            "eps",
+            False,
+            f"eps {found['eps placement']} the square root",
+            "pitfalls/#running-a-checkpoint-with-another-form",
+        )
+    declared = norm.declared_eps
+    if declared is not None and found["eps"] != declared:
+        return Verdict(
+            "eps",
+            False,
+            f"uses eps {found['eps']:.3g}, declares {declared:g}",
+            "math/#where-goes-and-why-it-matters",
+        )
+    return Verdict(
+        "eps",
+        True,
+        f"eps {found['eps']:.3g} inside the square root (rows of RMS 1e-4, 3e-4)",
+        "math/#where-goes-and-why-it-matters",
+    )
+
+def check_half(norm, found, device):
+    details, ok = [], True
+    for dtype, scales in (
+        (torch.float16, [1.0, 300.0]),
+        (torch.bfloat16, [1.0, 300.0]),
+    ):
+        x = rows(scales, device, dtype)
+        w = weight(found, device, seed=2).to(dtype)
+        y = norm(x, w, dtype=dtype)
+        ref = reference(x, gain(found, w), found["eps"] or 0.0)
+        fine = y.dtype == dtype and bool(torch.isfinite(y).all())
+        error = (
+            ((y.double() - ref).abs() / ref.abs().clamp_min(1e-3)).max().item()
+            if fine
+            else float("inf")
+        )
+        ulp = torch.finfo(dtype).eps
+        fine = fine and error <= 3 * ulp
+        ok &= fine
+        short = str(dtype).removeprefix("torch.")
+        details.append(
+            f"{short} {'ok' if fine else 'wrong'} (error {error / ulp:.1f} ulp, out {str(y.dtype).removeprefix('torch.')})"
+        )
+    return Verdict(
+        "half",
+        ok,
+        "; ".join(details) + ", |x| up to 300",
+        "pitfalls/#no-float32-upcast",
+    )
+
+def check_zero_rows(norm, found, device):
+    x = rows([0.0, 1.0], device).requires_grad_()
+    w = weight(found, device, seed=3).requires_grad_()
+    y = norm(x, w)
+    y.backward(torch.ones_like(y))
+    ok = bool(
+        y[0].eq(0).all()
+        and torch.isfinite(x.grad).all()
+        and torch.isfinite(w.grad).all()
+    )
+    return Verdict(
+        "zero rows",
+        ok,
+        (
+            "all-zero row: zeros out, finite gradients"
+            if ok
+            else "all-zero row: not zeros, or gradients not finite"
+        ),
+        "gradients/#the-all-zero-row",
+    )
+
+def check_gradients(norm, found, device):
+    x = rows([1e-3, 1e-1, 1.0, 10.0], device).requires_grad_()
+    w = weight(found, device, seed=4).requires_grad_()
+    g = rows([1.0] * 4, device, seed=5)
+    torch.autograd.backward(norm(x, w), g)
+    x64, w64 = (
+        x.detach().double().requires_grad_(),
+        w.detach().double().requires_grad_(),
+    )
+    ref = reference(
+        x64, gain(found, w64), found["eps"] or 0.0, found["eps placement"] == "inside"
+    )
+    torch.autograd.backward(ref, g.double())
+    errors = [
+        ((a.double() - b).abs().max() / b.abs().max()).item()
+        for a, b in ((x.grad, x64.grad), (w.grad, w64.grad))
+    ]
+    ok = max(errors) < 1e-4
+    detail = f"input and weight against float64 autograd: errors {errors[0]:.1e}, {errors[1]:.1e}"
+    if runs_in_float64(norm, found, device):
+        x64 = rows([1e-2, 1.0], device, torch.float64).requires_grad_()
+        w64 = weight(found, device, seed=10).double().requires_grad_()
+        passed = torch.autograd.gradcheck(norm, (x64, w64), raise_exception=False)
+        ok &= passed
+        detail += f"; gradcheck in float64 {'passes' if passed else 'fails'}"
+    return Verdict(
+        "gradients",
+        ok,
+        detail,
+        "gradients/#a-custom-autograd-function",
+    )
+
+def runs_in_float64(norm, found, device) -> bool:
+    """Whether float64 input is computed in float64 (many upcast only to float32)."""
+    x, w = rows([1.0, 3.0], device, torch.float64), weight(found, device, 11).double()
+    try:
+        y = norm(x, w)
+    except Exception:  # noqa: BLE001 (float64 refused: nothing to gradcheck)
+        return False
+    ref = reference(
+        x, gain(found, w), found["eps"] or 0.0, found["eps placement"] == "inside"
+    )
+    return y.dtype == torch.float64 and bool(torch.allclose(y, ref, rtol=1e-12, atol=0))
+
+def check_shapes(norm, found, device):
+    w = weight(found, device, seed=6)
+    x = rows([1.0] * 12, device, seed=7)
+    flat = norm(x, w)
+    same = all(
+        torch.allclose(
+            norm(x.reshape(shape), w).reshape(12, N), flat, rtol=1e-6, atol=1e-7
+        )
+        for shape in ((2, 6, N), (2, 2, 3, N))
+    ) and torch.allclose(norm(x[0], w), flat[0], rtol=1e-6, atol=1e-7)
+    changed = x.clone()
+    changed[0] *= 10
+    independent = torch.equal(norm(changed, w)[1:], flat[1:])
+    ok = bool(same and independent)
+    return Verdict(
+        "shapes",
+        ok,
+        (
+            "1-D, 3-D and 4-D inputs agree; rows independent"
+            if ok
+            else "shapes disagree, or one row changes another"
+        ),
+        "math/#the-rmsnorm-definition",
+    )
+
+def agreement(norm, found, device):
+    """Bit-for-bit agreement with torch.nn.RMSNorm and transformers' norm (reported)."""
+    if found["eps placement"] != "inside":
+        return Verdict(
+            "agreement",
+            None,
+            "not compared: another eps form",
+            "implementations/#agreement-with-transformers",
+        )
+    x, w = rows([1.0, 0.1], device), weight(found, device, seed=8)
+    results = []
+    if found["gain"] == "w":
+        torch_norm = torch.nn.RMSNorm(N, eps=found["eps"]).to(device)
+        results.append(
+            ("torch.nn.RMSNorm", functional_call(torch_norm, {"weight": w}, (x,)))
+        )
+    try:
+        from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
+        from transformers.models.llama.modeling_llama import LlamaRMSNorm
+    except ImportError:
+        pass
+    else:
+        other = LlamaRMSNorm if found["gain"] == "w" else GemmaRMSNorm
+        for dtype in (torch.float32, torch.bfloat16):
+            theirs = other(N, eps=found["eps"]).to(device=device, dtype=dtype)
+            y = functional_call(theirs, {"weight": w.to(dtype)}, (x.to(dtype),))
+            results.append(
+                (f"{other.__name__} {str(dtype).removeprefix('torch.')}", y, dtype)
+            )
+    said = []
+    for name, y, *dtype in results:
+        dtype = dtype[0] if dtype else torch.float32
+        mine = norm(
+            x.to(dtype), w.to(dtype), dtype=dtype if dtype != torch.float32 else None
+        )
+        said.append(f"{name} {'bit for bit' if torch.equal(mine, y) else 'differs'}")
+    return Verdict(
+        "agreement",
+        None,
+        "; ".join(said) or "nothing to compare",
+        "implementations/#agreement-with-transformers",
+    )
+
+def weight(found, device, seed):
+    """A random weight in the implementation's convention, its gain near 1."""
+    w = 0.1 * torch.randn(N, generator=torch.Generator().manual_seed(seed))
+    return (w + (1.0 if found["gain"] == "w" else 0.0)).to(device)
+
+def gain(found, w):
+    return w if found["gain"] == "w" else 1 + w.double()
+
+CHECKS = [
+    check_forward,
+    check_eps,
+    check_half,
+    check_zero_rows,
+    check_gradients,
+    check_shapes,
+    agreement,
+]
+
+def check(target, eps=None, device="cpu", name=None) -> Report:
+    """Run every check on `target` (an nn.Module class or a function)."""
+    if device == "cuda" and not torch.cuda.is_available():
+        raise UsageError("--device cuda: no CUDA device here")
+    norm = Subject(target, eps, device)
+    try:
+        found = conventions(norm, device)
+    except UsageError:
+        raise
+    except Exception as error:
+        raise UsageError(f"calling it as norm(x, weight) failed: {error!r}") from error
+    verdicts = []
+    for run in CHECKS:
+        try:
+            verdicts.append(run(norm, found, device))
+        except Exception as error:  # noqa: BLE001 (a crash in a check fails that check)
+            short = run.__name__.removeprefix("check_").replace("_", " ")
+            verdicts.append(
+                Verdict(short, False, f"raised {error!r}"[:200], "pitfalls/")
+            )
+    return Report(name or getattr(target, "__name__", repr(target)), found, verdicts)
+
+def load(target: str):
+    """`module:name` or `path/to/file.py:name`, importable from the working directory."""
+    where, _, name = target.rpartition(":")
+    if not where or not name:
+        raise UsageError(f"TARGET must be module:name or file.py:name, got {target!r}")
+    try:
+        if where.endswith(".py"):
+            spec = importlib.util.spec_from_file_location(Path(where).stem, where)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        else:
+            sys.path.insert(0, "")
+            module = importlib.import_module(where)
+        return getattr(module, name)
+    except (ImportError, OSError, AttributeError) as error:
+        raise UsageError(f"cannot import {target}: {error}") from error
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m snippets.check", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("target", help="module:name or path/to/file.py:name")
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    parser.add_argument("--eps", type=float, help="the eps to build or call it with")
+    parser.add_argument("--json", action="store_true", help="the verdicts as JSON")
+    args = parser.parse_args(argv)
+    try:
+        report = check(load(args.target), args.eps, args.device, name=args.target)
+    except UsageError as error:
+        print(f"usage error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({**asdict(report), "passed": report.passed}, indent=2))
+    else:
+        print(report.table())
+    return 0 if report.passed else 1
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+import torch
+from transformers.models.llama.modeling_llama import LlamaRMSNorm
+
+from snippets.check.__main__ import check
+from snippets.implementations.rms_norm_module import RMSNorm
+from snippets.implementations.variants import rms_norm_paper_code
+
+def no_upcast(x, weight, eps=1e-6):
+    # The formula in x's own dtype: x * x overflows in float16 for |x| >= 256.
+    return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+def eps_twice(x, weight, eps=1e-6):
+    # eps inside the root, and again outside it.
+    return weight * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps) + eps)
+
+def no_eps(x, weight):
+    # No eps at all: an all-zero row divides 0 by 0.
+    return weight * x / x.pow(2).mean(-1, keepdim=True).sqrt()
+
+targets = [RMSNorm, LlamaRMSNorm, rms_norm_paper_code, no_upcast, eps_twice, no_eps]
+reports = {target.__name__: check(target) for target in targets}
+print(f"{'implementation':<19} {'cast order':<18} failed checks")
+#> implementation      cast order         failed checks
+for name, report in reports.items():
+    failed = [v.check for v in report.verdicts if v.passed is False]
+    cast = report.conventions["cast order"]
+    print(f"{name:<19} {cast:<18} {', '.join(failed) or '-'}")
+    #> RMSNorm             float32 throughout -
+    #> LlamaRMSNorm        Hugging Face       -
+    #> rms_norm_paper_code other              eps
+    #> no_upcast           other              half
+    #> eps_twice           other              forward, eps, half, gradients
+    #> no_eps              other              eps, half, zero rows
+
+# In your own CI: a pytest test of three lines (your implementation in place of the site's).
+def test_rmsnorm_has_none_of_the_mistakes():
+    assert check(RMSNorm).passed
+
+test_rmsnorm_has_none_of_the_mistakes()

@@ -1,0 +1,157 @@
+"""The checker (`python -m snippets.check`): every check passes a correct implementation and
+fails a broken one; the real implementations pass; each exit status; the report names the
+failing check."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
+from transformers.models.llama.modeling_llama import LlamaRMSNorm
+
+from conftest import ROOT
+from snippets.check.__main__ import UsageError, check
+from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
+from snippets.implementations.variants import rms_norm_paper_code
+from snippets.kernel.rms_norm_triton import rms_norm_triton
+
+
+def failing(target) -> set[str]:
+    return {v.check for v in check(target).verdicts if v.passed is False}
+
+
+@pytest.mark.parametrize(
+    "target",
+    [RMSNorm, rms_norm, torch.nn.RMSNorm, LlamaRMSNorm, GemmaRMSNorm, rms_norm_triton],
+    ids=lambda t: t.__name__,
+)
+def test_real_implementations_pass(target):
+    assert failing(target) == set()
+
+
+def test_gradcheck_runs_where_the_implementation_computes_in_float64():
+    gradients = next(v for v in check(RMSNorm).verdicts if v.check == "gradients")
+    assert "gradcheck in float64 passes" in gradients.detail
+
+
+def layer_norm_like(x, weight, eps=1e-6):
+    x = x - x.mean(-1, keepdim=True)  # subtracts the mean: not RMSNorm
+    return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+def no_upcast(x, weight, eps=1e-6):
+    return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+def eps_twice(x, weight, eps=1e-6):
+    return weight * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps) + eps)
+
+
+def no_eps(x, weight):
+    return weight * x / x.pow(2).mean(-1, keepdim=True).sqrt()
+
+
+def whole_tensor(x, weight, eps=1e-6):
+    # The statistic over every element, batch included.
+    return weight * x * torch.rsqrt(x.pow(2).mean() + eps)
+
+
+class BackwardWithoutR(torch.autograd.Function):
+    """The right forward, a backward that drops the radial term (the Pitfalls page's)."""
+
+    @staticmethod
+    def forward(ctx, x, weight):
+        r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+        ctx.save_for_backward(x, weight, r)
+        return weight * x * r
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight, r = ctx.saved_tensors
+        dims = tuple(range(grad.dim() - 1))
+        return grad * weight * r, (grad * x * r).sum(dims)
+
+
+def backward_without_r(x, weight, eps=1e-6):
+    return BackwardWithoutR.apply(x, weight)
+
+
+@pytest.mark.parametrize(
+    "target, check_name",
+    [
+        (layer_norm_like, "forward"),
+        (rms_norm_paper_code, "eps"),
+        (eps_twice, "eps"),
+        (no_upcast, "half"),
+        (no_eps, "zero rows"),
+        (backward_without_r, "gradients"),
+        (whole_tensor, "shapes"),
+    ],
+    ids=lambda v: getattr(v, "__name__", v),
+)
+def test_each_check_catches_its_mistake(target, check_name):
+    assert check_name in failing(target)
+
+
+def command(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "snippets.check", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_exit_status_0_when_every_check_passes():
+    result = command("snippets.implementations.rms_norm_module:RMSNorm")
+    assert result.returncode == 0, result.stderr
+    assert "FAIL" not in result.stdout and "pass  eps" in result.stdout
+
+
+def test_exit_status_1_names_the_failing_check(tmp_path):
+    (tmp_path / "mine.py").write_text(
+        "import torch\n\n"
+        "def norm(x, weight, eps=1e-8):\n"
+        "    return weight * x / (x.pow(2).mean(-1, keepdim=True).sqrt() + eps)\n"
+    )
+    result = command(f"{tmp_path / 'mine.py'}:norm")
+    assert result.returncode == 1
+    assert (
+        "FAIL  eps" in result.stdout
+        and "pitfalls/#running-a-checkpoint" in result.stdout
+    )
+    verdicts = json.loads(command(f"{tmp_path / 'mine.py'}:norm", "--json").stdout)
+    assert verdicts["passed"] is False
+    failed = [v["check"] for v in verdicts["verdicts"] if v["passed"] is False]
+    # Also half and zero rows: eps = 1e-8 rounds to 0 in float16, and 0 / 0 is NaN.
+    assert failed == ["eps", "half", "zero rows"]
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "no_such_module:Norm",
+        "snippets.implementations.variants:nothing",
+        "torch:pi",
+        "torch",
+    ],
+)
+def test_exit_status_2_for_a_target_that_cannot_be_used(target):
+    result = command(target)
+    assert result.returncode == 2 and "usage error" in result.stderr
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="a machine with CUDA")
+def test_cuda_without_a_gpu_is_a_usage_error():
+    result = command(
+        "snippets.implementations.rms_norm_module:RMSNorm", "--device", "cuda"
+    )
+    assert result.returncode == 2 and "no CUDA" in result.stderr
+
+
+def test_a_function_that_is_not_rmsnorm_is_a_usage_error():
+    with pytest.raises(UsageError, match="neither 0"):
+        check(lambda x, weight: x + 1)
