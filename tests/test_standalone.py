@@ -1,11 +1,12 @@
 """Every code block runs on its own, exactly as a reader copies it from the built site.
 
-Each block is taken from a built page (the text its copy button copies, not the snippet file)
-and run with the site's Python in an empty temporary folder outside the repository, after code
-that makes the site's own packages unimportable (scripts/standalone.py, NO_SITE_PACKAGE). What
-it prints must equal its `#>` lines (pytest-examples' check, as in test_snippets.py). A block
-that imports from `snippets`, or reads a file of the repository, fails, named by page and title.
-The notebooks' cells run the same way in the build (tests/test_notebooks.py checks the run).
+Each block (what its copy button copies, not the snippet file; the test checks it is the built
+page's block) runs with the site's Python in an empty temporary folder outside the repository,
+after code that makes the site's own packages unimportable (scripts/standalone.py,
+NO_SITE_PACKAGE). What it prints must equal its `#>` lines (pytest-examples' check, as in
+test_snippets.py). A block that imports from `snippets`, or reads a file of the repository,
+fails, named by page and title. The notebooks' cells run the same way in the build
+(tests/test_notebooks.py checks the run).
 
 This is where every snippet's output is checked; test_snippets.py lints them and, with
 `--update-examples`, rewrites their `#>` lines.
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DOCS, ROOT, built_page, includes, pages, read
+from conftest import DOCS, ROOT, built_page, includes, pages, read, shown_code
 from scripts.standalone import NO_SITE_PACKAGE, standalone
 
 # Run as `python -I -c RUNNER block.py` in the block's folder: no PYTHONPATH, no user site.
@@ -92,15 +93,22 @@ def failure(result: subprocess.CompletedProcess) -> str:
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=str)
 def test_a_copied_block_runs_alone_and_prints_its_lines(
-    built_site: Path, tmp_path: Path, script: str, request
+    tmp_path: Path, script: str, request
 ):
     if request.config.getoption("update_examples"):
         pytest.skip("the site was built before --update-examples rewrote the #> lines")
     page = SCRIPTS[script]
-    result = run_alone(copied_block(built_site, page, script), tmp_path)
+    # The block as the build makes it, run first: the longest scripts need not wait for the
+    # build (the other worker builds meanwhile); then it must be the built page's block.
+    code = shown_code(script)
+    result = run_alone(code + "\n", tmp_path)
     assert result.returncode == 0, (
         f"en/{page}, block {script}, copied and run alone: {failure(result)}\n"
         f"{result.stderr[-3000:]}"
+    )
+    built_site = request.getfixturevalue("built_site")
+    assert copied_block(built_site, page, script).strip() == code, (
+        f"en/{page}, block {script}: the page shows other code than was run"
     )
 
 
