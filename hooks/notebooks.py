@@ -16,7 +16,6 @@ Set NOTEBOOKS_EXECUTE=0 to build without running the notebooks (pages without ou
 import os
 import posixpath
 import re
-import sys
 from pathlib import Path
 
 import nbformat
@@ -85,9 +84,7 @@ def on_page_content(html, page, config, files):
     download.string = _DOWNLOAD[language]
     cells = nbformat.read(notebook, as_version=4).cells
     code = [cell.source for cell in cells if cell.cell_type == "code"]
-    packages = standalone.requirements("\n".join(code))
-    python = "Python {}.{}".format(*sys.version_info[:2])
-    needs = ", ".join([python] + [f"{name} {version}" for name, version in packages])
+    needs = standalone.runs_with("\n".join(code))
     paragraph = soup.new_tag("p", attrs={"class": "notebook-download"})
     paragraph.append(download)
     paragraph.append(soup.new_tag("br"))

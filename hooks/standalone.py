@@ -12,7 +12,6 @@ site, under downloads/.
 import posixpath
 import re
 import shutil
-import sys
 from pathlib import Path
 
 from bs4 import BeautifulSoup
@@ -84,16 +83,11 @@ def _whole(base: Path, path: str) -> str:
 
 def _describe(info, soup, words, shown, page, path):
     """What the block runs with, the interpreter note for Triton, the download link."""
-    packages = standalone.requirements(shown)
-    python = "Python {}.{}".format(*sys.version_info[:2])
-    needs = ", ".join([python] + [f"{name} {version}" for name, version in packages])
-    info.append(words["runs"].format(needs=needs))
-    if "triton" in dict(packages):
+    info.append(words["runs"].format(needs=standalone.runs_with(shown)))
+    if "triton" in dict(standalone.requirements(shown)):
         info.append(words["triton"] + " ")
-    root = posixpath.relpath(".", page.url or ".") if page.url else "."
-    download = soup.new_tag(
-        "a", href=posixpath.join(root, DOWNLOADS, path), download=Path(path).name
-    )
+    script = posixpath.relpath(f"{DOWNLOADS}/{path}", page.url or ".")
+    download = soup.new_tag("a", href=script, download=Path(path).name)
     download.string = words["download"]
     info.append(download)
 

@@ -259,6 +259,13 @@ def requirements(source: str) -> list[tuple[str, str]]:
     return list(found.items())
 
 
+def runs_with(source: str) -> str:
+    """ "Python 3.11, torch 2.13.0, ...": what the code needs, at the versions here."""
+    python = "Python {}.{}".format(*sys.version_info[:2])
+    packages = [f"{name} {version}" for name, version in requirements(source)]
+    return ", ".join([python, *packages])
+
+
 def snippet_files(root: Path = ROOT) -> list[Path]:
     return sorted((root / PACKAGE).rglob("*.py"))
 
