@@ -13,6 +13,7 @@ from transformers import (
     LlamaConfig,
     MixtralConfig,
     Qwen3Config,
+    T5Config,
     ViTConfig,
 )
 from transformers.models.llama.modeling_llama import (
@@ -98,6 +99,7 @@ def test_each_family_is_one_block_with_one_model_type_and_distinct_models():
         ("LLaMA 2", "70B", LLAMA_2_70B, "hidden_size", "rms_norm_eps"),
         ("Mixtral", "8x7B", MixtralConfig(), "hidden_size", "rms_norm_eps"),
         ("Qwen3", "8B", Qwen3Config(), "hidden_size", "rms_norm_eps"),
+        ("T5", "Small", T5Config(), "d_model", "layer_norm_epsilon"),
         ("GPT-2", "124M", GPT2Config(), "n_embd", "layer_norm_epsilon"),
         ("BERT", "Base", BertConfig(), "hidden_size", "layer_norm_eps"),
         ("ViT", "Base", ViTConfig(), "hidden_size", "layer_norm_eps"),

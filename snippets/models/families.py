@@ -26,6 +26,10 @@ import transformers as tf
 #   have model_type gemma3, with a gemma3_text model inside.
 # OLMo 2: allenai/OLMo-2-1124-7B, -1124-13B and -0325-32B config.json; 1B, OLMo-core's
 #   olmo2_1B (allenai/OLMo-core fa6c501: d_model 2048, layer_norm_eps 1e-6).
+# T5: sizes, Google's gin files models/bi_v1_small.gin, bi_bert_base.gin, bi_v1_large.gin,
+#   bi_v1_3B.gin, bi_v1_11B.gin (google-research/text-to-text-transfer-transformer
+#   9fd7b14); eps, the default of Mesh TensorFlow's LayerStack, norm_epsilon=1e-6
+#   (tensorflow/mesh 01231bb), which no gin file changes, and T5Config's defaults (t5-small).
 # GPT-2: openai-community/gpt2-xl config.json; 124M, GPT2Config's defaults (for
 #   openai-community/gpt2) and eps 1e-5 in OpenAI's src/model.py (openai/gpt-2 9b63575).
 # BERT: sizes, google-research/bert README.md; eps, google-bert/bert-large-uncased
@@ -78,6 +82,11 @@ MODELS = [  # a table, one model a line
     ("OLMo 2",   "olmo2",       "7B",           4096,   1e-6),
     ("OLMo 2",   "olmo2",       "13B",          5120,   1e-6),
     ("OLMo 2",   "olmo2",       "32B",          5120,   1e-6),
+    ("T5",       "t5",          "Small",        512,    1e-6),
+    ("T5",       "t5",          "Base",         768,    1e-6),
+    ("T5",       "t5",          "Large",        1024,   1e-6),
+    ("T5",       "t5",          "3B",           1024,   1e-6),
+    ("T5",       "t5",          "11B",          1024,   1e-6),
     ("GPT-2",    "gpt2",        "124M",         768,    1e-5),
     ("GPT-2",    "gpt2",        "1.5B",         1600,   1e-5),
     ("BERT",     "bert",        "Base",         768,    1e-12),
@@ -154,6 +163,11 @@ for (family, model_type), group in groupby(MODELS, key=lambda line: line[:2]):
         #>          7B             4096  1e-06
         #>          13B            5120  1e-06
         #>          32B            5120  1e-06
+        #> T5       Small           512  1e-06  t5          T5LayerNorm
+        #>          Base            768  1e-06
+        #>          Large          1024  1e-06
+        #>          3B             1024  1e-06
+        #>          11B            1024  1e-06
         #> GPT-2    124M            768  1e-05  gpt2        LayerNorm
         #>          1.5B           1600  1e-05
         #> BERT     Base            768  1e-12  bert        LayerNorm

@@ -1,6 +1,7 @@
 import torch
 import transformers as tf
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
+from transformers.models.t5.modeling_t5 import T5LayerNorm
 
 # Qwen3 normalizes each query and key head over head_dim, before the rotary embedding.
 config = tf.Qwen3Config(
@@ -23,3 +24,19 @@ print(norm.weight.detach())
 x_hat = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
 print(torch.allclose(norm(x), x_hat))
 #> True
+
+# T5's norm is RMSNorm under another name: one weight, no bias, no mean subtracted.
+t5_norm = T5LayerNorm(8, eps=1e-6)
+print(list(t5_norm.state_dict()))
+#> ['weight']
+x = torch.randn(3, 8) + 5.0  # a mean that LayerNorm would remove and RMSNorm keeps
+rms_normalized = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+print(torch.allclose(t5_norm(x), rms_normalized))
+#> True
+# Its mean of squares is taken in float32: float16 inputs of 300 square to 90000, past
+# float16's largest value, 65504, yet the float16 norm returns 1, not 0.
+x16 = torch.full((1, 8), 300.0, dtype=torch.float16)
+print(t5_norm.half()(x16).detach())
+#> tensor([[1., 1., 1., 1., 1., 1., 1., 1.]], dtype=torch.float16)
+print(x16 * torch.rsqrt(x16.pow(2).mean(-1, keepdim=True) + 1e-6))  # all in float16
+#> tensor([[0., 0., 0., 0., 0., 0., 0., 0.]], dtype=torch.float16)
