@@ -22,8 +22,8 @@ import pytest
 from conftest import DOCS, ROOT, built_page, includes, pages, read, shown_code
 from scripts.standalone import NO_SITE_PACKAGE, standalone
 
-# Run as `python -I -c RUNNER block.py` in the block's folder: no PYTHONPATH, no user site.
-RUNNER = f"""{NO_SITE_PACKAGE}
+# What checks one block, run in the block's folder with block.py beside it.
+RUNNER = """
 import sys
 from pathlib import Path
 
@@ -32,7 +32,7 @@ from pytest_examples.config import ExamplesConfig
 from pytest_examples.lint import code_diff
 from pytest_examples.run_code import run_code
 
-path = Path(sys.argv[1]).resolve()
+path = Path("block.py").resolve()
 example = CodeExample.create(path.read_text(encoding="utf-8"), path=path)
 config = ExamplesConfig(line_length=88, quotes="double", target_version="py310")
 printed, _ = run_code(
@@ -44,7 +44,6 @@ changed = printed.updated_print_statements(example)
 if changed is not None:
     sys.exit("it printed other lines than its #> lines:\\n" + code_diff(example, changed, config))
 """
-
 
 def shown_scripts() -> dict[str, Path]:
     """Each whole snippet file a page shows (an include without `:section`), with the first
@@ -71,20 +70,90 @@ def copied_block(built_site: Path, page: Path, title: str) -> str:
     raise AssertionError(f"en/{page}: no code block titled {title}")
 
 
-def run_alone(
-    code: str, folder: Path, timeout: float = 600
-) -> subprocess.CompletedProcess:
-    """Run `code` as block.py in `folder` (empty but for it), the site's packages refused."""
-    (folder / "block.py").write_text(code, encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-I", "-c", RUNNER, "block.py"],
-        cwd=folder,
+# One server per test worker, `python -I` (no PYTHONPATH, no user site) with the site's
+# packages refused, imports once what blocks import (together 3-10 s on the development
+# machine) and forks a child per block. A block still imports each module itself (a fork
+# shares loaded modules, not names); nothing but imports runs before the fork, so no
+# thread pool or random state is inherited.
+SERVER = f"""{NO_SITE_PACKAGE}
+import os
+import runpy
+import sys
+import tempfile
+
+import matplotlib.pyplot
+import numpy
+import pytest_examples.run_code
+import torch
+import transformers
+
+RUNNER = os.path.join(tempfile.mkdtemp(), "runner.py")  # a file: tracebacks show its lines
+with open(RUNNER, "w", encoding="utf-8") as file:
+    file.write({RUNNER!r})
+
+
+def run_block():
+    \"\"\"RUNNER's exit status, as `python RUNNER` would give it.\"\"\"
+    try:
+        runpy.run_path(RUNNER, run_name="__main__")
+    except SystemExit as stop:
+        if stop.code is None or isinstance(stop.code, int):
+            return stop.code or 0
+        print(stop.code, file=sys.stderr)
+        return 1
+    except BaseException:
+        sys.excepthook(*sys.exc_info())  # the interpreter's own report, as a script's
+        return 1
+    return 0
+
+
+for line in sys.stdin:  # the block's folder, and a folder for what it writes to stdout/stderr
+    folder, output = line.rstrip("\\n").split("\\t")
+    child = os.fork()
+    if child == 0:
+        os.chdir(folder)
+        for fd, name in [(1, "stdout"), (2, "stderr")]:
+            path = os.path.join(output, name)
+            os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+        status = run_block()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    _, status = os.waitpid(child, 0)
+    print(os.waitstatus_to_exitcode(status), flush=True)
+"""
+
+
+@pytest.fixture(scope="session")
+def block_server():
+    server = subprocess.Popen(
+        [sys.executable, "-I", "-c", SERVER],
         env={**os.environ, "MPLBACKEND": "Agg"},
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
         text=True,
-        timeout=timeout,
-        check=False,
     )
+    yield server
+    server.stdin.close()
+    server.wait(timeout=60)
+
+
+@pytest.fixture
+def run_alone(block_server, tmp_path_factory):
+    """Run `code` as block.py in `folder` (empty but for it), the site's packages refused;
+    its exit status and what it wrote to stdout and stderr."""
+
+    def run(code: str, folder: Path) -> subprocess.CompletedProcess:
+        (folder / "block.py").write_text(code, encoding="utf-8")
+        output = tmp_path_factory.mktemp("output")
+        block_server.stdin.write(f"{folder.resolve()}\t{output}\n")
+        block_server.stdin.flush()
+        answer = block_server.stdout.readline()
+        assert answer, "the block server stopped"
+        printed = {name: (output / name).read_text() for name in ["stdout", "stderr"]}
+        return subprocess.CompletedProcess("block.py", int(answer), **printed)
+
+    return run
 
 
 def failure(result: subprocess.CompletedProcess) -> str:
@@ -93,7 +162,7 @@ def failure(result: subprocess.CompletedProcess) -> str:
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=str)
 def test_a_copied_block_runs_alone_and_prints_its_lines(
-    tmp_path: Path, script: str, request
+    tmp_path: Path, script: str, request, run_alone
 ):
     if request.config.getoption("update_examples"):
         pytest.skip("the site was built before --update-examples rewrote the #> lines")
@@ -112,7 +181,7 @@ def test_a_copied_block_runs_alone_and_prints_its_lines(
     )
 
 
-def test_a_block_that_needs_the_site_package_fails(tmp_path: Path):
+def test_a_block_that_needs_the_site_package_fails(tmp_path: Path, run_alone):
     # A test of the test: the snippet file itself, not its standalone block, imports a helper.
     dependent = (ROOT / "snippets" / "pitfalls" / "no_upcast.py").read_text()
     assert "from snippets." in dependent
@@ -121,13 +190,13 @@ def test_a_block_that_needs_the_site_package_fails(tmp_path: Path):
     assert "No module named 'snippets'" in failure(result)
 
 
-def test_a_block_that_reads_a_repository_file_fails(tmp_path: Path):
+def test_a_block_that_reads_a_repository_file_fails(tmp_path: Path, run_alone):
     reads = 'print(open("snippets/implementations/variants.py").read()[:3])\n#> """\n'
     result = run_alone(reads, tmp_path)
     assert result.returncode != 0 and "FileNotFoundError" in failure(result)
 
 
-def test_a_block_that_prints_something_else_fails(tmp_path: Path):
+def test_a_block_that_prints_something_else_fails(tmp_path: Path, run_alone):
     result = run_alone("print(1 + 1)\n#> 3\n", tmp_path)
     assert result.returncode != 0 and "#> lines" in result.stderr
 
