@@ -1,4 +1,5 @@
-"""The Kernel page's fused Triton RMSNorm (snippets/kernel/rms_norm_triton.py).
+"""The Kernel page's fused Triton RMSNorm (snippets/kernel/rms_norm_triton.py), alone and
+fused with the residual add before it.
 
 Without a GPU the kernels run under Triton's interpreter (TRITON_INTERPRET=1) on small shapes:
 forward and backward against a float64 reference and torch.nn.functional.rms_norm, for rows
@@ -10,6 +11,7 @@ their launch settings, which the interpreter does not do. If triton cannot be in
 these tests skip and say so, unless REQUIRE_TRITON is set (as CI sets it).
 """
 
+import ast
 import os
 import re
 import subprocess
@@ -32,8 +34,9 @@ except ImportError as error:  # pragma: no cover - depends on the platform
 
 from conftest import ROOT
 from snippets.kernel import rms_norm_triton as kernel
+from snippets.kernel.add_bytes import PASSES, tensors_moved
 from snippets.kernel.bfloat16 import bfloat16_rounded, bfloat16_truncated
-from snippets.kernel.rms_norm_triton import rms_norm_triton
+from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
 
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
 # Relative error allowed against float64: one rounding of the output in each dtype.
@@ -235,6 +238,181 @@ def test_bad_input_gets_a_clear_error(call, error, words):
         call(x, w)
 
 
+def add_reference(x, residual, weight, dy, dh, eps, offset):
+    """y, h, dx, dr, dw of h = x + r, y = RMSNorm(h), in float64 by autograd. h is rounded
+    to x's dtype, as PyTorch's x + r is, before the norm reads it (its gradient passes)."""
+    x, r, w = (t.detach().double().requires_grad_() for t in (x, residual, weight))
+    exact = x + r
+    h = exact + (exact.detach().to(residual.dtype).double() - exact.detach())
+    y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps) * (offset + w)
+    torch.autograd.backward([y, h], [dy.double(), dh.double()])
+    return y.detach(), h.detach(), x.grad, r.grad, w.grad
+
+
+def add_run(x, residual, weight, dy, dh, eps, offset):
+    x, residual, weight = (
+        t.detach().clone().requires_grad_() for t in (x, residual, weight)
+    )
+    y, h = add_rms_norm_triton(x, residual, weight, eps, offset)
+    torch.autograd.backward([y, h], [dy, dh])
+    return y.detach(), h.detach(), x.grad, residual.grad, weight.grad
+
+
+def add_inputs(shape, dtype, seed):
+    """x, r, weight, dy, dh: r a residual stream larger than the sublayer's output x."""
+    generator = torch.Generator().manual_seed(seed)
+    x, r, dy, dh = (torch.randn(shape, generator=generator) for _ in range(4))
+    weight = torch.rand(shape[-1], generator=generator) + 0.5
+    return [t.to(DEVICE, dtype) for t in (x, 4 * r, weight, dy, dh)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("offset", [0.0, 1.0], ids=["llama-w", "gemma-1+w"])
+@pytest.mark.parametrize("m, n", [(4, 1), (9, 100), (6, 1000), (2, 4096), (2, 65536)])
+def test_add_and_norm_match_float64(m, n, offset, dtype):
+    inputs = add_inputs((m, n), dtype, seed=m + n)
+    ours = add_run(*inputs, 1e-6, offset)
+    want = add_reference(*inputs, 1e-6, offset)
+    for name, got, expected in zip(["y", "h", "dx", "dr", "dw"], ours, want):
+        assert got.dtype == dtype and got.shape == expected.shape, name
+        assert relative(got, expected) < TOLERANCE[dtype], name
+
+
+def test_add_and_norm_equal_the_add_then_the_norm_in_float32():
+    """In float32 the fused op does the unfused one's arithmetic: the same bits."""
+    x, r, weight, dy, dh = add_inputs((3, 5, 300), torch.float32, seed=3)
+    fused = add_run(x, r, weight, dy, dh, 1e-5, 1.0)
+    x, r, weight = (t.clone().requires_grad_() for t in (x, r, weight))
+    h = x + r
+    y = rms_norm_triton(h, weight, 1e-5, 1.0)
+    torch.autograd.backward([y, h], [dy, dh])
+    for got, want in zip(fused, [y, h, x.grad, r.grad, weight.grad]):
+        assert torch.equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=str)
+def test_the_norm_reads_the_h_it_returns(dtype):
+    """In half precision h is rounded before the norm reads it, as unfused: y is the norm
+    of the returned h, bit for bit (the unrounded sum would differ in the last bits)."""
+    x, r, weight, *_ = add_inputs((8, 512), dtype, seed=7)
+    y, h = add_rms_norm_triton(x, r, weight)
+    assert torch.equal(y, rms_norm_triton(h, weight))
+
+
+def test_add_and_norm_strided_rows_zero_rows_and_no_grad():
+    big = add_inputs((6, 90), torch.float32, seed=4)
+    x, r = big[0][:, :70], big[1][:, 10:80]  # rows 90 elements apart
+    weight, dy, dh = big[2][:70], big[3][:, :70], big[4][:, :70]
+    strided = add_run(x, r, weight, dy, dh, 1e-6, 0.0)
+    packed = add_run(x.contiguous(), r.contiguous(), weight, dy, dh, 1e-6, 0.0)
+    for a, b in zip(strided, packed):
+        torch.testing.assert_close(a, b)
+    with torch.no_grad():
+        y, h = add_rms_norm_triton(x, r, weight)
+    torch.testing.assert_close((y, h), (packed[0], packed[1]))
+    for shape in [(0, 48), (3, 0, 48)]:
+        empty = add_inputs(shape, torch.bfloat16, seed=5)
+        y, h, dx, dr, dw = add_run(*empty, 1e-6, 0.0)
+        assert y.shape == h.shape == dx.shape == dr.shape == shape
+        assert torch.equal(dw, torch.zeros_like(empty[2]))
+
+
+def test_x_and_r_get_separate_gradients():
+    """Both get h's gradient, one tensor in the backward: accumulating into one of them
+    must leave the other alone."""
+    x, r, weight, dy, dh = add_inputs((4, 64), torch.float32, seed=6)
+    x, r = x.requires_grad_(), r.requires_grad_()
+    for _ in range(2):
+        y, h = add_rms_norm_triton(x, r, weight)
+        torch.autograd.backward([y, h], [dy, dh])
+    assert x.grad.data_ptr() != r.grad.data_ptr()
+    torch.testing.assert_close(x.grad, r.grad)
+
+
+@pytest.mark.parametrize(
+    "residual, error, words",
+    [
+        ([1.0], TypeError, "residual must be a tensor"),
+        (torch.zeros(4, 7), ValueError, r"residual must match x: shape \(4, 8\)"),
+        (torch.zeros(4, 8, dtype=torch.float16), ValueError, "float32 on"),
+        (torch.zeros(8, 4).t(), ValueError, "residual must have contiguous rows"),
+    ],
+)
+def test_add_and_norm_bad_residual_gets_a_clear_error(residual, error, words):
+    x, w = torch.randn(4, 8, device=DEVICE), torch.ones(8, device=DEVICE)
+    if isinstance(residual, torch.Tensor):
+        residual = residual.to(DEVICE)
+    with pytest.raises(error, match=words):
+        add_rms_norm_triton(x, residual, w)
+
+
+ROW_SIZED = {"X", "R", "H", "Y", "DY", "DH", "DX"}  # the kernels' M x N tensors
+
+
+def row_sized_accesses(kernel_name: str, flag: str, on: bool) -> list[tuple[str, str]]:
+    """(load or store, tensor) for each M x N tensor the kernel reads or writes, read from
+    its source with its constexpr `flag` on or off."""
+    source = (ROOT / "snippets" / "kernel" / "rms_norm_triton.py").read_text()
+    kernel_def = next(
+        node
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef) and node.name == kernel_name
+    )
+    named = {  # pointers built before use, such as x_ptrs = X + rows * stride_x + cols
+        node.targets[0].id: node.value
+        for node in ast.walk(kernel_def)
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+    }
+
+    def base(pointer):
+        pointer = named.get(getattr(pointer, "id", None), pointer)
+        while isinstance(pointer, ast.BinOp):
+            pointer = pointer.left
+        return pointer.id
+
+    def visit(statements):
+        for statement in statements:
+            if (
+                isinstance(statement, ast.If)
+                and getattr(statement.test, "id", "") == flag
+            ):
+                yield from visit(statement.body if on else statement.orelse)
+            elif isinstance(statement, (ast.For, ast.If)):  # loops: the same accesses
+                yield from visit(statement.body + statement.orelse)
+            else:
+                yield from calls(statement)
+
+    def calls(statement):
+        for node in ast.walk(statement):
+            access = getattr(getattr(node, "func", None), "attr", None)
+            if access in ("load", "store") and base(node.args[0]) in ROW_SIZED:
+                yield access, base(node.args[0])
+
+    return list(visit(kernel_def.body))
+
+
+def test_the_kernels_move_the_bytes_the_page_counts():
+    """The Kernel page counts M x N tensors moved (add_bytes.py): fused forward reads x and
+    r and writes h and y; fused backward reads h, dy and dh and writes one gradient. The
+    lone norm moves 2 and 3 (roofline.py). Counted here in the kernels' loads and stores."""
+    forward, backward = "rms_norm_forward_kernel", "rms_norm_backward_kernel"
+    lone_forward = row_sized_accesses(forward, "ADD_RESIDUAL", on=False)
+    fused_forward = row_sized_accesses(forward, "ADD_RESIDUAL", on=True)
+    lone_backward = row_sized_accesses(backward, "ADD_DH", on=False)
+    fused_backward = row_sized_accesses(backward, "ADD_DH", on=True)
+    assert sorted(lone_forward) == [("load", "X"), ("store", "Y")]
+    assert sorted(fused_forward) == [
+        ("load", "R"),
+        ("load", "X"),
+        ("store", "H"),
+        ("store", "Y"),
+    ]
+    assert sorted(lone_backward) == [("load", "DY"), ("load", "X"), ("store", "DX")]
+    assert len(fused_backward) == len(set(fused_backward)) == 4
+    assert len(fused_forward) == tensors_moved(PASSES["forward"]["fused"])
+    assert len(fused_backward) == tensors_moved(PASSES["backward"]["fused"])
+
+
 COMPILE_FOR_H100 = """
 import os, re, subprocess, tempfile
 import triton
@@ -243,11 +421,13 @@ from triton.compiler import ASTSource
 from snippets.kernel import rms_norm_triton as kernel
 
 pointers = {"X": "*bf16", "W": "*bf16", "RSTD": "*fp32"}
-forward = {**pointers, "Y": "*bf16", "stride_x": "i32", "stride_w": "constexpr", "N": "i32",
-           "eps": "fp32", "offset": "fp32", "BLOCK_N": "constexpr"}
-backward = {**pointers, "DY": "*bf16", "DX": "*bf16", "DW_PARTIAL": "*fp32",
-            "stride_dy": "i32", "stride_x": "i32", "stride_w": "constexpr", "M": "i32",
-            "N": "i32", "offset": "fp32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"}
+forward = {**pointers, "R": "*bf16", "H": "*bf16", "Y": "*bf16", "stride_x": "i32",
+           "stride_r": "i32", "stride_w": "constexpr", "N": "i32", "eps": "fp32",
+           "offset": "fp32", "ADD_RESIDUAL": "constexpr", "BLOCK_N": "constexpr"}
+backward = {**pointers, "DY": "*bf16", "DH": "*bf16", "DX": "*bf16", "DW_PARTIAL": "*fp32",
+            "stride_dy": "i32", "stride_dh": "i32", "stride_x": "i32",
+            "stride_w": "constexpr", "M": "i32", "N": "i32", "offset": "fp32",
+            "ADD_DH": "constexpr", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"}
 cuobjdump = os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/cuobjdump")
 
 def stack_bytes(cubin):
@@ -267,14 +447,16 @@ def build(fn, types, constexprs, num_warps):
     print(fn.__name__, constexprs, "warps", num_warps, "stack", stack_bytes(compiled.asm["cubin"]))
 
 # The shortest row and the longest of each row of the launch tables: every warp count, the
-# most values per thread for each, and every BLOCK_M.
-for n in [1] + [largest for largest, _ in kernel.FORWARD_WARPS]:
-    block_n, num_warps = kernel.forward_launch(n)
-    build(kernel.rms_norm_forward_kernel, forward, {"BLOCK_N": block_n}, num_warps)
-for n in [1] + [largest for largest, *_ in kernel.BACKWARD_SETTINGS]:
-    block_n, block_m, num_warps, _ = kernel.backward_launch(n, 132)  # an H100's SMs
-    constexprs = {"BLOCK_M": block_m, "BLOCK_N": block_n}
-    build(kernel.rms_norm_backward_kernel, backward, constexprs, num_warps)
+# most values per thread for each, and every BLOCK_M; the lone norm and the fused add.
+for fused in [False, True]:
+    for n in [1] + [largest for largest, _ in kernel.FORWARD_WARPS]:
+        block_n, num_warps = kernel.forward_launch(n)
+        constexprs = {"ADD_RESIDUAL": fused, "BLOCK_N": block_n}
+        build(kernel.rms_norm_forward_kernel, forward, constexprs, num_warps)
+    for n in [1] + [largest for largest, *_ in kernel.BACKWARD_SETTINGS]:
+        block_n, block_m, num_warps, _ = kernel.backward_launch(n, 132)  # an H100's SMs
+        constexprs = {"ADD_DH": fused, "BLOCK_M": block_m, "BLOCK_N": block_n}
+        build(kernel.rms_norm_backward_kernel, backward, constexprs, num_warps)
 """
 
 
@@ -295,7 +477,7 @@ def test_kernels_compile_for_an_h100_without_spills_up_to_8192():
     )
     assert result.returncode == 0, result.stderr
     compiled = re.findall(r"'BLOCK_N': (\d+)}.* stack (\d+)", result.stdout)
-    expected = 2 + len(kernel.FORWARD_WARPS) + len(kernel.BACKWARD_SETTINGS)
+    expected = 2 * (2 + len(kernel.FORWARD_WARPS) + len(kernel.BACKWARD_SETTINGS))
     assert len(compiled) == expected, result.stdout
     assert all(
         int(stack) == 0 for block_n, stack in compiled if int(block_n) <= 8192

@@ -45,6 +45,7 @@ if changed is not None:
     sys.exit("it printed other lines than its #> lines:\\n" + code_diff(example, changed, config))
 """
 
+
 def shown_scripts() -> dict[str, Path]:
     """Each whole snippet file a page shows (an include without `:section`), with the first
     English page that shows it."""

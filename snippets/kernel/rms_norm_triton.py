@@ -1,4 +1,5 @@
-"""A fused RMSNorm in Triton: one pass over x forward, one pass over x and dy backward.
+"""A fused RMSNorm in Triton: one pass over x forward, one pass over x and dy backward; and
+the same kernels fused with the residual add before the norm, h = x + r, y = RMSNorm(h).
 
 On a machine without a GPU, set TRITON_INTERPRET=1 before importing triton: the same kernels
 then run, slowly, on CPU tensors.
@@ -17,14 +18,19 @@ DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 @triton.jit
 def rms_norm_forward_kernel(
     X,  # input rows, x's dtype
+    R,  # the residual rows added to X (read only if ADD_RESIDUAL)
+    H,  # out: x + r, x's dtype, packed (written only if ADD_RESIDUAL)
     Y,  # out: output rows, x's dtype, packed (row i starts at i * N)
     W,  # the weight, shape (N,)
     RSTD,  # out: 1 / rms of each row, float32, shape (M,): the backward pass reuses it
     stride_x,  # elements from one row of X to the next (>= N: rows may be padded)
+    stride_r,  # the same for R
     stride_w,  # elements from one weight entry to the next (1 unless a strided view)
     N,  # row length
     eps,  # added to the mean square, inside the square root
     offset,  # 0.0 scales by w (LLaMA), 1.0 by 1 + w (Gemma)
+    ADD_RESIDUAL: tl.constexpr,  # False: the lone norm, y = RMSNorm(x); the code is
+    # compiled for each value, so the lone norm carries none of the residual's code
     BLOCK_N: tl.constexpr,  # a power of two >= N
 ):
     # One program per row; int64: M * N can pass 2**31.
@@ -32,6 +38,13 @@ def rms_norm_forward_kernel(
     cols = tl.arange(0, BLOCK_N)
     mask = cols < N
     x = tl.load(X + row * stride_x + cols, mask=mask, other=0.0).to(tl.float32)
+    if ADD_RESIDUAL:
+        r = tl.load(R + row * stride_r + cols, mask=mask, other=0.0).to(tl.float32)
+        # h is rounded to x's dtype, as PyTorch's x + r is, and the norm reads that h:
+        # the residual stream and the norm's input are the same numbers as unfused.
+        h = (x + r).to(H.dtype.element_ty)
+        tl.store(H + row * N + cols, h, mask=mask)
+        x = h.to(tl.float32)
     rstd = 1.0 / tl.sqrt(tl.sum(x * x, axis=0) / N + eps)
     tl.store(RSTD + row, rstd)
     w = tl.load(W + cols * stride_w, mask=mask, other=0.0).to(tl.float32) + offset
@@ -41,17 +54,21 @@ def rms_norm_forward_kernel(
 @triton.jit
 def rms_norm_backward_kernel(
     DY,  # gradient of the output rows
-    X,  # the input rows saved by the forward pass
+    DH,  # gradient of h from the residual stream (read only if ADD_DH)
+    X,  # the norm's input rows saved by the forward pass (h when fused with the add)
     W,  # the weight, shape (N,)
     RSTD,  # 1 / rms of each row, from the forward pass
-    DX,  # out: gradient of the input rows, packed (row i starts at i * N)
+    DX,  # out: gradient of the input rows, packed (row i starts at i * N); fused with
+    # the add, the gradient of h, which x and r share
     DW_PARTIAL,  # out: float32 (programs, N), row p is program p's sum of dy * x_hat
     stride_dy,  # elements from one row of DY to the next
+    stride_dh,  # the same for DH
     stride_x,  # the same for X
     stride_w,  # elements from one weight entry to the next
     M,  # number of rows
     N,  # row length
     offset,  # 0.0 (LLaMA) or 1.0 (Gemma), as in the forward pass
+    ADD_DH: tl.constexpr,  # True when fused with the residual add: DX = dh + the norm's
     BLOCK_M: tl.constexpr,  # rows per loop step: a BLOCK_M x BLOCK_N tile at a time
     BLOCK_N: tl.constexpr,  # a power of two >= N
 ):
@@ -78,6 +95,9 @@ def rms_norm_backward_kernel(
         # dx = rstd * (w*dy - x_hat * mean(w*dy * x_hat)): the Gradients page's formula.
         mean = tl.sum(wdy * x_hat, axis=1)[:, None] / N
         dx = rstd * (wdy - x_hat * mean)
+        if ADD_DH:  # h feeds the norm and the residual stream: its gradient is the sum
+            dh_ptrs = DH + rows[:, None] * stride_dh + cols[None, :]
+            dx += tl.load(dh_ptrs, mask=mask, other=0.0).to(tl.float32)
         tl.store(
             DX + rows[:, None] * N + cols[None, :],
             dx.to(DX.dtype.element_ty),
@@ -186,47 +206,68 @@ def _check(x, weight, eps, offset):
     if offset not in (0.0, 1.0):
         raise ValueError(f"offset must be 0.0 (w) or 1.0 (1 + w), got {offset!r}")
 
-def rms_norm_forward(x, weight, eps, offset):
-    """y (x's dtype and shape, packed) and rstd (float32, one per row)."""
+def _check_residual(x, residual):
+    if not isinstance(residual, torch.Tensor):
+        raise TypeError(f"residual must be a tensor, got {type(residual).__name__}")
+    expected = (x.shape, x.dtype, x.device)
+    if (residual.shape, residual.dtype, residual.device) != expected:
+        raise ValueError(
+            f"residual must match x: shape {tuple(x.shape)}, {x.dtype} on {x.device};"
+            f" got shape {tuple(residual.shape)}, {residual.dtype} on {residual.device}"
+        )
+
+def rms_norm_forward(x, weight, eps, offset, residual=None):
+    """y (x's dtype and shape, packed), rstd (float32, one per row), and h = x + residual
+    (packed; None without a residual), whose norm y is."""
     n = x.shape[-1]
     rows = _rows(x, n, "x")
     m = rows.shape[0]
     y = torch.empty(x.shape, dtype=x.dtype, device=x.device)
     rstd = torch.empty(m, dtype=torch.float32, device=x.device)
+    fused = residual is not None
+    # Without a residual, R and H are never read or written: any tensor will do.
+    r_rows = _rows(residual, n, "residual") if fused else rows
+    h = torch.empty_like(y) if fused else None
     if m:  # a grid of zero programs is not launched
         block_n, num_warps = forward_launch(n)
         rms_norm_forward_kernel[(m,)](
-            rows, y, weight, rstd, rows.stride(0), weight.stride(0), n, eps, offset,
-            BLOCK_N=block_n, num_warps=num_warps,
+            rows, r_rows, h if fused else y, y, weight, rstd, rows.stride(0),
+            r_rows.stride(0), weight.stride(0), n, eps, offset,
+            ADD_RESIDUAL=fused, BLOCK_N=block_n, num_warps=num_warps,
         )  # fmt: skip
-    return y, rstd
+    return y, rstd, h
 
-def rms_norm_backward(dy, x, weight, rstd, offset):
-    """dx (x's dtype) and dw (weight's dtype), dw summed over rows in float32."""
+def rms_norm_backward(dy, x, weight, rstd, offset, dh=None):
+    """dx (x's dtype) and dw (weight's dtype), dw summed over rows in float32. With dh,
+    the gradient of h = x + r from the residual stream (x is then h), dx is the gradient
+    of h, which x and r share: dh plus the norm's."""
     n = x.shape[-1]
     rows = _rows(x, n, "x")
     m = rows.shape[0]
     dx = torch.empty(x.shape, dtype=x.dtype, device=x.device)
     if m == 0:  # no rows: nothing to launch, and the sum over no rows is zero
         return dx, torch.zeros_like(weight)
-    # Autograd's dy can have any layout: copied only if it must be.
-    dy = dy.reshape(-1, n)
-    if dy.stride(-1) != 1:
-        dy = dy.contiguous()
+    # Autograd's gradients can have any layout: copied only if they must be.
+    dy = _gradient_rows(dy, n)
+    dh_rows = dy if dh is None else _gradient_rows(dh, n)  # not read without dh
     block_n, block_m, num_warps, most = backward_launch(n, _sm_count(x.device))
     programs = min(most, triton.cdiv(m, block_m))  # each gets one tile or more
     dw_partial = torch.empty(programs, n, dtype=torch.float32, device=x.device)
     rms_norm_backward_kernel[(programs,)](
-        dy, rows, weight, rstd, dx, dw_partial, dy.stride(0), rows.stride(0),
-        weight.stride(0), m, n, offset,
-        BLOCK_M=block_m, BLOCK_N=block_n, num_warps=num_warps,
+        dy, dh_rows, rows, weight, rstd, dx, dw_partial, dy.stride(0), dh_rows.stride(0),
+        rows.stride(0), weight.stride(0), m, n, offset,
+        ADD_DH=dh is not None, BLOCK_M=block_m, BLOCK_N=block_n, num_warps=num_warps,
     )  # fmt: skip
     return dx, dw_partial.sum(0).to(weight.dtype)
+
+def _gradient_rows(gradient, n):
+    rows = gradient.reshape(-1, n)
+    return rows if rows.stride(-1) == 1 else rows.contiguous()
 
 class TritonRMSNormFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, weight, eps, offset):
-        y, rstd = rms_norm_forward(x, weight, eps, offset)
+        y, rstd, _ = rms_norm_forward(x, weight, eps, offset)
         ctx.save_for_backward(x, weight, rstd)
         ctx.offset = offset
         return y
@@ -236,6 +277,20 @@ class TritonRMSNormFunction(torch.autograd.Function):
         x, weight, rstd = ctx.saved_tensors
         dx, dw = rms_norm_backward(dy, x, weight, rstd, ctx.offset)
         return dx, dw, None, None
+
+class TritonAddRMSNormFunction(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, residual, weight, eps, offset):
+        y, rstd, h = rms_norm_forward(x, weight, eps, offset, residual)
+        ctx.save_for_backward(h, weight, rstd)  # h, not x and r: one tensor kept
+        ctx.offset = offset
+        return y, h
+
+    @staticmethod
+    def backward(ctx, dy, dh):
+        h, weight, rstd = ctx.saved_tensors
+        dx, dw = rms_norm_backward(dy, h, weight, rstd, ctx.offset, dh)
+        return dx, dx, dw, None, None  # h = x + r: x and r get h's gradient
 
 def rms_norm_triton(x, weight, eps=1e-6, offset=0.0):
     """RMSNorm over the last dimension: x / sqrt(mean(x^2) + eps) * (offset + weight).
@@ -248,5 +303,20 @@ def rms_norm_triton(x, weight, eps=1e-6, offset=0.0):
     eps, offset = float(eps), float(offset)
     if torch.is_grad_enabled() and (x.requires_grad or weight.requires_grad):
         return TritonRMSNormFunction.apply(x, weight, eps, offset)
-    y, _ = rms_norm_forward(x, weight, eps, offset)  # no graph to record: no Function
+    y, _, _ = rms_norm_forward(x, weight, eps, offset)  # no graph to record
     return y
+
+def add_rms_norm_triton(x, residual, weight, eps=1e-6, offset=0.0):
+    """The residual add and the norm after it, fused: h = x + residual, y = RMSNorm(h).
+
+    Returns (y, h): y feeds the next sublayer, h is the residual stream. Arguments as
+    rms_norm_triton's, and residual of x's shape, dtype and device.
+    """
+    _check(x, weight, eps, offset)
+    _check_residual(x, residual)
+    eps, offset = float(eps), float(offset)
+    needs_grad = x.requires_grad or residual.requires_grad or weight.requires_grad
+    if torch.is_grad_enabled() and needs_grad:
+        return TritonAddRMSNormFunction.apply(x, residual, weight, eps, offset)
+    y, _, h = rms_norm_forward(x, weight, eps, offset, residual)
+    return y, h
