@@ -23,6 +23,7 @@ from transformers.models.llama.modeling_llama import (
 
 from snippets.models.configs import LLAMA_2_7B, LLAMA_2_70B
 from snippets.models.families import MODELS
+from snippets.models.fused_block import FusedDecoderBlock
 from snippets.models.llama_block import DecoderBlock, TinyLlama, rotary_tables
 
 CONFIG = {
@@ -56,6 +57,44 @@ def test_block_matches_transformers_llama_decoder_layer():
         expected = expected[0] if isinstance(expected, tuple) else expected
         got = ours(x, *rotary_tables(10, 16))
     assert torch.allclose(got, expected, atol=1e-5, rtol=0)
+
+
+def test_fused_block_matches_transformers_in_outputs_and_gradients():
+    """The block with the Kernel page's fused add and norm: transformers' decoder layer's
+    output, and its gradients for the input and every parameter, in float32."""
+    torch.manual_seed(1)
+    config = LlamaConfig(**CONFIG)
+    config._attn_implementation = "eager"
+    theirs = LlamaDecoderLayer(config, layer_idx=0)
+    with torch.no_grad():
+        for norm in (theirs.input_layernorm, theirs.post_attention_layernorm):
+            norm.weight.uniform_(0.5, 1.5)
+    ours = FusedDecoderBlock(64, n_heads=4, n_kv_heads=2, hidden=172, eps=1e-5)
+    ours.load_state_dict(theirs.state_dict())
+    x = torch.randn(2, 10, 64)
+    positions = torch.arange(10).unsqueeze(0).expand(2, -1)
+    cos_sin = LlamaRotaryEmbedding(config)(x, positions)
+    causal = torch.full((10, 10), float("-inf")).triu(1)[None, None]
+    results = []
+    for layer, call in [
+        (
+            theirs,
+            lambda h: theirs(h, attention_mask=causal, position_embeddings=cos_sin),
+        ),
+        (ours, lambda h: ours(h, *rotary_tables(10, 16))),
+    ]:
+        h = x.clone().requires_grad_()
+        out = call(h)
+        out = out[0] if isinstance(out, tuple) else out
+        (out * torch.linspace(-1, 1, 64)).sum().backward()
+        grads = {name: p.grad for name, p in layer.named_parameters()}
+        results.append((out.detach(), h.grad, grads))
+    (want, want_dx, want_grads), (got, got_dx, got_grads) = results
+    assert torch.allclose(got, want, atol=1e-5, rtol=0)
+    assert torch.allclose(got_dx, want_dx, atol=1e-5, rtol=1e-5)
+    assert want_grads.keys() == got_grads.keys()
+    for name, grad in want_grads.items():
+        assert torch.allclose(got_grads[name], grad, atol=1e-5, rtol=1e-5), name
 
 
 def test_rotary_tables_match_transformers():
