@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 
 import pytest
 import torch
+import yaml
 from bs4 import BeautifulSoup
 from filelock import FileLock
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -50,6 +51,21 @@ FENCE = re.compile(
 INCLUDE = re.compile(r'^\s*--8<--\s+"(?P<target>[^"]+)"\s*$')
 FORMULA = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.DOTALL)
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+
+
+def mkdocs_config() -> dict:
+    """mkdocs.yml as data: `!ENV [NAME, default]` as its default, other tags as None."""
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def tag(loader, suffix, node):
+        if suffix == "ENV" and isinstance(node, yaml.SequenceNode):
+            return loader.construct_sequence(node)[-1]
+        return None
+
+    Loader.add_multi_constructor("!", tag)
+    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
 
 
 def pages(language: str) -> list[Path]:

@@ -7,7 +7,6 @@ import re
 from urllib.parse import urljoin
 
 import pytest
-import yaml
 from bs4 import BeautifulSoup
 
 from conftest import (
@@ -15,12 +14,12 @@ from conftest import (
     FORMULA,
     LANGUAGES,
     LATEX_LEFT,
-    ROOT,
     SITE_PATH,
     SITE_URL,
     all_pages,
     built_page,
     includes,
+    mkdocs_config,
     pages,
     prose,
     read,
@@ -44,21 +43,6 @@ LOADING_ATTRIBUTES = {
 }
 NOT_LOADED_LINKS = {"alternate", "canonical"}
 REMOTE = re.compile(r"^\s*['\"]?\s*(?:[a-z][a-z0-9+.-]*:)?//", re.IGNORECASE)
-
-
-def mkdocs_config() -> dict:
-    """mkdocs.yml as data: `!ENV [NAME, default]` as its default, other tags as None."""
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    def tag(loader, suffix, node):
-        if suffix == "ENV" and isinstance(node, yaml.SequenceNode):
-            return loader.construct_sequence(node)[-1]
-        return None
-
-    Loader.add_multi_constructor("!", tag)
-    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
 
 
 def css_urls(css: str) -> list[str]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DOCS, pages
+from conftest import DOCS, mkdocs_config, pages
 from scripts import translations
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -43,6 +43,39 @@ AVOIDED = {
     "증명": "검증 (checked by running code)",
     "세요": "합니다체, imperatives as -십시오",
 }
+
+
+def nav_titles(entries: list) -> list[str]:
+    """Every title in a `nav:` list: pages and sections, and the pages inside sections."""
+    titles = []
+    for entry in entries:
+        for title, target in entry.items():
+            titles.append(title)
+            if isinstance(target, list):
+                titles += nav_titles(target)
+    return titles
+
+
+def test_every_navigation_title_has_a_korean_title():
+    """The i18n plugin shows an untranslated title in English on the Korean site, silently."""
+    config = mkdocs_config()
+    i18n = next(
+        p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p
+    )
+    korean = next(lang for lang in i18n["languages"] if lang["locale"] == "ko")
+    translated = korean.get("nav_translations", {})
+    titles = nav_titles(config["nav"])
+    missing = [title for title in titles if title not in translated]
+    assert missing == [], (
+        f"mkdocs.yml: the navigation titles {missing} have no Korean title; add a line"
+        " `English title: 한국어 제목` under nav_translations (the i18n plugin's ko language)"
+    )
+    not_korean = {k: v for k, v in translated.items() if not HANGUL.search(str(v))}
+    assert not_korean == {}, f"mkdocs.yml nav_translations: not in Korean: {not_korean}"
+    unused = sorted(set(translated) - set(titles))
+    assert unused == [], (
+        f"mkdocs.yml nav_translations: no such navigation title: {unused}"
+    )
 
 
 def test_both_languages_have_the_same_pages():
