@@ -1,11 +1,10 @@
-"""A tiny pre-RMSNorm causal language model whose attention computes its logits itself, with
-or without QK-norm, so that training can record the largest logit and the attention entropy."""
+"""A tiny pre-RMSNorm causal language model whose attention computes its own logits, with
+or without QK-norm, so that training can record the largest logit and the entropy."""
 
 import torch
 from torch import nn
 
 from snippets.placement.tiny_lm import corpus, one_thread
-
 
 class Attention(nn.Module):
     def __init__(self, width, heads, qk_norm):
@@ -21,24 +20,25 @@ class Attention(nn.Module):
     def forward(self, x):
         batch, length, width = x.shape
         q, k, v = self.qkv(x).view(batch, length, 3, self.heads, -1).unbind(2)
-        q, k, v = self.q_norm(q), self.k_norm(k), v
+        q, k = self.q_norm(q), self.k_norm(k)
         q, k, v = (t.transpose(1, 2) for t in (q, k, v))
         logits = q @ k.transpose(-1, -2) / self.head_dim**0.5
         mask = torch.ones(length, length, dtype=torch.bool).tril()
         logits = logits.masked_fill(~mask, float("-inf"))
         p = logits.softmax(-1)
-        with torch.no_grad():  # records for the plots: the largest logit, the mean entropy
+        # Records for the plots: the largest logit, the mean entropy.
+        with torch.no_grad():
             self.max_logit = logits[..., mask].abs().max().item()
             plogp = torch.where(p > 0, p * p.log(), torch.zeros(()))
             self.entropy = -plogp.sum(-1).mean().item()
         y = (p @ v).transpose(1, 2).reshape(batch, length, width)
         return self.out(y)
 
-
 class Layer(nn.Module):
     def __init__(self, width, heads, qk_norm):
         super().__init__()
-        self.norm1, self.norm2 = nn.RMSNorm(width, eps=1e-6), nn.RMSNorm(width, eps=1e-6)
+        self.norm1 = nn.RMSNorm(width, eps=1e-6)
+        self.norm2 = nn.RMSNorm(width, eps=1e-6)
         self.attention = Attention(width, heads, qk_norm)
         self.mlp = nn.Sequential(
             nn.Linear(width, 4 * width), nn.GELU(), nn.Linear(4 * width, width)
@@ -47,7 +47,6 @@ class Layer(nn.Module):
     def forward(self, x):
         x = x + self.attention(self.norm1(x))
         return x + self.mlp(self.norm2(x))
-
 
 class AttentionLM(nn.Module):
     def __init__(self, vocab, qk_norm, width=64, heads=4, layers=2, length=32):
@@ -64,7 +63,6 @@ class AttentionLM(nn.Module):
             x = layer(x)
         return self.head(self.final_norm(x))
 
-
 def logit_bound(attention):
     """The largest logit QK-norm allows with the current gains: each normalized head
     vector has norm at most sqrt(head_dim), so |q . k| / sqrt(head_dim) is at most
@@ -72,7 +70,6 @@ def logit_bound(attention):
     gain_q = attention.q_norm.weight.abs().max()
     gain_k = attention.k_norm.weight.abs().max()
     return (attention.head_dim**0.5 * gain_q * gain_k).item()
-
 
 @one_thread()
 def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0):

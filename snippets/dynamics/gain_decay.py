@@ -11,7 +11,9 @@ class Norm(nn.Module):
     def __init__(self, n, style):
         super().__init__()
         self.style = style
-        self.weight = nn.Parameter(torch.ones(n) if style == "llama" else torch.zeros(n))
+        self.weight = nn.Parameter(
+            torch.ones(n) if style == "llama" else torch.zeros(n)
+        )
 
     def gain(self):
         return self.weight if self.style == "llama" else 1 + self.weight
@@ -37,7 +39,10 @@ def param_groups(model, decay, gains_too):
     params = list(model.parameters())
     decayed = [p for p in params if p.dim() >= 2 or gains_too]
     rest = [p for p in params if not (p.dim() >= 2 or gains_too)]
-    return [{"params": decayed, "weight_decay": decay}, {"params": rest, "weight_decay": 0.0}]
+    return [
+        {"params": decayed, "weight_decay": decay},
+        {"params": rest, "weight_decay": 0.0},
+    ]
 
 @one_thread()
 def train(style, gains_too, lr=0.01, decay=0.1, steps=1000):
@@ -57,11 +62,17 @@ def train(style, gains_too, lr=0.01, decay=0.1, steps=1000):
 groups = param_groups(Model("llama"), 0.1, gains_too=False)
 shapes = [[tuple(p.shape) for p in group["params"]] for group in groups]
 print(f"nanoGPT's rule, decayed: {shapes[0]}, not decayed: {shapes[1]}")
+#> nanoGPT's rule, decayed: [(32, 32), (10, 16)], not decayed: [(32,), (10,)]
 
 # AdamW, lr 0.01, weight decay 0.1, 1000 steps.
 print("gain style  gains decayed  mean gain: read channels  unread channels")
+#> gain style  gains decayed  mean gain: read channels  unread channels
 for style, gains_too in [("llama", False), ("llama", True), ("gemma", True)]:
     gain, loss = train(style, gains_too)
     read, unread = gain[:16].mean().item(), gain[16:].mean().item()
-    print(f"{style:<10}  {str(gains_too):<13}  {read:>23.3f}  {unread:>15.3f}")
+    print(f"{style:<10}  {gains_too!s:<13}  {read:>23.3f}  {unread:>15.3f}")
+    #> llama       False                            2.538            1.000
+    #> llama       True                             1.660            0.368
+    #> gemma       True                             2.024            1.000
 print(f"(1 - lr * decay)^1000 = {(1 - 0.01 * 0.1) ** 1000:.3f}")
+#> (1 - lr * decay)^1000 = 0.368

@@ -11,21 +11,31 @@ runs = {
 }
 # Training at this rate amplifies rounding differences between CPUs, so after the first
 # step the snippet prints only which side of a threshold the values lie on.
+print("            at initialization:     steps 76-150, at every step:")
+#>             at initialization:     steps 76-150, at every step:
+print("            largest logit  entropy  logit > 1000  entropy < 0.05  entropy > 0.5")
+#>             largest logit  entropy  logit > 1000  entropy < 0.05  entropy > 0.5
 for name, run in runs.items():
     logits, entropy = torch.tensor(run["max_logit"]), torch.tensor(run["entropy"])
-    print(f"{name:<10}  at initialization: largest logit {logits[0]:.3g}", end=", ")
-    print(f"entropy {entropy[0]:.3g}")
-    late_logits, late_entropy = logits[75:], entropy[75:]
-    print(f"{name:<10}  steps 76-150: largest logit > 1000 {bool(late_logits.min() > 1000)}", end=", ")
-    print(f"entropy < 0.05 {bool(late_entropy.max() < 0.05)}", end=", ")
-    print(f"> 0.5 {bool(late_entropy.min() > 0.5)}")
-    if run["bound"]:
-        within = all(a <= b for a, b in zip(run["max_logit"][1:], run["bound"]))
-        print(f"{name:<10}  every logit within its bound: {within}")
+    start = f"{logits[0]:>13.3g}  {entropy[0]:>7.3g}"
+    late = [
+        logits[75:].min() > 1000,
+        entropy[75:].max() < 0.05,
+        entropy[75:].min() > 0.5,
+    ]
+    late = [str(bool(value)) for value in late]
+    print(f"{name:<10}  {start}  {late[0]:<12}  {late[1]:<14}  {late[2]}")
+    #> no QK-norm           1.52     2.51  True          True            False
+    #> QK-norm              3.35      2.2  False         False           True
+bound = runs["QK-norm"]["bound"]
+within = all(a <= b for a, b in zip(runs["QK-norm"]["max_logit"][1:], bound))
+print(f"QK-norm: every logit within sqrt(head_dim) max|gain_q| max|gain_k|: {within}")
+#> QK-norm: every logit within sqrt(head_dim) max|gain_q| max|gain_k|: True
 
 final = {name: sum(run["loss"][-20:]) / 20 for name, run in runs.items()}
 gap = final["no QK-norm"] - final["QK-norm"]
 print(f"training loss, last 20 steps: no QK-norm higher by more than 0.2: {gap > 0.2}")
+#> training loss, last 20 steps: no QK-norm higher by more than 0.2: True
 
 def draw(translate):
     fig = Figure(figsize=(8, 3.2), layout="constrained")
