@@ -23,7 +23,10 @@ def loss_grad(W, x, head, labels):
 def test_gradient_orthogonal_and_scales_as_one_over_c(c):
     torch.manual_seed(0)
     x, labels = torch.randn(50, 8, dtype=torch.float64), torch.randint(5, (50,))
-    head, W = torch.randn(5, 12, dtype=torch.float64), torch.randn(12, 8, dtype=torch.float64)
+    head, W = (
+        torch.randn(5, 12, dtype=torch.float64),
+        torch.randn(12, 8, dtype=torch.float64),
+    )
     G, Gc = loss_grad(W, x, head, labels), loss_grad(c * W, x, head, labels)
     assert abs((G * W).sum()) < 1e-12 * G.norm() * W.norm()
     assert torch.allclose(Gc, G / c, rtol=1e-10, atol=0)
@@ -37,7 +40,9 @@ def test_equilibrium_norm_and_angle():
     n = 1.0
     for _ in range(20000):
         n = (1 - lr * decay) ** 2 * n + lr**2 * c**2 / n
-    assert math.isclose(n**0.5, (lr * c**2 / (decay * (2 - lr * decay))) ** 0.25, rel_tol=1e-9)
+    assert math.isclose(
+        n**0.5, (lr * c**2 / (decay * (2 - lr * decay))) ** 0.25, rel_tol=1e-9
+    )
     # The angle of a step at equilibrium: cos = (1 - lr decay) |W| / |W_next|, |W_next| = |W|.
     tangent = lr * (c / n**0.5) / ((1 - lr * decay) * n**0.5)
     assert math.isclose(math.atan(tangent), math.acos(1 - lr * decay), rel_tol=1e-9)
