@@ -26,6 +26,13 @@ KOREAN = {
     "training loss": "학습 손실",
     "unigram model": "유니그램 모델",
     "bigram model": "바이그램 모델",
+    "no QK-norm": "QK-norm 없음",
+    "QK-norm": "QK-norm",
+    "largest attention logit": "가장 큰 어텐션 로짓",
+    "attention entropy (nats)": "어텐션 엔트로피(nat)",
+    "no weight decay": "가중치 감쇠 없음",
+    "weight decay 0.01": "가중치 감쇠 0.01",
+    "angle moved per step (radians)": "스텝당 회전 각도(라디안)",
 }
 # Per language: the file name's ending, and the labels (from their English text).
 LANGUAGES = {

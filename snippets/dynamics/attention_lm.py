@@ -1,0 +1,100 @@
+"""A tiny pre-RMSNorm causal language model whose attention computes its own logits, with
+or without QK-norm, so that training can record the largest logit and the entropy."""
+
+import torch
+from torch import nn
+
+from snippets.placement.tiny_lm import corpus, one_thread
+
+class Attention(nn.Module):
+    def __init__(self, width, heads, qk_norm):
+        super().__init__()
+        self.heads, self.head_dim = heads, width // heads
+        self.qkv = nn.Linear(width, 3 * width, bias=False)
+        self.out = nn.Linear(width, width, bias=False)
+        # QK-norm: one RMSNorm over each head's head_dim, for queries and for keys.
+        norm = (lambda: nn.RMSNorm(self.head_dim, eps=1e-6)) if qk_norm else nn.Identity
+        self.q_norm, self.k_norm = norm(), norm()
+        self.max_logit, self.entropy = 0.0, 0.0
+
+    def forward(self, x):
+        batch, length, width = x.shape
+        q, k, v = self.qkv(x).view(batch, length, 3, self.heads, -1).unbind(2)
+        q, k = self.q_norm(q), self.k_norm(k)
+        q, k, v = (t.transpose(1, 2) for t in (q, k, v))
+        logits = q @ k.transpose(-1, -2) / self.head_dim**0.5
+        mask = torch.ones(length, length, dtype=torch.bool).tril()
+        logits = logits.masked_fill(~mask, float("-inf"))
+        p = logits.softmax(-1)
+        # Records for the plots: the largest logit, the mean entropy.
+        with torch.no_grad():
+            self.max_logit = logits[..., mask].abs().max().item()
+            plogp = torch.where(p > 0, p * p.log(), torch.zeros(()))
+            self.entropy = -plogp.sum(-1).mean().item()
+        y = (p @ v).transpose(1, 2).reshape(batch, length, width)
+        return self.out(y)
+
+class Layer(nn.Module):
+    def __init__(self, width, heads, qk_norm):
+        super().__init__()
+        self.norm1 = nn.RMSNorm(width, eps=1e-6)
+        self.norm2 = nn.RMSNorm(width, eps=1e-6)
+        self.attention = Attention(width, heads, qk_norm)
+        self.mlp = nn.Sequential(
+            nn.Linear(width, 4 * width), nn.GELU(), nn.Linear(4 * width, width)
+        )
+
+    def forward(self, x):
+        x = x + self.attention(self.norm1(x))
+        return x + self.mlp(self.norm2(x))
+
+class AttentionLM(nn.Module):
+    def __init__(self, vocab, qk_norm, width=64, heads=4, layers=2, length=32):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, width)
+        self.position = nn.Parameter(torch.randn(length, width) * 0.02)
+        self.layers = nn.ModuleList(Layer(width, heads, qk_norm) for _ in range(layers))
+        self.final_norm = nn.RMSNorm(width, eps=1e-6)
+        self.head = nn.Linear(width, vocab)
+
+    def forward(self, tokens):
+        x = self.embed(tokens) + self.position[: tokens.shape[1]]
+        for layer in self.layers:
+            x = layer(x)
+        return self.head(self.final_norm(x))
+
+def logit_bound(attention):
+    """The largest logit QK-norm allows with the current gains: each normalized head
+    vector has norm at most sqrt(head_dim), so |q . k| / sqrt(head_dim) is at most
+    sqrt(head_dim) * max|gain_q| * max|gain_k|."""
+    gain_q = attention.q_norm.weight.abs().max()
+    gain_k = attention.k_norm.weight.abs().max()
+    return (attention.head_dim**0.5 * gain_q * gain_k).item()
+
+@one_thread()
+def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0):
+    """AdamW at a constant learning rate. Per step: the training loss, the largest
+    attention logit of any layer, the lowest mean attention entropy of any layer, and
+    with QK-norm the bound on the logits after the step."""
+    ids, _, vocab = corpus(length)
+    torch.manual_seed(seed)
+    model = AttentionLM(len(vocab), qk_norm, length=length)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
+    history = {"loss": [], "max_logit": [], "entropy": [], "bound": []}
+    for _ in range(steps):
+        starts = torch.randint(len(ids) - length - 1, (batch, 1))
+        window = ids[starts + torch.arange(length + 1)]
+        logits = model(window[:, :-1])
+        loss = nn.functional.cross_entropy(
+            logits.flatten(0, 1), window[:, 1:].flatten()
+        )
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        attention = [layer.attention for layer in model.layers]
+        history["loss"].append(loss.item())
+        history["max_logit"].append(max(a.max_logit for a in attention))
+        history["entropy"].append(min(a.entropy for a in attention))
+        if qk_norm:  # |logit| <= sqrt(head_dim) max|gain_q| max|gain_k|, see the page
+            history["bound"].append(max(logit_bound(a) for a in attention))
+    return history

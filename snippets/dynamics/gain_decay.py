@@ -1,0 +1,78 @@
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from snippets.placement.tiny_lm import one_thread
+
+class Norm(nn.Module):
+    """RMSNorm with a LLaMA-style gain (weight starts at 1, output x_hat * weight) or a
+    Gemma-style one (weight starts at 0, output x_hat * (1 + weight))."""
+
+    def __init__(self, n, style):
+        super().__init__()
+        self.style = style
+        self.weight = nn.Parameter(
+            torch.ones(n) if style == "llama" else torch.zeros(n)
+        )
+
+    def gain(self):
+        return self.weight if self.style == "llama" else 1 + self.weight
+
+    def forward(self, x):
+        return F.rms_norm(x, x.shape[-1:], eps=1e-6) * self.gain()
+
+class Model(nn.Module):
+    # The head reads only the first 16 of the norm's 32 channels, so the gains of the
+    # other 16 get no gradient: only weight decay moves them.
+    def __init__(self, style):
+        super().__init__()
+        self.W = nn.Linear(32, 32, bias=False)
+        self.norm = Norm(32, style)
+        self.head = nn.Linear(16, 10)
+
+    def forward(self, x):
+        return self.head(self.norm(self.W(x))[:, :16])
+
+def param_groups(model, decay, gains_too):
+    """nanoGPT's rule: tensors with two or more dimensions are decayed, the others
+    (biases, norm gains) are not; gains_too=True decays every tensor instead."""
+    params = list(model.parameters())
+    decayed = [p for p in params if p.dim() >= 2 or gains_too]
+    rest = [p for p in params if not (p.dim() >= 2 or gains_too)]
+    return [
+        {"params": decayed, "weight_decay": decay},
+        {"params": rest, "weight_decay": 0.0},
+    ]
+
+@one_thread()
+def train(style, gains_too, lr=0.01, decay=0.1, steps=1000):
+    torch.manual_seed(0)
+    x = torch.randn(4096, 32)
+    labels = (x @ torch.randn(32, 10)).argmax(1)
+    model = Model(style)
+    optimizer = torch.optim.AdamW(param_groups(model, decay, gains_too), lr=lr)
+    for _ in range(steps):
+        batch = torch.randint(4096, (64,))
+        loss = F.cross_entropy(model(x[batch]), labels[batch])
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return model.norm.gain().detach(), loss.item()
+
+groups = param_groups(Model("llama"), 0.1, gains_too=False)
+shapes = [[tuple(p.shape) for p in group["params"]] for group in groups]
+print(f"nanoGPT's rule, decayed: {shapes[0]}, not decayed: {shapes[1]}")
+#> nanoGPT's rule, decayed: [(32, 32), (10, 16)], not decayed: [(32,), (10,)]
+
+# AdamW, lr 0.01, weight decay 0.1, 1000 steps.
+print("gain style  gains decayed  mean gain: read channels  unread channels")
+#> gain style  gains decayed  mean gain: read channels  unread channels
+for style, gains_too in [("llama", False), ("llama", True), ("gemma", True)]:
+    gain, loss = train(style, gains_too)
+    read, unread = gain[:16].mean().item(), gain[16:].mean().item()
+    print(f"{style:<10}  {gains_too!s:<13}  {read:>23.3f}  {unread:>15.3f}")
+    #> llama       False                            2.538            1.000
+    #> llama       True                             1.660            0.368
+    #> gemma       True                             2.024            1.000
+print(f"(1 - lr * decay)^1000 = {(1 - 0.01 * 0.1) ** 1000:.3f}")
+#> (1 - lr * decay)^1000 = 0.368

@@ -1,0 +1,54 @@
+import torch
+from matplotlib.figure import Figure
+
+from snippets.dynamics.attention_lm import train_attention
+from snippets.placement.plots import save_svgs
+
+# 2 pre-RMSNorm layers, width 64, 4 heads of 16; 150 steps of AdamW at lr 0.1, no warmup.
+runs = {
+    name: train_attention(name == "QK-norm", lr=0.1, steps=150)
+    for name in ["no QK-norm", "QK-norm"]
+}
+# Training at this rate amplifies rounding differences between CPUs, so after the first
+# step the snippet prints only which side of a threshold the values lie on.
+print("            at initialization:     steps 76-150, at every step:")
+#>             at initialization:     steps 76-150, at every step:
+print("            largest logit  entropy  logit > 1000  entropy < 0.05  entropy > 0.5")
+#>             largest logit  entropy  logit > 1000  entropy < 0.05  entropy > 0.5
+for name, run in runs.items():
+    logits, entropy = torch.tensor(run["max_logit"]), torch.tensor(run["entropy"])
+    start = f"{logits[0]:>13.3g}  {entropy[0]:>7.3g}"
+    late = [
+        logits[75:].min() > 1000,
+        entropy[75:].max() < 0.05,
+        entropy[75:].min() > 0.5,
+    ]
+    late = [str(bool(value)) for value in late]
+    print(f"{name:<10}  {start}  {late[0]:<12}  {late[1]:<14}  {late[2]}")
+    #> no QK-norm           1.52     2.51  True          True            False
+    #> QK-norm              3.35      2.2  False         False           True
+bound = runs["QK-norm"]["bound"]
+within = all(a <= b for a, b in zip(runs["QK-norm"]["max_logit"][1:], bound))
+print(f"QK-norm: every logit within sqrt(head_dim) max|gain_q| max|gain_k|: {within}")
+#> QK-norm: every logit within sqrt(head_dim) max|gain_q| max|gain_k|: True
+
+final = {name: sum(run["loss"][-20:]) / 20 for name, run in runs.items()}
+gap = final["no QK-norm"] - final["QK-norm"]
+print(f"training loss, last 20 steps: no QK-norm higher by more than 0.2: {gap > 0.2}")
+#> training loss, last 20 steps: no QK-norm higher by more than 0.2: True
+
+def draw(translate):
+    fig = Figure(figsize=(8, 3.2), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    for (name, run), color in zip(runs.items(), ["tab:red", "tab:blue"]):
+        steps = range(1, len(run["loss"]) + 1)
+        left.plot(steps, run["max_logit"], color=color, label=translate(name))
+        right.plot(steps, run["entropy"], color=color, label=translate(name))
+    left.set(title=translate("largest attention logit"), yscale="log")
+    right.set(title=translate("attention entropy (nats)"), ylim=(0, None))
+    for ax in (left, right):
+        ax.set(xlabel=translate("step"))
+        ax.legend()
+    return fig
+
+save_svgs(draw, "dynamics_qk_norm")

@@ -1,0 +1,26 @@
+import torch
+from transformers import Gemma2Config
+
+# Gemma 2 caps its attention logits: cap * tanh(logits / cap), after the 1/sqrt(d) scale.
+cap = Gemma2Config().attn_logit_softcapping
+print(f"Gemma2Config().attn_logit_softcapping = {cap}")
+#> Gemma2Config().attn_logit_softcapping = 50.0
+
+logits = torch.tensor([1.0, 10.0, 50.0, 100.0, 1000.0], dtype=torch.float64)
+logits.requires_grad_()
+capped = cap * torch.tanh(logits / cap)
+(slope,) = torch.autograd.grad(capped.sum(), logits)  # d capped / d logit
+for before, after, d in zip(logits.tolist(), capped.tolist(), slope.tolist()):
+    print(f"logit {before:>6g} -> {after:5.2f}, slope {d:.3g}")
+    #> logit      1 ->  1.00, slope 1
+    #> logit     10 ->  9.87, slope 0.961
+    #> logit     50 -> 38.08, slope 0.42
+    #> logit    100 -> 48.20, slope 0.0707
+    #> logit   1000 -> 50.00, slope 0
+print(f"no two capped logits differ by 2 * cap = {2 * cap:g} or more")
+#> no two capped logits differ by 2 * cap = 100 or more
+
+# Logits that differ by less than 2 * cap can still put almost all the weight on one key.
+row = cap * torch.tanh(torch.tensor([1000.0] + [-1000.0] * 31) / cap)
+print(f"capped 1000 against 31 capped -1000: weight {row.softmax(0)[0]:.6f}")
+#> capped 1000 against 31 capped -1000: weight 1.000000

@@ -1,0 +1,115 @@
+"""The Training dynamics page's claims: the gradient of a weight matrix feeding a norm is
+orthogonal to it and scales as 1/c; SGD grows |W|^2 by lr^2 |grad|^2; the equilibrium norm
+and angle under weight decay; what weight decay does to each gain style; one large channel's
+effect on the others; QK-norm's bound on the logits; Gemma 2's logit cap."""
+
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from snippets.dynamics.attention_lm import Attention, logit_bound
+from snippets.dynamics.gain_decay import Model, param_groups, train
+
+
+def loss_grad(W, x, head, labels):
+    W = W.clone().requires_grad_()
+    loss = F.cross_entropy(F.rms_norm(x @ W.T, (W.shape[0],), eps=0.0) @ head.T, labels)
+    return torch.autograd.grad(loss, W)[0]
+
+
+@pytest.mark.parametrize("c", [0.1, 3.0, 100.0])
+def test_gradient_orthogonal_and_scales_as_one_over_c(c):
+    torch.manual_seed(0)
+    x, labels = torch.randn(50, 8, dtype=torch.float64), torch.randint(5, (50,))
+    head, W = (
+        torch.randn(5, 12, dtype=torch.float64),
+        torch.randn(12, 8, dtype=torch.float64),
+    )
+    G, Gc = loss_grad(W, x, head, labels), loss_grad(c * W, x, head, labels)
+    assert abs((G * W).sum()) < 1e-12 * G.norm() * W.norm()
+    assert torch.allclose(Gc, G / c, rtol=1e-10, atol=0)
+    lr = 0.3
+    growth = (W - lr * G).pow(2).sum() - W.pow(2).sum()
+    assert math.isclose(growth, lr**2 * G.pow(2).sum(), rel_tol=1e-9)
+
+
+def test_equilibrium_norm_and_angle():
+    lr, decay, c = 0.2, 0.05, 1.5
+    n = 1.0
+    for _ in range(20000):
+        n = (1 - lr * decay) ** 2 * n + lr**2 * c**2 / n
+    assert math.isclose(
+        n**0.5, (lr * c**2 / (decay * (2 - lr * decay))) ** 0.25, rel_tol=1e-9
+    )
+    # The angle of a step at equilibrium: cos = (1 - lr decay) |W| / |W_next|, |W_next| = |W|.
+    tangent = lr * (c / n**0.5) / ((1 - lr * decay) * n**0.5)
+    assert math.isclose(math.atan(tangent), math.acos(1 - lr * decay), rel_tol=1e-9)
+
+
+def test_weight_decay_moves_unread_gains_to_zero_or_to_one():
+    steps, lr, decay = 30, 0.01, 0.1
+    llama, _ = train("llama", gains_too=True, lr=lr, decay=decay, steps=steps)
+    gemma, _ = train("gemma", gains_too=True, lr=lr, decay=decay, steps=steps)
+    kept, _ = train("llama", gains_too=False, lr=lr, decay=decay, steps=steps)
+    expected = torch.full((16,), (1 - lr * decay) ** steps)
+    assert torch.allclose(llama[16:], expected, rtol=1e-5)
+    assert torch.equal(gemma[16:], torch.ones(16))
+    assert torch.equal(kept[16:], torch.ones(16))
+
+
+def test_nanogpt_rule_leaves_gains_and_biases_undecayed():
+    decayed, rest = param_groups(Model("llama"), 0.1, gains_too=False)
+    assert all(p.dim() >= 2 for p in decayed["params"])
+    assert {p.dim() for p in rest["params"]} == {1} and rest["weight_decay"] == 0.0
+
+
+@pytest.mark.parametrize("m", [10.0, 100.0, 1000.0])
+def test_large_channel_scales_the_others(m):
+    torch.manual_seed(1)
+    n = 4096
+    x = torch.randn(n, dtype=torch.float64)
+    x = x / x.pow(2).mean().sqrt()
+    x[0] = m
+    rest = x[1:]
+    y = F.rms_norm(x, (n,), eps=0.0)[1:]
+    expected = 1 / math.sqrt((rest.pow(2).sum() + m**2) / n)
+    assert torch.allclose(y, rest * expected, rtol=1e-12)
+    assert math.isclose(expected, (1 + m**2 / n) ** -0.5, rel_tol=1e-3)
+
+
+def test_float16_square_overflows_above_255_875():
+    assert torch.tensor(255.875, dtype=torch.float16).pow(2).isfinite()
+    assert torch.tensor(256.0, dtype=torch.float16).pow(2).isinf()
+
+
+def test_qk_norm_bounds_the_logits():
+    torch.manual_seed(2)
+    attention = Attention(64, 4, qk_norm=True)
+    with torch.no_grad():
+        attention.q_norm.weight.uniform_(-3, 3)
+        attention.k_norm.weight.uniform_(-3, 3)
+        attention.qkv.weight.mul_(1000)
+        attention(torch.randn(2, 16, 64))
+    assert 0 < attention.max_logit <= logit_bound(attention)
+
+
+def test_gemma2_caps_attention_logits_at_50():
+    from transformers import Gemma2Config
+    from transformers.models.gemma2 import modeling_gemma2
+
+    assert Gemma2Config().attn_logit_softcapping == 50.0
+
+    class Module:
+        head_dim, num_key_value_groups, training = 4, 1, False
+
+    q = torch.full((1, 1, 1, 4), 100.0)
+    k = torch.full((1, 1, 2, 4), 100.0)
+    k[..., 1, :] = -100.0
+    v = torch.randn(1, 1, 2, 4)
+    _, weights = modeling_gemma2.eager_attention_forward(
+        Module(), q, k, v, None, scaling=0.5, softcap=50.0
+    )
+    # logits +-20000 capped to +-50: the weights are softmax([50, -50]).
+    assert torch.allclose(weights[0, 0, 0], torch.tensor([50.0, -50.0]).softmax(0))
