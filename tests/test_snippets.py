@@ -8,6 +8,7 @@ the benchmark (snippets/benchmark/), a command-line module run by tests/test_ben
 neither writes its output as `#>` lines.
 """
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,23 @@ ALL_FILES = sorted(
 )
 LINT_ONLY_FILES = [p for p in ALL_FILES if any(f in p.parents for f in LINT_ONLY)]
 SNIPPET_FILES = [p for p in ALL_FILES if p not in LINT_ONLY_FILES]
+
+
+FOLDERS = sorted({path.parent for path in ALL_FILES})
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: str(f.relative_to(ROOT)))
+def test_every_snippet_folder_says_what_it_holds(folder: Path):
+    """A folder per page: a package (its scripts import each other's helpers as
+    `snippets.<page>.<module>`) whose __init__.py docstring names the page it serves."""
+    init = folder / "__init__.py"
+    where = init.relative_to(ROOT)
+    assert init.exists(), f"{where} is missing: add it, with a one-line docstring"
+    docstring = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
+    assert docstring, (
+        f'{where} has no docstring: write one, such as """Code blocks of the X page'
+        f' (docs/en/x.md, docs/ko/x.md)."""'
+    )
 
 
 def configure(eval_example: EvalExample):

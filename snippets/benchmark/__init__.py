@@ -1,0 +1,2 @@
+"""The Benchmark page: `python -m snippets.benchmark.run` times the implementations, `page` writes
+the page's tables and plots (docs/en/benchmark.md, docs/ko/benchmark.md)."""
