@@ -138,8 +138,21 @@ NEXT_LONGEST = ["snippets/placement/deep_stack.py"]
 SITE_FIXTURES = {"served_root", "built_site", "server", "browser"}
 
 
-def pytest_collection_modifyitems(items):
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """`--update-examples` runs in one process, the snippets first (below): the pages' checks
+    of the same run then read the #> lines it wrote, and a new snippet needs one run."""
+    if config.getoption("update_examples", False):
+        config.option.numprocesses = 0
+        config.option.dist = "no"
+
+
+def pytest_collection_modifyitems(config, items):
+    updating = config.getoption("update_examples", False)
+
     def order(item):
+        if updating:
+            return 0 if item.nodeid.startswith("tests/test_snippets.py") else 1
         if LONGEST in item.nodeid:
             return 0
         if SITE_FIXTURES & set(item.fixturenames):

@@ -1,5 +1,6 @@
 """Every snippet file is linted; `pytest --update-examples` reformats it and rewrites the `#>`
-lines under its prints (running it here, in the repository) after an intended change.
+lines under its prints (running it here, in the repository) after an intended change, at once,
+so that one run both writes a new snippet's lines and checks the pages against them.
 
 Whether each prints exactly its `#>` lines is checked by tests/test_standalone.py, on the block
 a reader copies from the built site, run on its own. Two folders are only linted: the notebooks'
@@ -59,6 +60,14 @@ def snippet_line(error: Exception, path: Path) -> int | None:
     return line
 
 
+def write_now(eval_example: EvalExample):
+    """Write an updated snippet at once, not when the session ends as pytest-examples does:
+    the pages' checks later in the same run read its new #> lines."""
+    for example in eval_example.to_update:
+        example.path.write_text(example.source, encoding="utf-8")
+    eval_example.to_update.clear()
+
+
 @pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_snippet_is_linted(path: Path, eval_example: EvalExample):
     example = CodeExample.create(path.read_text(encoding="utf-8"), path=path)
@@ -67,15 +76,15 @@ def test_snippet_is_linted(path: Path, eval_example: EvalExample):
         eval_example.lint(example)
         return
     eval_example.format(example)
-    if path in LINT_ONLY_FILES:
-        return
     failure = None
-    try:
-        eval_example.run_print_update(example)
-    except Exception as error:  # noqa: BLE001 (any error in a snippet is a failure)
-        failure = (
-            f"{path.relative_to(ROOT)}:{snippet_line(error, path)} raised {error!r}"
-        )
+    if path not in LINT_ONLY_FILES:
+        try:
+            eval_example.run_print_update(example)
+        except Exception as error:  # noqa: BLE001 (any error in a snippet is a failure)
+            failure = (
+                f"{path.relative_to(ROOT)}:{snippet_line(error, path)} raised {error!r}"
+            )
+    write_now(eval_example)
     if failure:
         # Failed outside the `except`: on Python 3.11 pytest cannot render the traceback
         # pytest-examples builds and would stop the whole run with an INTERNALERROR.
