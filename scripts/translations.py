@@ -11,12 +11,18 @@ When the English page changes, the hash no longer matches and tests/test_transla
 until the Korean page is brought up to date and the record refreshed:
 
     .venv/bin/python -m scripts.translations status          # list stale or missing twins
+    .venv/bin/python -m scripts.translations diff ko/math.md # what changed in en/math.md since
     .venv/bin/python -m scripts.translations mark ko/math.md # after reviewing docs/ko/math.md
+
+`diff` finds the recorded English version in git's history (the commit whose file has the
+recorded hash) and prints the changes from it to the current English page.
 """
 
 import argparse
+import difflib
 import hashlib
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -50,13 +56,63 @@ def problems(docs: Path = DOCS) -> list[str]:
         if not korean.exists():
             found.append(f"{name}: missing (translate {source})")
         elif recorded_hash(korean) is None:
-            found.append(f"{name}: no {KEY} in its front matter")
+            found.append(
+                f"{name}: no {KEY} in its front matter, so nothing says which version of"
+                f" {source} it translates; once it matches {source}, run"
+                f" `python -m scripts.translations mark {name}`"
+            )
         elif recorded_hash(korean) != source_hash(english):
             found.append(
-                f"{name}: {source} changed since it was translated; update the Korean"
-                f" page, then run `python -m scripts.translations mark {name}`"
+                f"{name}: {source} changed since it was translated; see what changed with"
+                f" `python -m scripts.translations diff {name}`, update the Korean page,"
+                f" then run `python -m scripts.translations mark {name}`"
             )
     return found
+
+
+def _git(root: Path, *args: str) -> bytes | None:
+    result = subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
+    return result.stdout if result.returncode == 0 else None
+
+
+def recorded_source(korean_page: Path, docs: Path = DOCS) -> tuple[str, str] | None:
+    """(commit, text) of the English page as the Korean page's record names it: the newest
+    commit whose version of the file has the recorded hash; None if git has none."""
+    wanted = recorded_hash(korean_page)
+    root = docs.parent  # the repository
+    path = english_source(korean_page, docs).relative_to(root).as_posix()
+    commits = (_git(root, "log", "--format=%H", "--", path) or b"").decode().split()
+    for commit in commits:
+        blob = _git(root, "show", f"{commit}:{path}")
+        if blob is not None and hashlib.sha256(blob).hexdigest() == wanted:
+            return commit, blob.decode("utf-8")
+    return None
+
+
+def changes(korean_page: Path, docs: Path = DOCS) -> str:
+    """A unified diff of the English page, from the recorded version to the current one."""
+    english = english_source(korean_page, docs)
+    source = english.relative_to(docs)
+    if recorded_hash(korean_page) == source_hash(english):
+        return (
+            f"{source} has not changed since {korean_page.relative_to(docs)} was marked"
+        )
+    found = recorded_source(korean_page, docs)
+    if found is None:
+        return (
+            f"no commit holds the version of {source} that"
+            f" {korean_page.relative_to(docs)} records ({recorded_hash(korean_page)});"
+            " compare the pages by hand"
+        )
+    commit, then = found
+    return "".join(
+        difflib.unified_diff(
+            then.splitlines(keepends=True),
+            english.read_text(encoding="utf-8").splitlines(keepends=True),
+            fromfile=f"{source} as recorded (commit {commit[:12]})",
+            tofile=f"{source} now",
+        )
+    )
 
 
 def mark(korean_page: Path, docs: Path = DOCS) -> None:
@@ -93,7 +149,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     marking = commands.add_parser("mark", help="record reviewed translations")
     marking.add_argument("pages", nargs="+", help="Korean pages, e.g. ko/math.md")
+    showing = commands.add_parser(
+        "diff", help="the English page's changes since the recorded version"
+    )
+    showing.add_argument("page", help="a Korean page, e.g. ko/math.md")
     args = parser.parse_args(argv)
+
+    if args.command == "diff":
+        print(changes(_korean_page(args.page)).rstrip("\n"))
+        return 0
 
     if args.command == "mark":
         for page in map(_korean_page, args.pages):

@@ -96,8 +96,31 @@ def test_korean_page_shows_the_same_code(page: Path):
 def test_korean_page_shows_the_same_formulas_and_numbers(page: Path):
     english, korean = (prose(read(path)) for path in both_languages(page))
     formulas = [[m[0] for m in FORMULA.finditer(text)] for text in (english, korean)]
-    assert sorted(formulas[1]) == sorted(formulas[0])
-    assert numbers(korean) == numbers(english)
+    problems = differences("formulas", *(sorted(f) for f in formulas))
+    problems += differences("numbers", numbers(english), numbers(korean))
+    assert not problems, f"ko/{page} against en/{page}:\n" + "\n".join(problems)
+
+
+def differences(what: str, english, korean) -> list[str]:
+    """What one language's page has that the other's lacks, in words."""
+    only_english = [item for item in english if item not in korean]
+    only_korean = [item for item in korean if item not in english]
+    lines = []
+    if only_english:
+        lines.append(f"{what} only on the English page: {listed(only_english)}")
+    if only_korean:
+        lines.append(f"{what} only on the Korean page: {listed(only_korean)}")
+    if not lines and sorted(english, key=str) != sorted(korean, key=str):
+        lines.append(f"{what}: the same ones, a different number of times")
+    return lines
+
+
+def listed(items) -> str:
+    """Numbers as a page writes them (0.25, 95%); formulas as they are."""
+    return ", ".join(
+        f"{item[0]:g}{'%' if item[1] else ''}" if isinstance(item, tuple) else str(item)
+        for item in sorted(items, key=str)
+    )
 
 
 @pytest.mark.parametrize("page", EN_PAGES, ids=str)

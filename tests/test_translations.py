@@ -2,6 +2,7 @@
 
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -148,13 +149,19 @@ def test_korean_pages_keep_the_term_choices(page: Path):
 
 
 def test_every_korean_page_translates_the_current_english_page():
-    assert translations.problems() == []
+    stale = translations.problems()
+    if stale:  # the whole message, which an assertion's diff would cut short
+        pytest.fail("\n".join(stale), pytrace=False)
 
 
 def test_an_english_change_without_its_korean_twin_is_caught(tmp_path: Path):
     docs = tmp_path / "docs"
     shutil.copytree(DOCS / "en", docs / "en")
     shutil.copytree(DOCS / "ko", docs / "ko")
+    for korean in (docs / "ko").rglob(
+        "*.md"
+    ):  # the real pages' state is another test's
+        translations.mark(korean, docs)
     assert translations.problems(docs) == []
 
     english = docs / "en" / "math.md"
@@ -167,6 +174,30 @@ def test_an_english_change_without_its_korean_twin_is_caught(tmp_path: Path):
     assert translations.problems(docs) == []
 
 
+def test_diff_shows_the_english_changes_since_the_recorded_version(tmp_path: Path):
+    docs = tmp_path / "docs"
+    (docs / "en").mkdir(parents=True)
+    (docs / "ko").mkdir()
+    english, korean = docs / "en" / "page.md", docs / "ko" / "page.md"
+    english.write_text("# Title\n\nFirst sentence.\n", encoding="utf-8")
+    korean.write_text("# 제목\n\n첫 문장입니다.\n", encoding="utf-8")
+    translations.mark(korean, docs)
+    assert "has not changed" in translations.changes(korean, docs)
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "pages")
+    english.write_text("# Title\n\nFirst sentence, longer.\nA new one.\n")
+    diff = translations.changes(korean, docs).splitlines()
+    assert diff[0].startswith("--- en/page.md as recorded (commit ")
+    assert "-First sentence." in diff and "+A new one." in diff
+    korean.write_text("---\nsource_sha256: 0000\n---\n# 제목\n", encoding="utf-8")
+    assert "no commit holds the version" in translations.changes(korean, docs)
+
+
 def test_marking_adds_the_record_to_a_page_without_front_matter(tmp_path: Path):
     docs = tmp_path / "docs"
     (docs / "en").mkdir(parents=True)
@@ -174,9 +205,9 @@ def test_marking_adds_the_record_to_a_page_without_front_matter(tmp_path: Path):
     (docs / "en" / "page.md").write_text("# Page\n")
     korean = docs / "ko" / "page.md"
     korean.write_text("# 페이지\n")
-    assert translations.problems(docs) == [
-        f"ko/page.md: no {translations.KEY} in its front matter"
-    ]
+    [problem] = translations.problems(docs)
+    assert problem.startswith(f"ko/page.md: no {translations.KEY} in its front matter")
+    assert "python -m scripts.translations mark ko/page.md" in problem  # how to add it
 
     translations.mark(korean, docs)
     assert korean.read_text().endswith("---\n\n# 페이지\n")
