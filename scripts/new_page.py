@@ -1,0 +1,132 @@
+"""Add a page in both languages, ready to fill in: `scripts/new-page NAME "Title" "제목"`.
+
+It writes what a page needs to pass the whole check as created:
+
+- docs/en/NAME.md and docs/ko/NAME.md: the title, one section whose Korean heading carries
+  the English anchor, and the include of a first snippet; the Korean page records the English
+  version it translates (scripts/translations.py);
+- snippets/NAME/: the page's package (__init__.py with its docstring) and a first snippet
+  with its #> lines;
+- mkdocs.yml: the page in `nav` (before the Glossary, or after the title given with
+  --after) and its Korean title in the Korean language's `nav_translations`.
+
+mkdocs.yml is edited as text, so that its comments and layout stay.
+"""
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from scripts import translations
+
+ROOT = Path(__file__).resolve().parents[1]
+NAME = re.compile(r"[a-z][a-z0-9_]*")
+SECTION = ("A first example", "첫 예제", "a-first-example")
+SNIPPET = """\
+import torch
+
+# The page's first example: replace it with a script that prints what the page says.
+x = torch.tensor([3.0, 4.0])
+rms = x.pow(2).mean().sqrt()
+print(f"the RMS of {x.tolist()} is {rms:.4f}")
+#> the RMS of [3.0, 4.0] is 3.5355
+"""
+
+
+def pages(name: str, title: str, korean_title: str) -> dict[str, str]:
+    """The two pages' Markdown, by language."""
+    include = f'```python title="snippets/{name}/first_example.py"\n'
+    include += f'--8<-- "snippets/{name}/first_example.py"\n```\n'
+    english, korean, anchor = SECTION
+    return {
+        "en": f"# {title}\n\nWhat this page answers, in a paragraph.\n\n"
+        f"## {english}\n\nThe RMS of $[3, 4]$ is 3.5355:\n\n{include}",
+        "ko": f"# {korean_title}\n\n이 페이지가 답하는 질문을 한 문단으로 적습니다.\n\n"
+        f"## {korean} {{ #{anchor} }}\n\n$[3, 4]$의 RMS는 3.5355입니다.\n\n{include}",
+    }
+
+
+def add_to_navigation(config: str, name, title, korean_title, after=None) -> str:
+    """mkdocs.yml's text with the page in `nav` and its title in `nav_translations`."""
+    lines = config.splitlines(keepends=True)
+    start = end = lines.index("nav:\n") + 1
+    while end < len(lines) and lines[end].startswith("  "):
+        end += 1  # the nav block: its indented lines
+    block = range(start, end)
+    titles = {lines[i].strip()[2:].split(":")[0] for i in block}  # sections' pages too
+    top = {lines[i][4:].split(":")[0]: i for i in block if lines[i].startswith("  - ")}
+    if title in titles:
+        raise ValueError(f"the navigation already has a page titled {title!r}")
+    if after is not None and after not in top:
+        raise ValueError(
+            f"--after {after!r}: no such title at the navigation's top level"
+        )
+    if after is None:  # before the Glossary, which closes the navigation
+        where = top.get("Glossary", end)
+    else:  # after that entry, and after a section's pages
+        where = min([i for i in top.values() if i > top[after]] + [end])
+    lines.insert(where, f"  - {title}: {name}.md\n")
+    at = next(i for i, line in enumerate(lines) if line.strip() == "nav_translations:")
+    indent = re.match(r" *", lines[at + 1])[0]
+    last = at + 1
+    while last < len(lines) and lines[last].startswith(indent) and lines[last].strip():
+        last += 1
+    lines.insert(last, f"{indent}{title}: {korean_title}\n")
+    return "".join(lines)
+
+
+def create(name: str, title: str, korean_title: str, after=None, root: Path = ROOT):
+    """Write the pages, the snippet package and the navigation entries under `root`."""
+    if not NAME.fullmatch(name):
+        raise ValueError(
+            f"NAME must be lowercase letters, digits and _ (a Python package), got {name!r}"
+        )
+    folder = root / "snippets" / name
+    targets = [root / "docs" / lang / f"{name}.md" for lang in ("en", "ko")] + [folder]
+    taken = [str(path.relative_to(root)) for path in targets if path.exists()]
+    if taken:
+        raise ValueError(f"{', '.join(taken)} already exist(s)")
+    config = root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(
+        add_to_navigation(text, name, title, korean_title, after), encoding="utf-8"
+    )
+    folder.mkdir()
+    (folder / "__init__.py").write_text(
+        f'"""Code blocks of the {title} page (docs/en/{name}.md, docs/ko/{name}.md)."""\n',
+        encoding="utf-8",
+    )
+    (folder / "first_example.py").write_text(SNIPPET, encoding="utf-8")
+    docs = root / "docs"
+    for language, text in pages(name, title, korean_title).items():
+        (docs / language / f"{name}.md").write_text(text, encoding="utf-8")
+    translations.mark(docs / "ko" / f"{name}.md", docs)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/new-page", description=__doc__)
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("name", help="file and package name, such as faq")
+    parser.add_argument("title", help="the English title, as the navigation shows it")
+    parser.add_argument("korean_title", help="the Korean title (한국어 제목)")
+    parser.add_argument("--after", help="the navigation title to put the page after")
+    args = parser.parse_args(argv)
+    try:
+        create(args.name, args.title, args.korean_title, args.after)
+    except ValueError as error:
+        parser.error(str(error))
+    name = args.name
+    print(
+        f"created docs/en/{name}.md, docs/ko/{name}.md, snippets/{name}/ and the"
+        f" navigation entries in mkdocs.yml. Next: write the pages and the snippet, run"
+        f" `scripts/test --update-examples -k {name}`, link the page from Home"
+        f" (docs/*/index.md) and from the pages it extends, and after each change to the"
+        f" English page update the Korean one and run"
+        f" `python -m scripts.translations mark ko/{name}.md`."
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

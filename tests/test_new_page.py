@@ -1,0 +1,78 @@
+"""scripts/new-page: a page made by the scaffold passes the page-level checks as created.
+
+The test clones the repository into a temporary folder, adds a page there and runs the
+checks that read pages, translations, navigation and snippets (the build-dependent ones are
+the whole suite's, which the README's trial of the scaffold ran; see "Adding a page").
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from scripts import new_page
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory) -> Path:
+    """A clone of the repository's committed files plus this working tree's changes."""
+    folder = tmp_path_factory.mktemp("clone") / "repo"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(folder)], check=True)
+    changed = subprocess.run(
+        ["git", "ls-files", "--modified", "--others", "--exclude-standard"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    for path in changed:
+        if (ROOT / path).is_file():
+            (folder / path).parent.mkdir(parents=True, exist_ok=True)
+            (folder / path).write_bytes((ROOT / path).read_bytes())
+    return folder
+
+
+def test_a_new_page_passes_the_page_checks(clone: Path):
+    new_page.create("faq", "Questions", "자주 묻는 질문", root=clone)
+    result = subprocess.run(
+        [
+            sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+            "tests/test_pages.py", "tests/test_translations.py", "tests/test_snippets.py",
+            "-k", "not browser",
+        ],
+        cwd=clone, env={**os.environ, "PYTHONPATH": str(clone)},
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-3000:]
+    ran = result.stdout.strip().splitlines()[-1]
+    assert "passed" in ran and "failed" not in ran
+    assert "faq" in (clone / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("FAQ", "Questions", "질문"), "NAME must be lowercase"),
+        (("math", "Math again", "수학"), "docs/en/math.md"),
+        (("faq", "Math", "수학"), "already has a page titled 'Math'"),
+    ],
+)
+def test_the_scaffold_refuses_what_would_break_the_site(tmp_path, args, message):
+    for language in ("en", "ko"):
+        (tmp_path / "docs" / language).mkdir(parents=True)
+        (tmp_path / "docs" / language / "math.md").write_text("# Math\n")
+    (tmp_path / "snippets").mkdir()
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(config, encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        new_page.create(*args, root=tmp_path)
+    assert (tmp_path / "mkdocs.yml").read_text(encoding="utf-8") == config
+
+
+def test_after_puts_the_page_after_a_section_and_its_pages():
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    text = new_page.add_to_navigation(config, "faq", "Questions", "질문", "Notebooks")
+    lines = text.splitlines()
+    at = lines.index("  - Questions: faq.md")
+    assert lines[at - 1].startswith("      - ") and lines[at + 1].startswith("  - ")
+    assert "            Questions: 질문" in lines
