@@ -26,6 +26,7 @@ KOREAN = {
     "training loss": "학습 손실",
     "unigram model": "유니그램 모델",
     "bigram model": "바이그램 모델",
+    "relative to layer 1": "1번 층 대비",
 }
 # Per language: the file name's ending, and the labels (from their English text).
 LANGUAGES = {
