@@ -70,7 +70,7 @@ class TinyLM(nn.Module):
         return self.head(x)
 
 @one_thread()
-def train(variant, lr, steps=100, batch=16, length=16, seed=0):
+def train(variant, lr, steps=80, batch=16, length=16, seed=0):
     """AdamW at a constant learning rate, no warmup; the held-out loss at the end."""
     ids, windows, vocab = corpus(length)
     torch.manual_seed(seed)

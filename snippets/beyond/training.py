@@ -5,13 +5,13 @@ from snippets.beyond.lm import LM_VARIANTS, train
 from snippets.placement.plots import save_svgs
 from snippets.placement.tiny_lm import baseline_losses
 
-# 4 layers, width 64, 4 heads; 100 steps of AdamW on 16 windows of 16 words, no warmup;
-# one seed per setting.
+# 4 layers, width 64, 4 heads; 80 steps of AdamW on 16 windows of 16 words, no warmup;
+# one seed (1) per setting.
 rates = [3e-3, 3e-2]
 curves, held_out = {}, {}
 for lr in rates:
     for variant in LM_VARIANTS:
-        curves[lr, variant], held_out[lr, variant] = train(variant, lr)
+        curves[lr, variant], held_out[lr, variant] = train(variant, lr, seed=1)
 
 unigram, bigram = baseline_losses(length=16)
 print(f"held-out loss: unigram model {unigram:.2f}, bigram model {bigram:.2f}")
@@ -31,17 +31,17 @@ for variant in LM_VARIANTS:
     # At 0.03 training amplifies rounding, so only where the loss lands is printed.
     moderate, high = held_out[3e-3, variant], where(held_out[3e-2, variant])
     print(f"{variant:<10} lr 0.003: {moderate:.2f}   lr 0.03: {high}")
-    #> pre-norm   lr 0.003: 1.69   lr 0.03: near bigram
-    #> post-norm  lr 0.003: 1.71   lr 0.03: at unigram
-    #> DeepNorm   lr 0.003: 1.68   lr 0.03: at unigram
-    #> Peri-LN    lr 0.003: 1.70   lr 0.03: near bigram
-    #> DyT        lr 0.003: 1.68   lr 0.03: near bigram
+    #> pre-norm   lr 0.003: 1.70   lr 0.03: near bigram
+    #> post-norm  lr 0.003: 1.70   lr 0.03: at unigram
+    #> DeepNorm   lr 0.003: 1.71   lr 0.03: at unigram
+    #> Peri-LN    lr 0.003: 1.71   lr 0.03: near bigram
+    #> DyT        lr 0.003: 1.72   lr 0.03: near bigram
 
 # Training loss, averaged over 10 steps.
 colors = dict(
     zip(LM_VARIANTS, ["tab:blue", "tab:red", "tab:orange", "tab:green", "tab:brown"])
 )
-steps = range(10, 101, 10)
+steps = range(10, 81, 10)
 baselines = {"unigram model": (unigram, ":"), "bigram model": (bigram, "--")}
 
 def training_figure(translate):
