@@ -33,6 +33,7 @@ KOREAN = {
     "no weight decay": "가중치 감쇠 없음",
     "weight decay 0.01": "가중치 감쇠 0.01",
     "angle moved per step (radians)": "스텝당 회전 각도(라디안)",
+    "relative to layer 1": "1번 층 대비",
 }
 # Per language: the file name's ending, and the labels (from their English text).
 LANGUAGES = {

@@ -1,0 +1,96 @@
+"""The Placement page's tiny language model with the norm replaced or reshaped."""
+
+import torch
+from torch import nn
+
+from snippets.beyond.norms import DyT, deepnorm_constants
+from snippets.placement.tiny_lm import Attention, corpus, one_thread
+
+LM_VARIANTS = ["pre-norm", "post-norm", "DeepNorm", "Peri-LN", "DyT"]
+
+class Layer(nn.Module):
+    def __init__(self, width, heads, variant, alpha):
+        super().__init__()
+        self.variant, self.alpha = variant, alpha
+        self.attention = Attention(width, heads)
+        self.mlp = nn.Sequential(
+            nn.Linear(width, 4 * width), nn.GELU(), nn.Linear(4 * width, width)
+        )
+        norm = DyT if variant == "DyT" else nn.RMSNorm
+        self.norm1, self.norm2 = norm(width), norm(width)
+        if variant == "Peri-LN":  # a second norm per sublayer, on its output
+            self.out1, self.out2 = nn.RMSNorm(width), nn.RMSNorm(width)
+
+    def forward(self, x):
+        if self.variant in ("pre-norm", "DyT"):  # x + F(Norm(x))
+            x = x + self.attention(self.norm1(x))
+            return x + self.mlp(self.norm2(x))
+        if self.variant == "Peri-LN":  # x + Norm_out(F(Norm_in(x)))
+            x = x + self.out1(self.attention(self.norm1(x)))
+            return x + self.out2(self.mlp(self.norm2(x)))
+        # post-norm: Norm(x + F(x)); DeepNorm: Norm(αx + F(x)), α > 1
+        x = self.norm1(self.alpha * x + self.attention(x))
+        return self.norm2(self.alpha * x + self.mlp(x))
+
+class TinyLM(nn.Module):
+    def __init__(self, vocab, variant, width=64, heads=4, layers=4, length=32):
+        super().__init__()
+        alpha, beta = deepnorm_constants(layers)
+        alpha = alpha if variant == "DeepNorm" else 1.0
+        self.embed = nn.Embedding(vocab, width)
+        self.position = nn.Parameter(torch.randn(length, width) * 0.02)
+        self.layers = nn.ModuleList(
+            Layer(width, heads, variant, alpha) for _ in range(layers)
+        )
+        # The post-norm layouts end with a norm; the others need a final one.
+        final = {"pre-norm": nn.RMSNorm(width), "Peri-LN": nn.RMSNorm(width)}
+        self.final_norm = DyT(width) if variant == "DyT" else final.get(variant)
+        self.head = nn.Linear(width, vocab)
+        # Xavier-normal weights for every variant, the queries, keys and values each as
+        # its own matrix. DeepNorm's gain is β for the values, the attention's output
+        # projection and the MLP, and 1 for the queries and keys.
+        gain = beta if variant == "DeepNorm" else 1.0
+        for module in self.modules():
+            if isinstance(module, nn.Linear):
+                nn.init.xavier_normal_(module.weight)
+                nn.init.zeros_(module.bias)
+        for layer in self.layers:
+            q, k, v = layer.attention.qkv.weight.data.view(3, width, width)
+            for part, part_gain in [(q, 1.0), (k, 1.0), (v, gain)]:
+                nn.init.xavier_normal_(part, gain=part_gain)
+            for linear in [layer.attention.out, layer.mlp[0], layer.mlp[2]]:
+                nn.init.xavier_normal_(linear.weight, gain=gain)
+
+    def forward(self, tokens):
+        x = self.embed(tokens) + self.position[: tokens.shape[1]]
+        for layer in self.layers:
+            x = layer(x)
+        if self.final_norm is not None:
+            x = self.final_norm(x)
+        return self.head(x)
+
+@one_thread()
+def train(variant, lr, steps=80, batch=16, length=16, seed=0):
+    """AdamW at a constant learning rate, no warmup; the held-out loss at the end."""
+    ids, windows, vocab = corpus(length)
+    torch.manual_seed(seed)
+    model = TinyLM(len(vocab), variant, length=length)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
+    losses = []
+    for _ in range(steps):
+        starts = torch.randint(len(ids) - length - 1, (batch, 1))
+        window = ids[starts + torch.arange(length + 1)]
+        logits = model(window[:, :-1])
+        loss = nn.functional.cross_entropy(
+            logits.flatten(0, 1), window[:, 1:].flatten()
+        )
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    with torch.no_grad():
+        logits = model(windows[:, :-1])
+        held_out = nn.functional.cross_entropy(
+            logits.flatten(0, 1), windows[:, 1:].flatten()
+        )
+    return losses, held_out.item()

@@ -1,0 +1,25 @@
+"""What replaces or reshapes the norm: DeepNorm's constants, nGPT's Norm, and DyT."""
+
+import torch
+from torch import nn
+
+def deepnorm_constants(layers):
+    """DeepNet's constants for a decoder-only model of `layers` layers (two sublayers
+    each): the residual scale α and the gain β of the scaled weights' initialization."""
+    return (2 * layers) ** 0.25, (8 * layers) ** -0.25
+
+def unit(x):
+    """nGPT's Norm: divide by the Euclidean length, onto the unit sphere (norm 1, not RMS 1)."""
+    return x / x.norm(dim=-1, keepdim=True)
+
+class DyT(nn.Module):
+    """Dynamic Tanh, γ ⊙ tanh(αx) + β: elementwise, no mean, no sum over the width."""
+
+    def __init__(self, width, alpha=0.5):
+        super().__init__()
+        self.alpha = nn.Parameter(torch.tensor(alpha))  # one learned scalar
+        self.weight = nn.Parameter(torch.ones(width))  # γ
+        self.bias = nn.Parameter(torch.zeros(width))  # β
+
+    def forward(self, x):
+        return self.weight * torch.tanh(self.alpha * x) + self.bias

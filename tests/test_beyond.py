@@ -1,0 +1,107 @@
+"""The Beyond RMSNorm page's formulas: DeepNorm's decoder-only constants and where they go,
+Peri-LN's normalized sublayer output, nGPT's update staying on the unit sphere, and DyT as
+γ tanh(αx) + β, elementwise, with α starting at 0.5."""
+
+import math
+
+import pytest
+import torch
+
+from snippets.beyond.lm import TinyLM
+from snippets.beyond.norms import DyT, deepnorm_constants, unit
+from snippets.beyond.stack import NGPT_RATE, Block, Stack
+
+
+@pytest.mark.parametrize("layers", [1, 4, 24, 250])
+def test_deepnorm_constants_are_the_decoder_only_ones(layers):
+    alpha, beta = deepnorm_constants(layers)
+    # DeepNet, decoder-only: α = (2N)^(1/4), β = (8N)^(-1/4).
+    assert alpha**4 == pytest.approx(2 * layers)
+    assert beta**-4 == pytest.approx(8 * layers)
+    # So α > 1 up-weights the residual, and β < 1 shrinks the initialization.
+    assert alpha > 1 and beta < 1
+
+
+def test_deepnorm_scales_the_residual_and_the_right_weights():
+    torch.manual_seed(0)
+    width, layers = 64, 4
+    alpha, beta = deepnorm_constants(layers)
+    deep = TinyLM(20, "DeepNorm", width=width, layers=layers, length=8)
+    post = TinyLM(20, "post-norm", width=width, layers=layers, length=8)
+    assert all(layer.alpha == alpha for layer in deep.layers)
+    assert all(layer.alpha == 1.0 for layer in post.layers)
+    xavier = math.sqrt(2 / (width + width))  # Xavier-normal std of a square matrix
+    for model, gain_v in [(post, 1.0), (deep, beta)]:
+        q, k, v = model.layers[1].attention.qkv.weight.view(3, width, width)
+        for part, gain in [(q, 1.0), (k, 1.0), (v, gain_v)]:
+            assert part.std().item() == pytest.approx(gain * xavier, rel=0.05)
+    qkv = deep.layers[0].attention.qkv.weight.view(3, width, width)
+    # Queries and keys keep gain 1; values and the output projection get gain β.
+    for part, gain in zip(qkv, [1.0, 1.0, beta]):
+        assert part.std().item() == pytest.approx(gain * xavier, rel=0.05)
+    out = deep.layers[0].attention.out.weight
+    assert out.std().item() == pytest.approx(beta * xavier, rel=0.05)
+    mlp_in = deep.layers[0].mlp[0].weight
+    assert mlp_in.std().item() == pytest.approx(
+        beta * math.sqrt(2 / (width + 4 * width)), rel=0.05
+    )
+
+
+def test_peri_ln_adds_a_normalized_output():
+    torch.manual_seed(0)
+    block = Block(32, "Peri-LN").double()
+    x = torch.randn(5, 32, dtype=torch.float64) * 7
+    update = block(x) - x  # Norm_out(F(Norm_in(x))), gain 1: RMS 1 per row (but for ε)
+    rms = update.pow(2).mean(-1).sqrt()
+    assert torch.allclose(rms, torch.ones(5, dtype=torch.float64), atol=1e-3)
+
+
+def test_ngpt_update_stays_on_the_unit_sphere():
+    torch.manual_seed(0)
+    h = unit(torch.randn(6, 16, dtype=torch.float64))
+    assert torch.allclose(h.norm(dim=-1), torch.ones(6, dtype=torch.float64))
+    block = Block(16, "nGPT").double()
+    assert torch.allclose(block.rate, torch.full((16,), NGPT_RATE, dtype=torch.float64))
+    for rate in [0.0, NGPT_RATE, 0.5, 1.0]:
+        block.rate.data.fill_(rate)
+        out = block(h)
+        assert torch.allclose(out.norm(dim=-1), torch.ones(6, dtype=torch.float64))
+    # Rate 0 keeps the state; rate 1 jumps to the normalized sublayer output.
+    block.rate.data.fill_(0.0)
+    assert torch.allclose(block(h), h)
+    block.rate.data.fill_(1.0)
+    assert torch.allclose(block(h), unit(block.f(h)))
+
+
+def test_ngpt_stack_feeds_unit_states_to_every_block():
+    torch.manual_seed(0)
+    model = Stack(6, 16, 4, "nGPT").double()
+    _, inputs = model(torch.randn(3, 16, dtype=torch.float64) * 5)
+    for h in inputs:
+        assert torch.allclose(h.norm(dim=-1), torch.ones(3, dtype=torch.float64))
+
+
+def test_dyt_is_gamma_tanh_alpha_x_plus_beta():
+    torch.manual_seed(0)
+    dyt = DyT(8).double()
+    assert dyt.alpha.item() == 0.5 and dyt.alpha.numel() == 1
+    with torch.no_grad():
+        dyt.alpha.fill_(1.7)
+        dyt.weight.copy_(torch.randn(8))
+        dyt.bias.copy_(torch.randn(8))
+    x = torch.randn(3, 8, dtype=torch.float64) * 3
+    expected = dyt.weight * torch.tanh(1.7 * x) + dyt.bias
+    assert torch.allclose(dyt(x), expected)
+
+
+def test_dyt_is_elementwise_and_rmsnorm_is_not():
+    # Each output of DyT depends on its own input only: a diagonal Jacobian. RMSNorm's
+    # output depends on the whole row, through the sum of squares.
+    x = torch.randn(8, dtype=torch.float64)
+    dyt = DyT(8).double()
+    rms = torch.nn.RMSNorm(8).double()
+    off_diagonal = ~torch.eye(8, dtype=torch.bool)
+    j_dyt = torch.autograd.functional.jacobian(dyt, x)
+    j_rms = torch.autograd.functional.jacobian(rms, x)
+    assert torch.all(j_dyt[off_diagonal] == 0)
+    assert torch.any(j_rms[off_diagonal].abs() > 1e-3)
