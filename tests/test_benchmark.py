@@ -73,7 +73,8 @@ def check_figures(results: dict):
             results["rows"] * entry["n"] * getattr(torch, entry["dtype"][6:]).itemsize
         )
         for end, ms in [("", "ms"), ("_min", "ms_max"), ("_max", "ms_min")]:
-            gbps = run.PASSES[entry["mode"]] * size / entry[ms] / 1e6
+            passes = run.ADD_PASSES if "add" in entry["implementation"] else run.PASSES
+            gbps = passes[entry["mode"]] * size / entry[ms] / 1e6
             assert entry[f"gbps{end}"] == pytest.approx(gbps)
             copy_gbps = copies[entry["dtype"], entry["n"], entry["timing"]]["gbps"]
             assert entry[f"copy_percent{end}"] == pytest.approx(100 * gbps / copy_gbps)
@@ -93,7 +94,9 @@ def test_smoke_run_writes_every_figure(smoke_results: Path):
     assert set(found) | set(results["skipped"]) == {
         "eager naive", "eager Hugging Face", "torch F.rms_norm", "torch.compile naive",
         "Triton (this site)", "Liger-Kernel", "QuACK", "LayerNorm eager",
-        "LayerNorm compiled",
+        "LayerNorm compiled", "eager add + F.rms_norm", "add + Triton RMSNorm (this site)",
+        "Triton add+RMSNorm (this site)", "torch.compile add+norm",
+        "Liger-Kernel add+RMSNorm",
     }  # fmt: skip
     shapes = {(c["dtype"], c["n"]) for c in results["copy"]}
     measured = {

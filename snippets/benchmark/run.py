@@ -17,6 +17,10 @@ round, and recorded as the median and the range of its rounds. GB/s counts the f
 pass must move (forward 2MNs, forward and backward 5MNs), and every figure is also a percentage
 of a device-to-device copy of the same M x N tensor, timed the same way in the same rounds.
 
+The residual add with the norm after it (h = x + r, y = RMSNorm(h); returns y and h) is timed
+on a GPU as its own rows, unfused and fused, with the fused pass's fewest bytes (forward 4MNs,
+forward and backward 8MNs); its backward takes the gradients of both y and h.
+
 The backward pass is timed only inside forward+backward, the pass training runs: a compiled
 graph's backward cannot be run twice from one forward (retain_graph fails on its donated
 buffers), and a backward alone would need a figure derived from two others.
@@ -62,7 +66,7 @@ from snippets.implementations.variants import (
     rms_norm_scratch,
     rms_norm_torch,
 )
-from snippets.kernel.rms_norm_triton import rms_norm_triton
+from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = Path(__file__).resolve().parent / "results"  # GPU results, committed
@@ -77,7 +81,9 @@ MEASURED_CODE = {
 }
 EPS = 1e-6
 MODES = ["forward", "forward+backward"]
-PASSES = {"forward": 2, "forward+backward": 5}  # x M*N*s bytes at least
+# x M*N*s bytes at least: the norm alone, and the residual add with the norm after it.
+PASSES = {"forward": 2, "forward+backward": 5}
+ADD_PASSES = {"forward": 4, "forward+backward": 8}
 PACKAGES = ["torch", "triton", "liger-kernel", "quack-kernels"]
 # How each timing was taken, by device; the page names them in its own words.
 TIMERS = {
@@ -142,14 +148,36 @@ SETUPS = {
 
 @dataclass(frozen=True)
 class Implementation:
-    fn: Callable  # fn(x, weight, bias)
+    fn: Callable  # fn(x, weight, bias), or fn(x, weight, bias, residual) -> (y, h)
     compiled: bool = False  # torch.compile'd afresh for every configuration
+    residual: bool = False  # h = x + residual, y = norm(h): returns (y, h)
 
 def layer_norm(x, weight, bias):
     return F.layer_norm(x, x.shape[-1:], weight, bias, EPS)
 
 def rms_norm_naive(x, weight, bias):
     return rms_norm_scratch(x, weight, EPS)
+
+def add_then_rms_norm(x, weight, bias, residual):
+    h = x + residual
+    return rms_norm_torch(h, weight, EPS), h
+
+def add_then_triton(x, weight, bias, residual):
+    h = x + residual
+    return rms_norm_triton(h, weight, EPS), h
+
+def add_rms_norm_fused(x, weight, bias, residual):
+    return add_rms_norm_triton(x, residual, weight, EPS)
+
+# The residual add and the norm, unfused and fused (GPU and smoke runs).
+ADD_AND_NORM = {
+    "eager add + F.rms_norm": Implementation(add_then_rms_norm, residual=True),
+    "add + Triton RMSNorm (this site)": Implementation(add_then_triton, residual=True),
+    "Triton add+RMSNorm (this site)": Implementation(add_rms_norm_fused, residual=True),
+    "torch.compile add+norm": Implementation(
+        add_then_rms_norm, compiled=True, residual=True
+    ),
+}
 
 def implementations(kind: str) -> tuple[dict, dict]:
     """name -> Implementation, and name -> why it was left out."""
@@ -165,8 +193,11 @@ def implementations(kind: str) -> tuple[dict, dict]:
         "LayerNorm compiled": Implementation(layer_norm, compiled=True),
     }
     skipped = {}
+    if kind != "cpu":
+        found |= ADD_AND_NORM
     if kind == "smoke":
-        for name in ["torch.compile naive", "LayerNorm compiled"]:
+        compiled = [name for name, impl in found.items() if impl.compiled]
+        for name in compiled:
             del found[name]
             skipped[name] = "not in a smoke run: compiling for each shape takes minutes"
     if kind == "cpu":
@@ -185,6 +216,18 @@ def implementations(kind: str) -> tuple[dict, dict]:
         )
     except ImportError as error:
         skipped["Liger-Kernel"] = f"not installed ({error})"
+    try:
+        from liger_kernel.ops.fused_add_rms_norm import LigerFusedAddRMSNormFunction
+
+        # X, R, W, eps, offset 0, LLaMA casting, dy not overwritten; returns (y, h).
+        found["Liger-Kernel add+RMSNorm"] = Implementation(
+            lambda x, w, b, r: LigerFusedAddRMSNormFunction.apply(
+                x, r, w, EPS, 0.0, "llama", False
+            ),
+            residual=True,
+        )
+    except ImportError as error:
+        skipped["Liger-Kernel add+RMSNorm"] = f"not installed ({error})"
     try:
         from quack import rmsnorm as quack_rmsnorm
 
@@ -206,16 +249,20 @@ def ready(found: dict) -> dict:
     }
 
 # --8<-- [start:timing]
-def one_pass(fn, mode, x, weight, bias, dy):
-    """The pass to time: a forward without autograd, or a forward and its backward."""
+def one_pass(fn, mode, x, weight, bias, dy, residual=None, dh=None):
+    """The pass to time: a forward without autograd, or a forward and its backward. With a
+    residual, fn returns y and h, and the backward takes the gradients of both."""
+    args = (x, weight, bias) if residual is None else (x, weight, bias, residual)
     if mode == "forward":
 
         def forward():
             with torch.no_grad():
-                fn(x, weight, bias)
+                fn(*args)
 
         return forward
-    return lambda: fn(x, weight, bias).backward(dy)
+    if residual is None:
+        return lambda: fn(*args).backward(dy)
+    return lambda: torch.autograd.backward(fn(*args), [dy, dh])
 
 def graphed(run, leaves):
     """The pass captured once in a CUDA graph: a replay is GPU time alone."""
@@ -254,7 +301,7 @@ def median_ms(run, leaves, setup) -> float:
     return statistics.median(times)
 
 def time_pass(fn, mode, timing, args, setup) -> float:
-    leaves = [t for t in args[:3] if t.requires_grad and mode != "forward"]
+    leaves = gradient_leaves(args) if mode != "forward" else []
     run = one_pass(fn, mode, *args)
     if timing == "graph":
         return median_ms(graphed(run, leaves), [], setup)
@@ -267,7 +314,7 @@ def measure(setup, found, x) -> tuple[dict, dict]:
     samples = {}  # (name, mode, timing) -> [ms per round], or the error it raised
     for mode in MODES:
         fns = ready(found)  # compiled afresh for this dtype, N and pass
-        args = {name: inputs(name, x) for name in fns}
+        args = {name: inputs(found[name], name, x) for name in fns}
         for _ in range(setup.rounds):  # a round: the copy, then each implementation
             for timing in setup.timings:
                 copy = partial(out.copy_, x)
@@ -287,18 +334,27 @@ def measure(setup, found, x) -> tuple[dict, dict]:
 
 # --8<-- [end:timing]
 
-def inputs(name, x) -> tuple:
-    """x (a leaf of its own), weight, bias (a leaf for LayerNorm only) and dy."""
+def inputs(impl, name, x) -> tuple:
+    """x (a leaf of its own), weight, bias (a leaf for LayerNorm only) and dy; and for the
+    residual add, the residual (a leaf) and h's gradient dh."""
     n, device, dtype = x.shape[-1], x.device, x.dtype
     weight = torch.rand(n, device=device, dtype=dtype, requires_grad=True)
     bias = torch.zeros(n, device=device, dtype=dtype)
     bias.requires_grad_(name.startswith("LayerNorm"))
-    return x.clone().requires_grad_(), weight, bias, torch.randn_like(x)
+    args = (x.clone().requires_grad_(), weight, bias, torch.randn_like(x))
+    if impl.residual:
+        args += (torch.randn_like(x).requires_grad_(), torch.randn_like(x))
+    return args
+
+def gradient_leaves(args) -> list:
+    """The tensors whose .grad a backward writes: x, weight, bias, residual."""
+    x, weight, bias, _, *residual = args
+    return [t for t in (x, weight, bias, *residual[:1]) if t.requires_grad]
 
 def spread(values) -> tuple[float, float, float]:
     return statistics.median(values), min(values), max(values)
 
-def entries(samples, copies, rows, dtype, n) -> tuple[list, list]:
+def entries(samples, copies, found, rows, dtype, n) -> tuple[list, list]:
     """The JSON entries of one dtype and N: medians, ranges, and failures."""
     size = rows * n * dtype.itemsize
     where = {"dtype": str(dtype), "n": n}
@@ -317,7 +373,8 @@ def entries(samples, copies, rows, dtype, n) -> tuple[list, list]:
             runs.append({**entry, "error": repr(times)})
             continue
         ms, fastest, slowest = spread(times)
-        gbps = [PASSES[mode] * size / t / 1e6 for t in (ms, slowest, fastest)]
+        moved = (ADD_PASSES if found[name].residual else PASSES)[mode] * size
+        gbps = [moved / t / 1e6 for t in (ms, slowest, fastest)]
         percent = [100 * g / copy_gbps[timing] for g in gbps]
         runs.append(
             {**entry, "ms": ms, "ms_min": fastest, "ms_max": slowest,
@@ -335,8 +392,8 @@ def host_costs(found, device, calls, shape) -> dict:
         for name, fn in ready(found).items():
             if "error" in costs[name]:
                 continue  # it failed in the forward pass
-            args = inputs(name, x)
-            leaves = [t for t in args[:3] if t.requires_grad]
+            args = inputs(found[name], name, x)
+            leaves = gradient_leaves(args)
             run = one_pass(fn, mode, *args)
             try:
                 for _ in range(3):
@@ -437,7 +494,7 @@ def run(setup: Setup, found: dict, skipped: dict, commit=None) -> dict:
             for n in setup.sizes:
                 x = torch.randn(setup.rows, n, device=device, dtype=dtype)
                 samples, copies = measure(setup, found, x)
-                copy, runs = entries(samples, copies, setup.rows, dtype, n)
+                copy, runs = entries(samples, copies, found, setup.rows, dtype, n)
                 results["copy"] += copy
                 results["runs"] += runs
                 for entry in runs:
