@@ -111,7 +111,7 @@ def test_reader_visits_the_page(page, server, language, path):
     [
         ("ko", "교차항", "math.md"),  # "cross term": only on the Korean Math page
         ("ko", "정규화", None),  # "normalization": on several pages
-        ("en", "cross", "math.md"),
+        ("en", "invisible", "math.md"),  # only on the English Math page (and its code)
         ("en", "LayerNorm", None),
     ],
 )
