@@ -15,6 +15,7 @@ repository (build/standalone/snippets/...). The pages include from that folder f
 """
 
 import ast
+import functools
 import importlib.metadata
 import re
 import sys
@@ -237,6 +238,13 @@ def standalone(source: str, where: str = "<snippet>", root: Path = ROOT) -> str:
     return "\n".join(out) + ("\n" if source.endswith("\n") else "")
 
 
+@functools.cache
+def _distributions() -> dict[str, list[str]]:
+    """Top-level module -> the distributions that provide it. Once per process: it reads
+    every installed package's file list (about half a second here)."""
+    return importlib.metadata.packages_distributions()
+
+
 def requirements(source: str) -> list[tuple[str, str]]:
     """(distribution, installed version) of each third-party package the code imports, in
     the order of first import: what a reader installs to get the output shown."""
@@ -246,7 +254,7 @@ def requirements(source: str) -> list[tuple[str, str]]:
             modules += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             modules.append(node.module)
-    distributions = importlib.metadata.packages_distributions()
+    distributions = _distributions()
     found = {}
     for module in modules:
         top = module.partition(".")[0]
