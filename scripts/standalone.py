@@ -245,7 +245,8 @@ def _distributions() -> dict[str, list[str]]:
     return importlib.metadata.packages_distributions()
 
 
-def requirements(source: str) -> list[tuple[str, str]]:
+@functools.lru_cache(maxsize=1024)  # each block is described once per language
+def requirements(source: str) -> tuple[tuple[str, str], ...]:
     """(distribution, installed version) of each third-party package the code imports, in
     the order of first import: what a reader installs to get the output shown."""
     modules = []
@@ -264,7 +265,7 @@ def requirements(source: str) -> list[tuple[str, str]]:
             raise ValueError(f"{top} is imported but not installed")
         for name in distributions[top]:
             found.setdefault(name, importlib.metadata.version(name))
-    return list(found.items())
+    return tuple(found.items())
 
 
 def runs_with(source: str) -> str:
@@ -282,14 +283,23 @@ def write_all(root: Path = ROOT) -> Path:
     """Write the standalone version of every snippet file under root/build/standalone/;
     return that folder. Unchanged files are not rewritten (mkdocs serve watches them)."""
     out = root / FOLDER
-    for path in snippet_files(root):
+    sources = {path: path.read_text(encoding="utf-8") for path in snippet_files(root)}
+    if _written.get(root) == sources:  # the second language's build, or nothing edited
+        return out
+    for path, source in sources.items():
         relative = path.relative_to(root)
-        text = standalone(path.read_text(encoding="utf-8"), relative.as_posix(), root)
+        text = standalone(source, relative.as_posix(), root)
         target = out / relative
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
+    _written[root] = sources
     return out
+
+
+# What write_all last wrote out, per repository: one build writes each language, and
+# `mkdocs serve` rebuilds in the same process.
+_written: dict[Path, dict[Path, str]] = {}
 
 
 if __name__ == "__main__":
