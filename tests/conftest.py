@@ -134,7 +134,12 @@ def prose(text: str) -> str:
 # so one worker runs it while the other builds the site; then the tests that need the site;
 # then the rest, the longest first, so that no worker is left alone with a long test at the end.
 LONGEST = "snippets/placement/training.py"
-NEXT_LONGEST = ["snippets/placement/deep_stack.py"]
+NEXT_LONGEST = [
+    "snippets/beyond/training.py",
+    "snippets/placement/depth_ratio.py",
+    "snippets/placement/deep_stack.py",
+    "snippets/dynamics/qk_norm.py",
+]
 SITE_FIXTURES = {"served_root", "built_site", "server", "browser"}
 
 

@@ -2,6 +2,8 @@
 fails a broken one; the real implementations pass; each exit status; the report names the
 failing check."""
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -12,7 +14,7 @@ from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
 from conftest import ROOT
-from snippets.check.__main__ import UsageError, check
+from snippets.check.__main__ import UsageError, check, main
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
 from snippets.implementations.variants import rms_norm_paper_code
 from snippets.kernel.rms_norm_triton import rms_norm_triton
@@ -105,6 +107,15 @@ def command(*args):
     )
 
 
+def in_process(*args) -> tuple[int, str, str]:
+    """main(args)'s exit status and what it printed: the command's logic without starting
+    Python (the tests above and below start it, through `python -m snippets.check`)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(list(args))
+    return status, out.getvalue(), err.getvalue()
+
+
 def test_exit_status_0_when_every_check_passes():
     result = command("snippets.implementations.rms_norm_module:RMSNorm")
     assert result.returncode == 0, result.stderr
@@ -123,7 +134,7 @@ def test_exit_status_1_names_the_failing_check(tmp_path):
         "FAIL  eps" in result.stdout
         and "pitfalls/#running-a-checkpoint" in result.stdout
     )
-    verdicts = json.loads(command(f"{tmp_path / 'mine.py'}:norm", "--json").stdout)
+    verdicts = json.loads(in_process(f"{tmp_path / 'mine.py'}:norm", "--json")[1])
     assert verdicts["passed"] is False
     failed = [v["check"] for v in verdicts["verdicts"] if v["passed"] is False]
     # Also half and zero rows: eps = 1e-8 rounds to 0 in float16, and 0 / 0 is NaN.
@@ -140,16 +151,16 @@ def test_exit_status_1_names_the_failing_check(tmp_path):
     ],
 )
 def test_exit_status_2_for_a_target_that_cannot_be_used(target):
-    result = command(target)
-    assert result.returncode == 2 and "usage error" in result.stderr
+    status, _, errors = in_process(target)
+    assert status == 2 and "usage error" in errors
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="a machine with CUDA")
 def test_cuda_without_a_gpu_is_a_usage_error():
-    result = command(
+    status, _, errors = in_process(
         "snippets.implementations.rms_norm_module:RMSNorm", "--device", "cuda"
     )
-    assert result.returncode == 2 and "no CUDA" in result.stderr
+    assert status == 2 and "no CUDA" in errors
 
 
 def test_a_function_that_is_not_rmsnorm_is_a_usage_error():
