@@ -33,7 +33,7 @@ def clone(tmp_path_factory) -> Path:
 
 
 def test_a_new_page_passes_the_page_checks(clone: Path):
-    new_page.create("faq", "Questions", "자주 묻는 질문", root=clone)
+    new_page.create("trial_page", "Trial page", "시험 페이지", root=clone)
     result = subprocess.run(
         [
             sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
@@ -46,7 +46,7 @@ def test_a_new_page_passes_the_page_checks(clone: Path):
     assert result.returncode == 0, result.stdout[-3000:]
     ran = result.stdout.strip().splitlines()[-1]
     assert "passed" in ran and "failed" not in ran
-    assert "faq" in (clone / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "trial_page.md" in (clone / "mkdocs.yml").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
@@ -71,8 +71,10 @@ def test_the_scaffold_refuses_what_would_break_the_site(tmp_path, args, message)
 
 def test_after_puts_the_page_after_a_section_and_its_pages():
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    text = new_page.add_to_navigation(config, "faq", "Questions", "질문", "Notebooks")
+    text = new_page.add_to_navigation(
+        config, "trial", "Trial page", "시험", "Notebooks"
+    )
     lines = text.splitlines()
-    at = lines.index("  - Questions: faq.md")
+    at = lines.index("  - Trial page: trial.md")
     assert lines[at - 1].startswith("      - ") and lines[at + 1].startswith("  - ")
-    assert "            Questions: 질문" in lines
+    assert "            Trial page: 시험" in lines
