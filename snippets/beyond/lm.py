@@ -4,7 +4,7 @@ import torch
 from torch import nn
 
 from snippets.beyond.norms import DyT, deepnorm_constants
-from snippets.placement.tiny_lm import Attention, corpus, one_thread
+from snippets.placement.tiny_lm import Attention, corpus, next_word_loss, one_thread
 
 LM_VARIANTS = ["pre-norm", "post-norm", "DeepNorm", "Peri-LN", "DyT"]
 
@@ -79,18 +79,11 @@ def train(variant, lr, steps=80, batch=16, length=16, seed=0):
     losses = []
     for _ in range(steps):
         starts = torch.randint(len(ids) - length - 1, (batch, 1))
-        window = ids[starts + torch.arange(length + 1)]
-        logits = model(window[:, :-1])
-        loss = nn.functional.cross_entropy(
-            logits.flatten(0, 1), window[:, 1:].flatten()
-        )
+        loss = next_word_loss(model, ids[starts + torch.arange(length + 1)])
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         losses.append(loss.item())
     with torch.no_grad():
-        logits = model(windows[:, :-1])
-        held_out = nn.functional.cross_entropy(
-            logits.flatten(0, 1), windows[:, 1:].flatten()
-        )
+        held_out = next_word_loss(model, windows)
     return losses, held_out.item()

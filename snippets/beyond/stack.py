@@ -4,6 +4,7 @@ import torch
 from torch import nn
 
 from snippets.beyond.norms import DyT, deepnorm_constants, unit
+from snippets.placement.stack import block_statistics
 
 VARIANTS = ["pre-norm", "post-norm", "DeepNorm", "Peri-LN", "nGPT", "DyT"]
 NGPT_RATE = 0.05  # nGPT's α at initialization, per channel
@@ -86,13 +87,4 @@ def layer_statistics(variant, seed, depth=48, width=128, batch=32, classes=16):
     torch.manual_seed(seed)
     model = Stack(depth, width, classes, variant).double()
     x = torch.randn(batch, width, dtype=torch.float64, requires_grad=True)
-    labels = torch.randint(classes, (batch,))
-    logits, inputs = model(x)
-    for h in inputs:
-        h.retain_grad()
-    nn.functional.cross_entropy(logits, labels).backward()
-    return {
-        "weight_grad": torch.stack([b.fc1.weight.grad.norm() for b in model.blocks]),
-        "input_grad": torch.stack([h.grad.norm() for h in inputs]),
-        "stream_rms": torch.stack([h.detach().pow(2).mean().sqrt() for h in inputs]),
-    }
+    return block_statistics(model, x, torch.randint(classes, (batch,)))

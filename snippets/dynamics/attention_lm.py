@@ -4,7 +4,7 @@ or without QK-norm, so that training can record the largest logit and the entrop
 import torch
 from torch import nn
 
-from snippets.placement.tiny_lm import corpus, one_thread
+from snippets.placement.tiny_lm import corpus, next_word_loss, one_thread
 
 class Attention(nn.Module):
     def __init__(self, width, heads, qk_norm):
@@ -83,11 +83,7 @@ def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0):
     history = {"loss": [], "max_logit": [], "entropy": [], "bound": []}
     for _ in range(steps):
         starts = torch.randint(len(ids) - length - 1, (batch, 1))
-        window = ids[starts + torch.arange(length + 1)]
-        logits = model(window[:, :-1])
-        loss = nn.functional.cross_entropy(
-            logits.flatten(0, 1), window[:, 1:].flatten()
-        )
+        loss = next_word_loss(model, ids[starts + torch.arange(length + 1)])
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -52,7 +52,11 @@ def layer_statistics(placement, seed, depth=48, width=256, batch=64, classes=16)
     # float64, so that the rounded numbers do not depend on the CPU's summation order.
     model = Stack(depth, width, classes, placement).double()
     x = torch.randn(batch, width, dtype=torch.float64, requires_grad=True)
-    labels = torch.randint(classes, (batch,))
+    return block_statistics(model, x, torch.randint(classes, (batch,)))
+
+def block_statistics(model, x, labels):
+    """The three statistics per block of `model` (blocks with an fc1; a forward returning
+    the logits and each block's input), from one backward pass of cross-entropy."""
     logits, inputs = model(x)
     for h in inputs:
         h.retain_grad()

@@ -139,18 +139,16 @@ def train(placement, lr, steps=200, batch=32, length=32, seed=0, layers=4):
     losses = []
     for _ in range(steps):
         starts = torch.randint(len(ids) - length - 1, (batch, 1))
-        window = ids[starts + torch.arange(length + 1)]
-        logits = model(window[:, :-1])
-        loss = nn.functional.cross_entropy(
-            logits.flatten(0, 1), window[:, 1:].flatten()
-        )
+        loss = next_word_loss(model, ids[starts + torch.arange(length + 1)])
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         losses.append(loss.item())
     with torch.no_grad():
-        logits = model(windows[:, :-1])
-        held_out = nn.functional.cross_entropy(
-            logits.flatten(0, 1), windows[:, 1:].flatten()
-        )
+        held_out = next_word_loss(model, windows)
     return losses, held_out.item()
+
+def next_word_loss(model, windows):
+    """Cross-entropy of predicting each word of each window from the words before it."""
+    logits = model(windows[:, :-1])
+    return nn.functional.cross_entropy(logits.flatten(0, 1), windows[:, 1:].flatten())
