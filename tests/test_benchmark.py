@@ -1,21 +1,28 @@
 """The benchmark (snippets/benchmark/run.py) and the Benchmark page's generator (page.py).
 
 - A smoke run on tiny sizes works on this machine's CPU and writes a complete results file:
-  versions, every implementation in both passes and both timings (the graph timing as a
+  versions, every implementation in the three passes and both timings (the graph timing as a
   labelled CPU stand-in), each figure the median of its rounds with its range, GB/s and % of
-  copy that agree with the times, and the host time per call of every implementation.
+  copy that agree with the times and the bytes counted, and the host time per call of every
+  implementation.
+- The passes: gradients returned, not copied into .grad; a backward alone that runs again
+  from one forward, compiled with donated buffers off.
 - The torch.compile guard turns a graph break or a recompile into a recorded failure.
 - Results are fresh: measured on the current code, comments and docstrings aside.
 - A run without a GPU never writes GPU results; a CPU run writes only to results/cpu/.
 - The generator writes both languages' tables and plots byte for byte the same from the same
-  file, shows every figure, and states each target as met or missed from the figures.
+  file, shows every figure in tabs that render, and states each target as met or missed from
+  the figures.
 - The page shows exactly the committed results: no GPU figures until there are GPU results,
   and the committed CPU results in the section "On a CPU".
 """
 
+import contextlib
 import copy
 import hashlib
+import io
 import json
+import runpy
 import subprocess
 import sys
 import warnings
@@ -23,10 +30,11 @@ from dataclasses import replace
 from pathlib import Path
 from xml.etree import ElementTree
 
+import markdown
 import pytest
 import torch
 
-from conftest import DOCS, LANGUAGES, ROOT, read
+from conftest import DOCS, LANGUAGES, ROOT, mkdocs_config, read
 from snippets.benchmark import page, run
 
 GPU_RESULTS = sorted(run.RESULTS.glob("*.json"))
@@ -72,9 +80,13 @@ def check_figures(results: dict):
         size = (
             results["rows"] * entry["n"] * getattr(torch, entry["dtype"][6:]).itemsize
         )
+        add = entry["implementation"] in results["add_and_norm"]
+        assert (
+            entry["bytes"]
+            == (run.ADD_PASSES if add else run.PASSES)[entry["mode"]] * size
+        )
         for end, ms in [("", "ms"), ("_min", "ms_max"), ("_max", "ms_min")]:
-            passes = run.ADD_PASSES if "add" in entry["implementation"] else run.PASSES
-            gbps = passes[entry["mode"]] * size / entry[ms] / 1e6
+            gbps = entry["bytes"] / entry[ms] / 1e6
             assert entry[f"gbps{end}"] == pytest.approx(gbps)
             copy_gbps = copies[entry["dtype"], entry["n"], entry["timing"]]["gbps"]
             assert entry[f"copy_percent{end}"] == pytest.approx(100 * gbps / copy_gbps)
@@ -98,6 +110,7 @@ def test_smoke_run_writes_every_figure(smoke_results: Path):
         "Triton add+RMSNorm (this site)", "torch.compile add+norm",
         "Liger-Kernel add+RMSNorm",
     }  # fmt: skip
+    assert results["add_and_norm"] == [n for n in found if n in run.ADD_AND_NORM]
     shapes = {(c["dtype"], c["n"]) for c in results["copy"]}
     measured = {
         (r["dtype"], r["n"], r["implementation"], r["mode"], r["timing"])
@@ -115,6 +128,39 @@ def test_smoke_run_writes_every_figure(smoke_results: Path):
     for name in found:
         assert set(results["host_us"][name]) == set(run.MODES), name
         assert all(us > 0 for us in results["host_us"][name].values())
+
+
+def test_gradients_are_returned_not_copied_and_a_backward_runs_again():
+    x = torch.randn(3, 16)
+    fused = run.ADD_AND_NORM["Triton add+RMSNorm (this site)"]
+    args = run.inputs(fused, "fused", x)
+    together = run.one_pass(fused.fn, "forward+backward", *args)()
+    dx, _, dr = together  # x, weight, residual: the leaves
+    assert dx.data_ptr() == dr.data_ptr()  # h's gradient, shared by x and r: no copy
+    again = run.one_pass(fused.fn, "backward", *args)  # one forward, its graph kept
+    for first, second, third in zip(together, again(), again(), strict=True):
+        assert torch.equal(first, second) and torch.equal(second, third)
+
+
+def test_only_the_backward_alone_keeps_the_compiled_buffers(monkeypatch):
+    # The flag torch.compile reads when it compiles a backward, seen by each pass.
+    seen = {}
+
+    def probe(x, weight, bias):
+        seen[MODE[0]] = torch._functorch.config.donated_buffer
+        return x * weight
+
+    MODE = [None]
+    real = run.measure_pass
+
+    def measure_pass(setup, found, x, mode, samples, copies):
+        MODE[0] = mode
+        real(setup, found, x, mode, samples, copies)
+
+    monkeypatch.setattr(run, "measure_pass", measure_pass)
+    found = {"probe": run.Implementation(probe)}
+    run.run(replace(TINY, timings=("eager",), host_calls=0), found, {})
+    assert seen == {"forward": True, "backward": False, "forward+backward": True}
 
 
 def graph_break(x, weight, bias):
@@ -209,7 +255,7 @@ def generate(results_path: Path, folder: Path) -> list[Path]:
     """page.write into `folder`, failing on a missing glyph (a Korean font not found)."""
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message=".*missing from font")
-        return page.write(results_path, folder, folder)
+        return page.write([results_path], folder, folder)
 
 
 def test_generator_is_reproducible_and_shows_every_figure(smoke_results, tmp_path):
@@ -227,12 +273,61 @@ def test_generator_is_reproducible_and_shows_every_figure(smoke_results, tmp_pat
             assert page._cell(entry, words) in table
         for name, costs in results["host_us"].items():
             row = f"| {page._name(name, words)} | {costs['forward']:.1f} |"
-            assert row in table and f"{costs['forward+backward']:.1f}" in table
+            assert row in table
+            assert all(f"{costs[mode]:.1f} |" in table for mode in run.MODES)
         for dtype in page._dtypes(results):
             for timing in results["timings"]:
-                plot = page._plot_name(dtype, timing, language)
-                assert f"assets/benchmark/{plot}" in table
-                ElementTree.parse(tmp_path / "a" / plot)  # well-formed
+                for family in page.FAMILIES:
+                    plot = page._plot_name("smoke", dtype, timing, family, language)
+                    assert f"assets/benchmark/{plot}" in table
+                    ElementTree.parse(tmp_path / "a" / plot)  # well-formed
+                for line in page.sayings(results, words, dtype, timing)[2:-1]:
+                    assert (
+                        f"        {line}\n" in table
+                    )  # in its dtype's and timing's tab
+
+
+def test_generated_tables_render_in_tabs(smoke_results, tmp_path):
+    # The site's Markdown extensions, less the snippets (the tables are a snippet).
+    extensions, configs = [], {}
+    for extension in mkdocs_config()["markdown_extensions"]:
+        name, config = (
+            next(iter(extension.items()))
+            if isinstance(extension, dict)
+            else (extension, {})
+        )
+        if name != "pymdownx.snippets":
+            extensions.append(name)
+            configs[name] = config
+    generate(smoke_results, tmp_path)
+    results = json.loads(smoke_results.read_text())
+    tables = len(page._dtypes(results)) * len(results["timings"]) * 2 * len(run.MODES)
+    for language in LANGUAGES:
+        text = (tmp_path / f"tables.{language}.md").read_text()
+        html = markdown.markdown(text, extensions=extensions, extension_configs=configs)
+        assert html.count("<table>") == tables + 1  # and the host time's
+        assert html.count('class="tabbed-set') == 1 + len(page._dtypes(results))
+        assert html.count("<img ") == tables // len(run.MODES)
+        assert "===" not in html  # every tab marker became a tab
+
+
+def test_the_page_and_the_kernel_page_use_the_benchmarks_passes_and_targets(capsys):
+    assert page.MODES == run.MODES
+    assert [page.FUSED, page.UNFUSED] == [
+        n for n in run.ADD_AND_NORM if "this site" in n
+    ][::-1]
+    with contextlib.redirect_stdout(io.StringIO()):  # it prints its counts
+        add_bytes = runpy.run_path(str(ROOT / "snippets" / "kernel" / "add_bytes.py"))
+    assert add_bytes["TARGETS"] == page.FUSED_SPEEDUP
+
+
+def test_a_smoke_run_is_never_published(smoke_results, capsys):
+    with pytest.raises(SystemExit):
+        page.main([str(smoke_results)])
+    assert "never published" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        page.main([str(smoke_results), str(CPU_RESULTS[0])])
+    assert "one CPU results file, or GPU ones only" in capsys.readouterr().err
 
 
 def with_kernel_at(results: dict, percent: float) -> dict:
@@ -247,6 +342,7 @@ def with_kernel_at(results: dict, percent: float) -> dict:
 def test_targets_are_met_or_missed_by_the_figures(smoke_results):
     results = json.loads(smoke_results.read_text())
     met = page.targets(with_kernel_at(results, 96), "en")
+    assert len(met) == 2 + 8  # a title, a blank line, eight targets
     assert "at least 95% of copy at every N and dtype: **met** (lowest 96.0%" in met[2]
     assert "at least 85% of copy at every N: **met**" in met[3]
     missed = page.targets(with_kernel_at(results, 90), "en")
@@ -258,6 +354,62 @@ def test_targets_are_met_or_missed_by_the_figures(smoke_results):
     assert ("**met**" if ratio <= 2 else "**missed**") in met[5]
     korean = page.targets(with_kernel_at(results, 96), "ko")
     assert "**달성**" in korean[2] and "**측정 없음**" in korean[4]
+    assert "Liger-Kernel's in every pass: **not measured**" in met[9]  # not installed
+
+
+def with_fused_speedup(results: dict, speedup: float) -> dict:
+    """The results with the fused kernel `speedup` times as fast as the add and the lone
+    kernel, everywhere."""
+    changed = copy.deepcopy(results)
+    unfused = {
+        (r["dtype"], r["n"], r["mode"], r["timing"]): r["ms"]
+        for r in changed["runs"]
+        if r["implementation"] == page.UNFUSED
+    }
+    for entry in changed["runs"]:
+        if entry["implementation"] == page.FUSED:
+            where = (entry["dtype"], entry["n"], entry["mode"], entry["timing"])
+            entry["ms"] = unfused[where] / speedup
+    return changed
+
+
+def test_the_fused_targets_are_met_or_missed_by_the_figures(smoke_results):
+    results = json.loads(smoke_results.read_text())
+    lines = page.targets(with_fused_speedup(results, 1.5), "en")
+    assert (
+        "forward: at least 1.2× as fast" in lines[7]
+        and "**met** (N = 100: 1.50×" in lines[7]
+    )
+    assert "backward: at least 1.4× as fast" in lines[8] and "**met**" in lines[8]
+    lines = page.targets(with_fused_speedup(results, 1.3), "en")
+    assert "**met**" in lines[7]
+    assert "**missed**: N = 100: 1.30×; N = 256: 1.30×" in lines[8]
+
+
+def test_the_fused_kernel_is_held_to_liger_from_n_2048():
+    def entry(name, n, mode, ms):
+        where = {"dtype": "torch.bfloat16", "n": n, "mode": mode, "timing": "graph"}
+        return {"implementation": name, **where, "ms": ms}
+
+    def status(peer_ms):
+        runs = [
+            entry(name, n, mode, peer_ms(n, mode) if name == page.FUSED_PEER else 1.0)
+            for name in (page.FUSED, page.FUSED_PEER)
+            for n in (1024, 2048, 4096)
+            for mode in page.MODES
+        ]
+        results = {"runs": runs, "add_and_norm": [page.FUSED, page.FUSED_PEER]}
+        return page.targets(results, "en")[9]
+
+    faster_below_2048 = {1024: 0.5, 2048: 1.1, 4096: 1.2}
+    assert "**met** (forward, N = 2048: 1.0000 ms, Liger" in status(
+        lambda n, mode: faster_below_2048[n]
+    )
+    missed = status(lambda n, mode: 0.9 if (n, mode) == (4096, "backward") else 1.1)
+    assert missed.endswith(
+        "**missed**: backward, N = 4096: 1.0000 ms, Liger-Kernel add+RMSNorm 0.9000 ms"
+        " (1.11×)."
+    )
 
 
 def test_a_failed_kernel_misses_its_targets(smoke_results):
@@ -268,7 +420,7 @@ def test_a_failed_kernel_misses_its_targets(smoke_results):
     results["host_us"][page.KERNEL] = {"error": "RuntimeError('boom')"}
     lines = page.targets(results, "en")
     assert "**missed**: float32, N = 100: failed" in lines[2]
-    assert all("**missed**: failed" in line for line in lines[5:])
+    assert all("**missed**: failed" in line for line in lines[5:7])  # host time
 
 
 def test_parts_of_a_gpu_run_merge_into_one_file():
@@ -317,8 +469,7 @@ def test_page_shows_exactly_the_committed_results(language, tmp_path):
         assert no_figures[language] in text
     else:
         assert included in text
-        assert len(GPU_RESULTS) == 1, "one GPU results file feeds the page"
-        fresh = page.write(GPU_RESULTS[0], tmp_path / "gpu", tmp_path / "gpu")
+        fresh = page.write(GPU_RESULTS, tmp_path / "gpu", tmp_path / "gpu")
         committed = {page.PLOTS / p.name for p in fresh if p.suffix == ".svg"}
         assert set(page.PLOTS.glob("*.svg")) == committed, "plots of other results"
         for path in fresh:
@@ -328,6 +479,6 @@ def test_page_shows_exactly_the_committed_results(language, tmp_path):
     heading = {"en": "## On a CPU\n", "ko": "## CPU에서 { #on-a-cpu }\n"}[language]
     assert heading in text and cpu_table in text
     assert len(CPU_RESULTS) == 1, "one CPU results file feeds the section On a CPU"
-    for path in page.write(CPU_RESULTS[0], tmp_path / "cpu"):
+    for path in page.write(CPU_RESULTS, tmp_path / "cpu"):
         committed = page.CPU_TABLES / path.name
         assert committed.read_bytes() == path.read_bytes(), f"{committed} is stale"

@@ -1,13 +1,14 @@
-"""The Benchmark page's tables, text and plots, generated from one results file of run.py.
+"""The Benchmark page's tables, text and plots, generated from the results files of run.py.
 
-    python -m snippets.benchmark.page snippets/benchmark/results/<gpu>.json
+    python -m snippets.benchmark.page snippets/benchmark/results/*.json
     python -m snippets.benchmark.page snippets/benchmark/results/cpu/<cpu>.json
 
-A GPU file gives snippets/benchmark/results/tables.en.md and tables.ko.md (the targets, what
-the figures say, a table per dtype, timing and pass, the host cost) and the plots
-docs/assets/benchmark/<dtype>-<timing>-<language>.svg; a CPU file gives
-snippets/benchmark/results/cpu/table.en.md and table.ko.md. The same JSON gives the same
-files, byte for byte.
+GPU files (one per GPU, in the order of their names) give snippets/benchmark/results/
+tables.en.md and tables.ko.md: for each GPU the targets, what the figures say, a tab per dtype
+and timing holding a table per pass for the norm and for the residual add with the norm, and
+the host cost; and the plots docs/assets/benchmark/<file>-<dtype>-<timing>-<family>-<language>
+.svg. A CPU file gives snippets/benchmark/results/cpu/table.en.md and table.ko.md. The same
+JSON gives the same files, byte for byte.
 """
 
 import argparse
@@ -23,7 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 TABLES = Path(__file__).resolve().parent / "results"
 CPU_TABLES = TABLES / "cpu"
 PLOTS = ROOT / "docs" / "assets" / "benchmark"
-MODES = ["forward", "forward+backward"]
+MODES = ["forward", "backward", "forward+backward"]  # run.py's passes
+# The norm alone, and the residual add with the norm: each compared within its own family.
+FAMILIES = ["norm", "add"]
 DTYPE_ORDER = ["torch.bfloat16", "torch.float16", "torch.float32"]
 # A CPU table compares each RMSNorm with LayerNorm run the same way.
 LAYER_NORMS = {"eager": "LayerNorm eager", "compiled": "LayerNorm compiled"}
@@ -39,7 +42,15 @@ WORDS = {
         "failed": "failed",
         "skipped": "Not run",
         "failures": "Failed",
-        "modes": {"forward": "forward", "forward+backward": "forward+backward"},
+        "modes": {
+            "forward": "forward",
+            "backward": "backward",
+            "forward+backward": "forward+backward",
+        },
+        "families": {
+            "norm": "RMSNorm alone, with LayerNorm",
+            "add": "the residual add and the norm, h = x + r, y = RMSNorm(h)",
+        },
         "timings": {
             "cuda-graph-replay": "graph (a CUDA graph replayed: GPU time only)",
             "python-calls": "eager (launched from Python: host time included)",
@@ -50,9 +61,9 @@ WORDS = {
         "unit": "GB/s (% of copy; its range over the rounds)",
         "plot_y": "% of copy bandwidth",
         "plot_x": "N (row length)",
-        "alt": "Percent of the copy's bandwidth against N, {dtype}, {timing}: forward "
-        "on the left, forward+backward on the right, one line per implementation, "
-        "the range of the rounds as error bars.",
+        "alt": "Percent of the copy's bandwidth against N, {dtype}, {timing}, {family}: "
+        "forward, backward and forward+backward side by side, one line per "
+        "implementation, the range of the rounds as error bars.",
         "targets": "Targets (set for an H100, M = 16384, N = 1024 to 16384)",
         "met": "**met**",
         "missed": "**missed**",
@@ -64,13 +75,17 @@ WORDS = {
         "eager": "Eager, bfloat16, N ≥ {n}: at least as fast as the fastest "
         "peer (F.rms_norm, torch.compile, Liger-Kernel, QuACK where present) in every "
         "pass",
-        "eager_case": "{mode}, N = {n}: {ms} ms, the fastest peer {peer} {peer_ms} ms "
-        "({ratio}×)",
+        "versus_case": "{mode}, N = {n}: {ms} ms, {peer} {peer_ms} ms ({ratio}×)",
+        "fused_speedup": "Graph, bfloat16, the fused add and norm, {mode}: at least "
+        "{limit}× as fast as the add followed by the site's lone kernel at every N",
+        "speedup_case": "N = {n}: {ratio}×",
+        "fused_peer": "Graph, bfloat16, N ≥ {n}: the fused add and norm at least as fast "
+        "as Liger-Kernel's in every pass",
         "host": "Host time, {mode}, at most {limit}× F.rms_norm's",
         "host_case": "{us} µs, {ratio}× F.rms_norm's {ref} µs",
         "say": "What the figures say",
-        "say_line": "{dtype}, {timing}, {mode}: the site's kernel {low}–{high} of "
-        "copy over N; fastest: {fastest}",
+        "say_line": "{mode}: {kernel} {low}–{high} of copy over N; fastest: {fastest}",
+        "kernels": {"norm": "the site's kernel", "add": "the site's fused kernel"},
         "at": "{name} at N = {sizes}",
         "host_title": "Host time per call (µs): {calls} calls on x of {shape} "
         "bfloat16, the GPU otherwise idle; the median",
@@ -97,7 +112,15 @@ WORDS = {
         "failed": "실패",
         "skipped": "실행하지 않음",
         "failures": "실패",
-        "modes": {"forward": "순전파", "forward+backward": "순전파+역전파"},
+        "modes": {
+            "forward": "순전파",
+            "backward": "역전파",
+            "forward+backward": "순전파+역전파",
+        },
+        "families": {
+            "norm": "RMSNorm 단독(LayerNorm 포함)",
+            "add": "잔차 덧셈과 정규화, h = x + r, y = RMSNorm(h)",
+        },
         "timings": {
             "cuda-graph-replay": "그래프(CUDA 그래프 재생: GPU 시간만)",
             "python-calls": "즉시 실행(매번 Python에서 띄움: 호스트 시간 포함)",
@@ -108,8 +131,8 @@ WORDS = {
         "unit": "GB/s (복사 대비 %, 라운드 간 범위)",
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N (행 길이)",
-        "alt": "N에 따른 복사 대역폭 대비 퍼센트, {dtype}, {timing}: 왼쪽은 순전파, "
-        "오른쪽은 순전파+역전파, 구현마다 선 하나, 라운드 간 범위는 오차 막대.",
+        "alt": "N에 따른 복사 대역폭 대비 퍼센트, {dtype}, {timing}, {family}: 순전파, "
+        "역전파, 순전파+역전파를 나란히, 구현마다 선 하나, 라운드 간 범위는 오차 막대.",
         "targets": "목표(H100, M = 16384, N = 1024–16384 기준)",
         "met": "**달성**",
         "missed": "**미달**",
@@ -117,16 +140,21 @@ WORDS = {
         "lowest": "최저 {value}: {where}",
         "graph_forward": "그래프, 순전파: 모든 N과 dtype에서 복사 대비 {percent}% 이상",
         "graph_both": "그래프, 순전파+역전파: 모든 N에서 복사 대비 {percent}% 이상",
-        "eager": "즉시 실행, bfloat16, N ≥ {n}: 두 패스 모두에서 가장 빠른 비교 "
+        "eager": "즉시 실행, bfloat16, N ≥ {n}: 모든 패스에서 가장 빠른 비교 "
         "대상(F.rms_norm, torch.compile, Liger-Kernel, QuACK 중 있는 것)보다 느리지 "
         "않음",
-        "eager_case": "{mode}, N = {n}: {ms} ms, 가장 빠른 비교 대상 {peer} {peer_ms} ms "
-        "({ratio}배)",
+        "versus_case": "{mode}, N = {n}: {ms} ms, {peer} {peer_ms} ms ({ratio}배)",
+        "fused_speedup": "그래프, bfloat16, 퓨즈드 덧셈과 정규화, {mode}: 모든 N에서 덧셈 "
+        "뒤에 이 사이트의 단독 커널을 실행할 때보다 {limit}배 이상 빠름",
+        "speedup_case": "N = {n}: {ratio}배",
+        "fused_peer": "그래프, bfloat16, N ≥ {n}: 퓨즈드 덧셈과 정규화가 모든 패스에서 "
+        "Liger-Kernel의 것보다 느리지 않음",
         "host": "호스트 시간, {mode}: F.rms_norm의 {limit}배 이하",
         "host_case": "{us} µs, F.rms_norm {ref} µs의 {ratio}배",
         "say": "수치 요약",
-        "say_line": "{dtype}, {timing}, {mode}: 이 사이트의 커널은 N에 따라 복사 대비 "
-        "{low}–{high}, 가장 빠른 구현은 {fastest}",
+        "say_line": "{mode}: {kernel} N에 따라 복사 대비 {low}–{high}, 가장 빠른 구현은 "
+        "{fastest}",
+        "kernels": {"norm": "이 사이트의 커널은", "add": "이 사이트의 퓨즈드 커널은"},
         "at": "N = {sizes}에서 {name}",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
         "bfloat16 x로 {calls}번 호출한 중앙값",
@@ -143,7 +171,11 @@ WORDS = {
         # A Korean page is served one folder deeper (/ko/...): a path relative to it.
         "image": '<img src="../../assets/benchmark/{name}" alt="{alt}">',
         # The implementation names are run.py's identifiers; only the words in one are Korean.
-        "names": {"Triton (this site)": "Triton(이 사이트)"},
+        "names": {
+            "Triton (this site)": "Triton(이 사이트)",
+            "add + Triton RMSNorm (this site)": "add + Triton RMSNorm(이 사이트)",
+            "Triton add+RMSNorm (this site)": "Triton add+RMSNorm(이 사이트)",
+        },
         # run.py's reasons for leaving an implementation out, in Korean.
         "reasons": {
             "GPU kernels": "GPU 커널",
@@ -166,8 +198,15 @@ def _dtypes(results) -> list[str]:
 def _short(dtype: str) -> str:
     return dtype.removeprefix("torch.")
 
-def _runs(results, **where) -> list[dict]:
-    return [r for r in results["runs"] if all(r[k] == v for k, v in where.items())]
+def _runs(results, family=None, **where) -> list[dict]:
+    """The entries at `where`, of one family's implementations if one is named."""
+    adds = results.get("add_and_norm", [])
+    return [
+        r
+        for r in results["runs"]
+        if all(r[k] == v for k, v in where.items())
+        and (family is None or (r["implementation"] in adds) == (family == "add"))
+    ]
 
 def _figure(results, **where) -> dict | None:
     """The one entry at `where` that has a figure (not an error), if any."""
@@ -210,29 +249,36 @@ def _header(results, words) -> str:
 KERNEL = "Triton (this site)"
 PEERS = ["torch F.rms_norm", "torch.compile naive", "Liger-Kernel", "QuACK"]
 REFERENCE = "torch F.rms_norm"  # the host-time yardstick
+FUSED = "Triton add+RMSNorm (this site)"
+UNFUSED = "add + Triton RMSNorm (this site)"  # PyTorch's add, then the lone kernel
+FUSED_PEER = "Liger-Kernel add+RMSNorm"
 # The targets, set for an H100 with M = 16384 and N = 1024 to 16384:
 GRAPH_FORWARD = 95  # graph, forward: at least 95% of copy at every N and dtype
 GRAPH_BOTH = 85  # graph, forward+backward: at least 85% of copy at every N
 EAGER_FROM = 4096  # eager, bfloat16, N >= 4096: at least as fast as the best peer
 HOST_LIMIT = {"forward": 2.0, "forward+backward": 1.5}  # x F.rms_norm's host time
+# Graph, bfloat16: the fused kernel this many times as fast as UNFUSED at every N,
+FUSED_SPEEDUP = {"forward": 1.2, "backward": 1.4}
+FUSED_PEER_FROM = 2048  # and from this N on, at least as fast as FUSED_PEER
 
-def _status(words, misses: list[str], lowest: str | None) -> str:
+def _status(words, misses: list[str], shown: str | None) -> str:
     if misses:
         return f"{words['missed']}: " + "; ".join(misses)
-    if lowest is None:
+    if shown is None:
         return words["none"]
-    return f"{words['met']} ({lowest})"
+    return f"{words['met']} ({shown})"
 
 def _copy_target(results, words, mode, threshold) -> str:
     """Met if the kernel's graph figure reaches `threshold` % of copy at every N, dtype."""
+    runs = _runs(results, implementation=KERNEL, mode=mode, timing="graph")
     figures = [
         (run["copy_percent"], f"{_short(run['dtype'])}, N = {run['n']}")
-        for run in _runs(results, implementation=KERNEL, mode=mode, timing="graph")
+        for run in runs
         if "error" not in run
     ]
     failed = [
         f"{_short(run['dtype'])}, N = {run['n']}: {words['failed']}"
-        for run in _runs(results, implementation=KERNEL, mode=mode, timing="graph")
+        for run in runs
         if "error" in run
     ]
     misses = failed + [
@@ -244,32 +290,52 @@ def _copy_target(results, words, mode, threshold) -> str:
     )
     return _status(words, misses, shown)
 
-def _eager_target(results, words) -> str:
-    """Met if, in bfloat16 from N = EAGER_FROM on, the kernel is never slower than a peer."""
+def _not_slower(results, words, mine, peers, timing, from_n) -> str:
+    """Met if, in bfloat16 from N = from_n on, `mine` is in no pass slower than the
+    fastest of `peers` (those measured)."""
     cases, misses = [], []
-    sizes = sorted({r["n"] for r in results["runs"] if r["n"] >= EAGER_FROM})
+    sizes = sorted({r["n"] for r in results["runs"] if r["n"] >= from_n})
     for mode in MODES:
         for n in sizes:
-            where = {"dtype": "torch.bfloat16", "n": n, "mode": mode, "timing": "eager"}
-            mine = _figure(results, implementation=KERNEL, **where)
-            peers = [_figure(results, implementation=p, **where) for p in PEERS]
-            peers = [p for p in peers if p]
-            if mine is None and _runs(results, implementation=KERNEL, **where):
+            where = {"dtype": "torch.bfloat16", "n": n, "mode": mode, "timing": timing}
+            figure = _figure(results, implementation=mine, **where)
+            others = [_figure(results, implementation=p, **where) for p in peers]
+            others = [p for p in others if p]
+            if figure is None and _runs(results, implementation=mine, **where):
                 misses.append(f"{words['modes'][mode]}, N = {n}: {words['failed']}")
-            if mine is None or not peers:
+            if figure is None or not others:
                 continue
-            best = min(peers, key=lambda p: p["ms"])
-            case = words["eager_case"].format(
+            best = min(others, key=lambda p: p["ms"])
+            case = words["versus_case"].format(
                 mode=words["modes"][mode],
                 n=n,
-                ms=f"{mine['ms']:.4f}",
-                peer=best["implementation"],
+                ms=f"{figure['ms']:.4f}",
+                peer=_name(best["implementation"], words),
                 peer_ms=f"{best['ms']:.4f}",
-                ratio=f"{mine['ms'] / best['ms']:.2f}",
+                ratio=f"{figure['ms'] / best['ms']:.2f}",
             )
             cases.append(case)
-            if mine["ms"] > best["ms"]:
+            if figure["ms"] > best["ms"]:
                 misses.append(case)
+    return _status(words, misses, "; ".join(cases) or None)
+
+def _speedup_target(results, words, mode) -> str:
+    """Met if the fused kernel is FUSED_SPEEDUP[mode] times as fast as UNFUSED at every N
+    (graph, bfloat16)."""
+    cases, misses = [], []
+    where = {"dtype": "torch.bfloat16", "mode": mode, "timing": "graph"}
+    for n in sorted({r["n"] for r in _runs(results, **where)}):
+        fused = _figure(results, implementation=FUSED, n=n, **where)
+        unfused = _figure(results, implementation=UNFUSED, n=n, **where)
+        if fused is None and _runs(results, implementation=FUSED, n=n, **where):
+            misses.append(f"N = {n}: {words['failed']}")
+        if fused is None or unfused is None:
+            continue
+        ratio = unfused["ms"] / fused["ms"]
+        case = words["speedup_case"].format(n=n, ratio=f"{ratio:.2f}")
+        cases.append(case)
+        if ratio < FUSED_SPEEDUP[mode]:
+            misses.append(case)
     return _status(words, misses, "; ".join(cases) or None)
 
 def _host_target(results, words, mode) -> str:
@@ -288,26 +354,48 @@ def targets(results, language: str) -> list[str]:
     """Each target, met or missed, computed from the results."""
     words = WORDS[language]
     lines = [
-        words["graph_forward"].format(percent=GRAPH_FORWARD)
-        + ": "
-        + _copy_target(results, words, "forward", GRAPH_FORWARD),
-        words["graph_both"].format(percent=GRAPH_BOTH)
-        + ": "
-        + _copy_target(results, words, "forward+backward", GRAPH_BOTH),
-        words["eager"].format(n=EAGER_FROM) + ": " + _eager_target(results, words),
+        (
+            words["graph_forward"].format(percent=GRAPH_FORWARD),
+            _copy_target(results, words, "forward", GRAPH_FORWARD),
+        ),
+        (
+            words["graph_both"].format(percent=GRAPH_BOTH),
+            _copy_target(results, words, "forward+backward", GRAPH_BOTH),
+        ),
+        (
+            words["eager"].format(n=EAGER_FROM),
+            _not_slower(results, words, KERNEL, PEERS, "eager", EAGER_FROM),
+        ),
     ]
     for mode, limit in HOST_LIMIT.items():
         title = words["host"].format(mode=words["modes"][mode], limit=f"{limit:g}")
-        lines.append(f"{title}: " + _host_target(results, words, mode))
-    return [f"**{words['targets']}**", ""] + [f"- {line}." for line in lines]
+        lines.append((title, _host_target(results, words, mode)))
+    for mode, limit in FUSED_SPEEDUP.items():
+        title = words["fused_speedup"].format(
+            mode=words["modes"][mode], limit=f"{limit:g}"
+        )
+        lines.append((title, _speedup_target(results, words, mode)))
+    lines.append(
+        (
+            words["fused_peer"].format(n=FUSED_PEER_FROM),
+            _not_slower(results, words, FUSED, [FUSED_PEER], "graph", FUSED_PEER_FROM),
+        )
+    )
+    return [f"**{words['targets']}**", ""] + [f"- {a}: {b}." for a, b in lines]
 
 # --8<-- [end:targets]
 
-def _fastest(results, words, **where) -> str:
-    """Which implementation was fastest at each N, grouped by implementation."""
+def _names(results, family, **where) -> list[str]:
+    """The implementations of a family with entries at `where`, in the results' order."""
+    return list(
+        dict.fromkeys(r["implementation"] for r in _runs(results, family, **where))
+    )
+
+def _fastest(results, words, family, **where) -> str:
+    """Which implementation of the family was fastest at each N, grouped by name."""
     at = {}
-    for n in sorted({r["n"] for r in _runs(results, **where)}):
-        figures = [r for r in _runs(results, n=n, **where) if "error" not in r]
+    for n in sorted({r["n"] for r in _runs(results, family, **where)}):
+        figures = [r for r in _runs(results, family, n=n, **where) if "error" not in r]
         if figures:
             best = min(figures, key=lambda r: r["ms"])
             at.setdefault(best["implementation"], []).append(str(n))
@@ -316,43 +404,39 @@ def _fastest(results, words, **where) -> str:
         for name, sizes in at.items()
     )
 
-def sayings(results, language: str) -> list[str]:
-    """The kernel's range of % of copy and the fastest implementations, per table."""
-    words = WORDS[language]
-    lines = [f"**{words['say']}**", ""]
-    for dtype in _dtypes(results):
-        for timing in results["timings"]:
-            for mode in MODES:
-                where = {"dtype": dtype, "mode": mode, "timing": timing}
-                mine = [
-                    r["copy_percent"]
-                    for r in _runs(results, implementation=KERNEL, **where)
-                    if "error" not in r
-                ]
-                if not mine:
-                    continue
+def sayings(results, words, dtype, timing) -> list[str]:
+    """For one dtype and timing: the site's kernels' range of % of copy over N, and the
+    fastest implementation of their family at each N, per pass."""
+    lines = []
+    for family, kernel in [("norm", KERNEL), ("add", FUSED)]:
+        for mode in MODES:
+            where = {"dtype": dtype, "mode": mode, "timing": timing}
+            mine = [
+                r["copy_percent"]
+                for r in _runs(results, implementation=kernel, **where)
+                if "error" not in r
+            ]
+            if mine:
                 line = words["say_line"].format(
-                    dtype=_short(dtype),
-                    timing=words["short"][timing],
                     mode=words["modes"][mode],
+                    kernel=words["kernels"][family],
                     low=_percent(min(mine)),
                     high=_percent(max(mine)),
-                    fastest=_fastest(results, words, **where),
+                    fastest=_fastest(results, words, family, **where),
                 )
                 lines.append(f"- {line}.")
-    return lines
+    return [f"**{words['say']}**", "", *lines, ""] if lines else []
 
-def _table(results, words, dtype, timing, mode) -> list[str]:
-    runs = _runs(results, dtype=dtype, timing=timing, mode=mode)
+def _table(results, words, dtype, timing, mode, family) -> list[str]:
+    runs = _runs(results, family, dtype=dtype, timing=timing, mode=mode)
     sizes = sorted({run["n"] for run in runs})
     copy = {
         c["n"]: c["gbps"]
         for c in results["copy"]
         if c["dtype"] == dtype and c["timing"] == timing
     }
-    label = words["timings"][results["timings"][timing]]
     lines = [
-        f"**{_short(dtype)}, {words['modes'][mode]}, {label}**: {words['unit']}",
+        f"**{words['families'][family]}: {_short(dtype)}, {words['modes'][mode]}**",
         "",
         f"| {words['name']} | " + " | ".join(f"N = {n}" for n in sizes) + " |",
         "| --- |" + " ---: |" * len(sizes),
@@ -360,7 +444,7 @@ def _table(results, words, dtype, timing, mode) -> list[str]:
         + " | ".join(f"{copy[n]:,.0f} (100%)" for n in sizes)
         + " |",
     ]
-    for name in dict.fromkeys(run["implementation"] for run in runs):
+    for name in _names(results, family, dtype=dtype, timing=timing, mode=mode):
         cells = {r["n"]: _cell(r, words) for r in runs if r["implementation"] == name}
         lines.append(
             f"| {_name(name, words)} | "
@@ -369,35 +453,53 @@ def _table(results, words, dtype, timing, mode) -> list[str]:
         )
     return lines + [""]
 
-def _plot_name(dtype, timing, language) -> str:
-    return f"{_short(dtype)}-{timing}-{language}.svg"
+def _plot_name(stem, dtype, timing, family, language) -> str:
+    return f"{stem}-{_short(dtype)}-{timing}-{family}-{language}.svg"
+
+def _tab(title: str, lines: list[str]) -> list[str]:
+    """A content tab (pymdownx.tabbed): its title, then its lines indented under it."""
+    return [f'=== "{title}"', ""] + [f"    {line}".rstrip() for line in lines]
+
+def _timing_tab(stem, results, words, language, dtype, timing) -> list[str]:
+    """One dtype and timing: the label, a table per family and pass, a plot per family."""
+    label = words["timings"][results["timings"][timing]]
+    lines = [f"{label}.", "", *sayings(results, words, dtype, timing)]
+    lines += [f"{words['unit']}.", ""]
+    for family in FAMILIES:
+        if not _runs(results, family, dtype=dtype, timing=timing):
+            continue
+        for mode in MODES:
+            lines += _table(results, words, dtype, timing, mode, family)
+        alt = words["alt"].format(
+            dtype=_short(dtype), timing=label, family=words["families"][family]
+        )
+        name = _plot_name(stem, dtype, timing, family, language)
+        lines += [words["image"].format(alt=alt, name=name), ""]
+    return lines
 
 def _host_table(results, words) -> list[str]:
     host = results["host_us"]
     shape = " × ".join(str(size) for size in results["host_shape"])
     title = words["host_title"].format(calls=results["host_calls"], shape=shape)
-    modes = [words["modes"][mode] for mode in MODES]
+    columns = [f"{words['modes'][mode]} | {words['times_ref']}" for mode in MODES]
     lines = [
         f"**{title}**",
         "",
-        (
-            f"| {words['name']} | {modes[0]} | {words['times_ref']} | {modes[1]} |"
-            f" {words['times_ref']} |"
-        ),
-        "| --- | ---: | ---: | ---: | ---: |",
+        f"| {words['name']} | " + " | ".join(columns) + " |",
+        "| --- |" + " ---: | ---: |" * len(MODES),
     ]
     ref = host.get(REFERENCE, {})
     for name, costs in host.items():
         if "error" in costs:
-            lines.append(
-                f"| {_name(name, words)} | {words['failed']} | | {words['failed']} | |"
-            )
-            continue
-        cells = []
-        for mode in MODES:
-            ratio = costs[mode] / ref[mode] if mode in ref else None
-            cells += [f"{costs[mode]:.1f}", f"{ratio:.2f}×" if ratio else ""]
-        lines.append(f"| {_name(name, words)} | " + " | ".join(cells) + " |")
+            cells = [f"{words['failed']} | "] * len(MODES)
+        else:
+            cells = []
+            for mode in MODES:
+                ratio = costs[mode] / ref[mode] if mode in ref else None
+                cells.append(
+                    f"{costs[mode]:.1f} | " + (f"{ratio:.2f}×" if ratio else "")
+                )
+        lines.append(f"| {_name(name, words)} | " + " | ".join(cells).rstrip() + " |")
     return lines + [""]
 
 def _notes(results, words) -> list[str]:
@@ -427,42 +529,42 @@ def _notes(results, words) -> list[str]:
             lines.append(f"- {where}: `{error}`")
     return lines
 
-def gpu_tables(results, language: str) -> str:
-    """The GPU section: header, targets, sayings, tables and plots, host cost, notes."""
+def gpu_section(stem, results, language: str) -> list[str]:
+    """One GPU: heading, header, targets, sayings, tabs of tables and plots, host, notes."""
     words = WORDS[language]
-    lines = [_header(results, words), ""]
-    lines += targets(results, language) + [""] + sayings(results, language) + [""]
+    lines = [f"### {results['device']} {{ #{stem} }}", "", _header(results, words), ""]
+    lines += targets(results, language) + [""]
     for dtype in _dtypes(results):
+        timings = []
         for timing in results["timings"]:
-            for mode in MODES:
-                lines += _table(results, words, dtype, timing, mode)
-            label = words["timings"][results["timings"][timing]]
-            alt = words["alt"].format(dtype=_short(dtype), timing=label)
-            image = words["image"].format(
-                alt=alt, name=_plot_name(dtype, timing, language)
-            )
-            lines += [image, ""]
+            tab = _timing_tab(stem, results, words, language, dtype, timing)
+            timings += _tab(words["short"][timing], tab)
+        lines += _tab(_short(dtype), timings)
     if "host_us" in results:
         lines += _host_table(results, words)
-    lines += _notes(results, words)
+    return lines + _notes(results, words) + [""]
+
+def gpu_tables(sections: list[tuple[str, dict]], language: str) -> str:
+    """The GPU results section: one part per (file stem, results) of a GPU."""
+    lines = []
+    for stem, results in sections:
+        lines += gpu_section(stem, results, language)
     return "\n".join(lines).rstrip() + "\n"
 
-def plot(results, dtype, timing, language) -> Figure:
-    """% of copy against N, one line per implementation, the rounds' range as bars."""
+def plot(results, dtype, timing, family, language) -> Figure:
+    """% of copy against N, a panel per pass, a line per implementation of the family,
+    the rounds' range as bars."""
     words = WORDS[language]
-    fig = Figure(figsize=(10, 4))
+    fig = Figure(figsize=(13, 4))
     # Fixed margins, the legend on the right: quicker to draw than a computed layout.
-    fig.subplots_adjust(left=0.07, right=0.79, bottom=0.13, top=0.84, wspace=0.08)
+    fig.subplots_adjust(left=0.06, right=0.79, bottom=0.13, top=0.84, wspace=0.08)
     axes = fig.subplots(1, len(MODES), sharey=True)
+    sizes = sorted({r["n"] for r in _runs(results, dtype=dtype)})
     for ax, mode in zip(axes, MODES):
-        runs = [
-            r
-            for r in _runs(results, dtype=dtype, timing=timing, mode=mode)
-            if "error" not in r
-        ]
-        sizes = sorted({r["n"] for r in _runs(results, dtype=dtype)})
+        where = {"dtype": dtype, "timing": timing, "mode": mode}
+        runs = [r for r in _runs(results, family, **where) if "error" not in r]
         ax.axhline(100, color="black", linestyle="--", label=words["copy"])
-        for name in dict.fromkeys(r["implementation"] for r in runs):
+        for name in _names(results, family, **where):
             mine = sorted(
                 (
                     r["n"],
@@ -473,6 +575,8 @@ def plot(results, dtype, timing, language) -> Figure:
                 for r in runs
                 if r["implementation"] == name
             )
+            if not mine:
+                continue  # it failed at every N
             n, mid, low, high = zip(*mine)
             bars = [
                 [m - lo for m, lo in zip(mid, low)],
@@ -487,7 +591,7 @@ def plot(results, dtype, timing, language) -> Figure:
     axes[0].set_ylabel(words["plot_y"])
     label = words["timings"][results["timings"][timing]]
     fig.suptitle(f"{_short(dtype)}, {label}, {results['device']}")
-    legend = {}  # label -> handle, from both passes (one may lack a failed line)
+    legend = {}  # label -> handle, from every pass (one may lack a failed line)
     for ax in axes:
         legend |= dict(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
     fig.legend(
@@ -522,7 +626,7 @@ def cpu_table(results, language: str) -> str:
     commit = (results["git_commit"] or "-")[:12]
     n = results["runs"][0]["n"]
     dtype = _short(results["runs"][0]["dtype"])
-    modes = [words["modes"][mode] for mode in MODES]
+    columns = [f"{words['modes'][mode]} | {words['vs_ln']}" for mode in MODES]
     lines = [
         (
             f"{words['device']}: **{device}**; torch {results['torch']}, Python"
@@ -533,13 +637,11 @@ def cpu_table(results, language: str) -> str:
         "",
         f"{words['cpu_unit']}.",
         "",
-        (
-            f"| {words['name']} | {modes[0]} | {words['vs_ln']} | {modes[1]} |"
-            f" {words['vs_ln']} |"
-        ),
-        "| --- | ---: | ---: | ---: | ---: |",
+        f"| {words['name']} | " + " | ".join(columns) + " |",
+        "| --- |" + " ---: | ---: |" * len(MODES),
     ]
-    for name in dict.fromkeys(r["implementation"] for r in results["runs"]):
+    names = list(dict.fromkeys(r["implementation"] for r in results["runs"]))
+    for name in names:
         cells = []
         for mode in MODES:
             run = _runs(results, implementation=name, mode=mode)[0]
@@ -551,11 +653,7 @@ def cpu_table(results, language: str) -> str:
         lines.append(f"| {_name(name, words)} | " + " | ".join(cells) + " |")
     lines.append("")
     for mode in MODES:
-        eager = [
-            _ratio(results, name, mode)
-            for name in dict.fromkeys(r["implementation"] for r in results["runs"])
-            if "compile" not in name
-        ]
+        eager = [_ratio(results, name, mode) for name in names if "compile" not in name]
         eager = [ratio[0] for ratio in eager if ratio]
         compiled = _ratio(results, "torch.compile naive", mode)
         if eager and compiled:
@@ -573,16 +671,24 @@ def cpu_table(results, language: str) -> str:
     lines += [""] + _notes(results, words)
     return "\n".join(lines).rstrip() + "\n"
 
-def write(results_path: Path, folder: Path | None = None, plots: Path = PLOTS) -> list:
-    """Write the Markdown (into `folder`) and the plots; return the paths written."""
-    results = json.loads(results_path.read_text())
+def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) -> list:
+    """Write the Markdown (into `folder`) and the plots of one CPU results file or of the
+    GPU ones; return the paths written."""
+    every = [(path.stem, json.loads(path.read_text())) for path in sorted(paths)]
+    kinds = {results["kind"] for _, results in every}
+    if len(kinds) != 1 or ("cpu" in kinds and len(every) != 1):
+        raise ValueError(f"one CPU results file, or GPU ones only; got {sorted(kinds)}")
+    if kinds == {"smoke"} and folder is None:
+        raise ValueError(
+            "a smoke run's figures are never published; write them elsewhere"
+        )
     written = []
-    if results["kind"] == "cpu":
+    if kinds == {"cpu"}:
         folder = folder or CPU_TABLES
         folder.mkdir(parents=True, exist_ok=True)
         for language in WORDS:
             path = folder / f"table.{language}.md"
-            path.write_text(cpu_table(results, language))
+            path.write_text(cpu_table(every[0][1], language))
             written.append(path)
         return written
     folder = folder or TABLES
@@ -590,22 +696,34 @@ def write(results_path: Path, folder: Path | None = None, plots: Path = PLOTS) -
     plots.mkdir(parents=True, exist_ok=True)
     for language in WORDS:
         path = folder / f"tables.{language}.md"
-        path.write_text(gpu_tables(results, language))
+        path.write_text(gpu_tables(every, language))
         written.append(path)
-        # The same JSON gives the same bytes (snippets/placement/plots.py).
-        for dtype in _dtypes(results):
-            for timing in results["timings"]:
-                path = plots / _plot_name(dtype, timing, language)
-                with svg_style(language, salt="benchmark"):
-                    save_svg(plot(results, dtype, timing, language), path)
-                written.append(path)
+        for stem, results in every:
+            for dtype in _dtypes(results):
+                for timing in results["timings"]:
+                    for family in FAMILIES:
+                        if not _runs(results, family, dtype=dtype, timing=timing):
+                            continue
+                        path = plots / _plot_name(stem, dtype, timing, family, language)
+                        # The same JSON gives the same bytes (snippets/placement/plots.py).
+                        with svg_style(language, salt="benchmark"):
+                            save_svg(
+                                plot(results, dtype, timing, family, language), path
+                            )
+                        written.append(path)
     return written
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m snippets.benchmark.page")
-    parser.add_argument("results", type=Path, help="a JSON file written by run.py")
+    parser.add_argument(
+        "results", type=Path, nargs="+", help="JSON files written by run.py"
+    )
     args = parser.parse_args(argv)
-    for path in write(args.results):
+    try:
+        paths = write(args.results)
+    except ValueError as error:
+        parser.error(str(error))
+    for path in paths:
         print(f"wrote {path.relative_to(ROOT)}")
     return 0
 

@@ -9,26 +9,31 @@ A GPU run can also be done in parts, one call each, and the parts merged into on
     python -m snippets.benchmark.run --dtypes bfloat16 --out build/benchmark/bf16.json
     python -m snippets.benchmark.run --merge build/benchmark/bf16.json build/benchmark/...
 
+Three passes are timed: the forward without autograd; the backward alone, run again and again
+from one forward whose graph is kept (retain_graph=True); and forward+backward, the pass
+training runs. A backward returns its gradients (torch.autograd.grad) rather than adding them
+into .grad: x and the residual share one gradient, which .backward() would copy into one of
+the two leaves' .grad, a copy a training step, whose x and r are not leaves, never makes.
+
 Every figure is timed twice. "graph": the pass is captured once in a CUDA graph and replayed,
 so it is the GPU's time alone. "eager": the pass is launched from Python every time, host time
 included. Both are medians of triton.testing.do_bench, which flushes the L2 cache before every
 run. Each figure is measured in several rounds, the implementations taking turns within a
 round, and recorded as the median and the range of its rounds. GB/s counts the fewest bytes a
-pass must move (forward 2MNs, forward and backward 5MNs), and every figure is also a percentage
-of a device-to-device copy of the same M x N tensor, timed the same way in the same rounds.
+pass must move (forward 2MNs, backward 3MNs, forward and backward 5MNs), and every figure is
+also a percentage of a device-to-device copy of the same M x N tensor, timed the same way in
+the same rounds.
 
 The residual add with the norm after it (h = x + r, y = RMSNorm(h); returns y and h) is timed
 on a GPU as its own rows, unfused and fused, with the fused pass's fewest bytes (forward 4MNs,
-forward and backward 8MNs); its backward takes the gradients of both y and h.
-
-The backward pass is timed only inside forward+backward, the pass training runs: a compiled
-graph's backward cannot be run twice from one forward (retain_graph fails on its donated
-buffers), and a backward alone would need a figure derived from two others.
+backward 4MNs, forward and backward 8MNs); its backward takes the gradients of both y and h.
 
 torch.compile is compiled afresh for every dtype, N and pass (torch._dynamo.reset() first),
 with fullgraph=True and a recompile limit of 1 that fails when hit: a graph break or a second
 compile (which would otherwise end in a silent fall-back to eager code) is recorded as a
-failure, never as a figure.
+failure, never as a figure. For the backward alone it compiles with donated buffers off
+(torch._functorch.config.donated_buffer = False): a compiled backward otherwise hands the
+forward's saved buffers over to itself and refuses to run twice from one forward.
 
 host_us is the host's time per call on tiny tensors, the median of many calls each timed by
 the host clock with the GPU otherwise idle.
@@ -80,10 +85,10 @@ MEASURED_CODE = {
     "cpu": CODE,  # no Triton kernel on a CPU
 }
 EPS = 1e-6
-MODES = ["forward", "forward+backward"]
+MODES = ["forward", "backward", "forward+backward"]
 # x M*N*s bytes at least: the norm alone, and the residual add with the norm after it.
-PASSES = {"forward": 2, "forward+backward": 5}
-ADD_PASSES = {"forward": 4, "forward+backward": 8}
+PASSES = {"forward": 2, "backward": 3, "forward+backward": 5}
+ADD_PASSES = {"forward": 4, "backward": 4, "forward+backward": 8}
 PACKAGES = ["torch", "triton", "liger-kernel", "quack-kernels"]
 # How each timing was taken, by device; the page names them in its own words.
 TIMERS = {
@@ -94,6 +99,9 @@ TIMERS = {
 BACKEND = "inductor"
 # fullgraph=True turns a graph break into an error; this turns a second compile into one.
 ONE_COMPILE = {"recompile_limit": 1, "fail_on_recompile_limit_hit": True}
+# A compiled backward that keeps the forward's buffers, so that it can run again (backward
+# alone); every other pass compiles as torch.compile does by default.
+KEEP_BUFFERS = {"backward": {"donated_buffer": False}}
 
 @dataclass(frozen=True)
 class Setup:
@@ -250,8 +258,9 @@ def ready(found: dict) -> dict:
 
 # --8<-- [start:timing]
 def one_pass(fn, mode, x, weight, bias, dy, residual=None, dh=None):
-    """The pass to time: a forward without autograd, or a forward and its backward. With a
-    residual, fn returns y and h, and the backward takes the gradients of both."""
+    """The pass to time: a forward without autograd, a backward alone (from one forward
+    whose graph is kept), or a forward and its backward. With a residual, fn returns y and
+    h, and the backward takes the gradients of both."""
     args = (x, weight, bias) if residual is None else (x, weight, bias, residual)
     if mode == "forward":
 
@@ -260,11 +269,17 @@ def one_pass(fn, mode, x, weight, bias, dy, residual=None, dh=None):
                 fn(*args)
 
         return forward
-    if residual is None:
-        return lambda: fn(*args).backward(dy)
-    return lambda: torch.autograd.backward(fn(*args), [dy, dh])
+    # The gradients are returned, not added into .grad: no copy a training step skips.
+    leaves = [t for t in args if t.requires_grad]
+    gradients = dy if residual is None else (dy, dh)
+    if mode == "backward":
+        outputs = fn(*args)
+        return lambda: torch.autograd.grad(
+            outputs, leaves, gradients, retain_graph=True
+        )
+    return lambda: torch.autograd.grad(fn(*args), leaves, gradients)
 
-def graphed(run, leaves):
+def graphed(run):
     """The pass captured once in a CUDA graph: a replay is GPU time alone."""
     if not torch.cuda.is_available():
         return run  # the CPU stand-in: no CUDA graph, the pass called directly
@@ -274,63 +289,59 @@ def graphed(run, leaves):
         for _ in range(3):
             run()
     torch.cuda.current_stream().wait_stream(side)
-    for leaf in leaves:
-        leaf.grad = None  # the captured backward writes fresh gradients, not sums
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         run()
     return graph.replay
 
-def median_ms(run, leaves, setup) -> float:
+def median_ms(run, setup) -> float:
     """One call's median time in ms: do_bench on a GPU, the host clock on a CPU."""
     run()  # the first call compiles what it must, outside the timed calls
     if torch.cuda.is_available():
         from triton.testing import do_bench
 
         # It flushes the L2 cache before every call: no call reads what the last left.
-        return do_bench(
-            run, warmup=10, rep=setup.rep_ms, grad_to_none=leaves, return_mode="median"
-        )
+        return do_bench(run, warmup=10, rep=setup.rep_ms, return_mode="median")
     times, end = [], time.perf_counter() + setup.rep_ms / 1e3
     while len(times) < setup.min_calls or time.perf_counter() < end:
-        for leaf in leaves:
-            leaf.grad = None
         start = time.perf_counter()
         run()
         times.append((time.perf_counter() - start) * 1e3)
     return statistics.median(times)
 
 def time_pass(fn, mode, timing, args, setup) -> float:
-    leaves = gradient_leaves(args) if mode != "forward" else []
     run = one_pass(fn, mode, *args)
-    if timing == "graph":
-        return median_ms(graphed(run, leaves), [], setup)
-    return median_ms(run, leaves, setup)
+    return median_ms(graphed(run) if timing == "graph" else run, setup)
 
 def measure(setup, found, x) -> tuple[dict, dict]:
     """ms per round for each (implementation, pass, timing) and for the copy."""
-    out = torch.empty_like(x)
     copies = {timing: [] for timing in setup.timings}
     samples = {}  # (name, mode, timing) -> [ms per round], or the error it raised
     for mode in MODES:
-        fns = ready(found)  # compiled afresh for this dtype, N and pass
-        args = {name: inputs(found[name], name, x) for name in fns}
-        for _ in range(setup.rounds):  # a round: the copy, then each implementation
-            for timing in setup.timings:
-                copy = partial(out.copy_, x)
-                if timing == "graph":
-                    copy = graphed(copy, [])
-                copies[timing].append(median_ms(copy, [], setup))
-                for name, fn in fns.items():
-                    key = (name, mode, timing)
-                    if isinstance(samples.get(key), Exception):
-                        continue  # it failed in an earlier round
-                    try:
-                        ms = time_pass(fn, mode, timing, args[name], setup)
-                        samples.setdefault(key, []).append(ms)
-                    except Exception as error:  # noqa: BLE001 (recorded, not hidden)
-                        samples[key] = error
+        with torch._functorch.config.patch(**KEEP_BUFFERS.get(mode, {})):
+            measure_pass(setup, found, x, mode, samples, copies)
     return samples, copies
+
+def measure_pass(setup, found, x, mode, samples, copies):
+    """One pass's rounds, added to samples and copies."""
+    out = torch.empty_like(x)
+    fns = ready(found)  # compiled afresh for this dtype, N and pass
+    args = {name: inputs(found[name], name, x) for name in fns}
+    for _ in range(setup.rounds):  # a round: the copy, then each implementation
+        for timing in setup.timings:
+            copy = partial(out.copy_, x)
+            copies[timing].append(
+                median_ms(graphed(copy) if timing == "graph" else copy, setup)
+            )
+            for name, fn in fns.items():
+                key = (name, mode, timing)
+                if isinstance(samples.get(key), Exception):
+                    continue  # it failed in an earlier round
+                try:
+                    ms = time_pass(fn, mode, timing, args[name], setup)
+                    samples.setdefault(key, []).append(ms)
+                except Exception as error:  # noqa: BLE001 (recorded, not hidden)
+                    samples[key] = error
 
 # --8<-- [end:timing]
 
@@ -345,11 +356,6 @@ def inputs(impl, name, x) -> tuple:
     if impl.residual:
         args += (torch.randn_like(x).requires_grad_(), torch.randn_like(x))
     return args
-
-def gradient_leaves(args) -> list:
-    """The tensors whose .grad a backward writes: x, weight, bias, residual."""
-    x, weight, bias, _, *residual = args
-    return [t for t in (x, weight, bias, *residual[:1]) if t.requires_grad]
 
 def spread(values) -> tuple[float, float, float]:
     return statistics.median(values), min(values), max(values)
@@ -374,6 +380,7 @@ def entries(samples, copies, found, rows, dtype, n) -> tuple[list, list]:
             continue
         ms, fastest, slowest = spread(times)
         moved = (ADD_PASSES if found[name].residual else PASSES)[mode] * size
+        entry["bytes"] = moved  # the fewest the pass must move: what GB/s counts
         gbps = [moved / t / 1e6 for t in (ms, slowest, fastest)]
         percent = [100 * g / copy_gbps[timing] for g in gbps]
         runs.append(
@@ -389,32 +396,32 @@ def host_costs(found, device, calls, shape) -> dict:
     x = torch.randn(*shape, device=device, dtype=torch.bfloat16)
     costs = {name: {} for name in found}
     for mode in MODES:
-        for name, fn in ready(found).items():
-            if "error" in costs[name]:
-                continue  # it failed in the forward pass
-            args = inputs(found[name], name, x)
-            leaves = gradient_leaves(args)
-            run = one_pass(fn, mode, *args)
-            try:
-                for _ in range(3):
-                    run()  # compiles and warms up
-                synchronize(device)  # the GPU idle: nothing queued before the calls
-                times = []
-                for _ in range(calls):
-                    for leaf in leaves:
-                        leaf.grad = None
-                    start = time.perf_counter()
-                    run()
-                    times.append(time.perf_counter() - start)
-                synchronize(device)
-                costs[name][mode] = statistics.median(times) * 1e6
-            except Exception as error:  # noqa: BLE001 (recorded, not hidden)
-                costs[name] = {"error": repr(error)}
+        with torch._functorch.config.patch(**KEEP_BUFFERS.get(mode, {})):
+            for name, fn in ready(found).items():
+                if "error" not in costs[name]:  # not after a failed pass
+                    try:
+                        args = inputs(found[name], name, x)
+                        costs[name][mode] = host_us(one_pass(fn, mode, *args), calls)
+                    except Exception as error:  # noqa: BLE001 (recorded, not hidden)
+                        costs[name] = {"error": repr(error)}
     return costs
 
-def synchronize(device):
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
+def host_us(run, calls) -> float:
+    """The median host time of `calls` calls of run, in µs, the GPU idle before them."""
+    for _ in range(3):
+        run()  # compiles and warms up
+    synchronize()  # the GPU idle: nothing queued before the calls
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    synchronize()
+    return statistics.median(times) * 1e6
+
+def synchronize():
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
 
 def cpu_info() -> dict:
     """The CPU's model, physical cores and logical CPUs (from /proc/cpuinfo on Linux)."""
@@ -487,7 +494,14 @@ def run(setup: Setup, found: dict, skipped: dict, commit=None) -> dict:
     results = environment(setup.kind, device, commit)
     results |= {"rows": setup.rows, "eps": EPS, "rounds": setup.rounds}
     results["timings"] = {t: TIMERS[device.type][t] for t in setup.timings}
-    results |= {"skipped": skipped, "copy": [], "runs": []}
+    # The residual add with the norm: figures comparable with each other, not with the norm's.
+    add_and_norm = [name for name, impl in found.items() if impl.residual]
+    results |= {
+        "skipped": skipped,
+        "add_and_norm": add_and_norm,
+        "copy": [],
+        "runs": [],
+    }
     torch.manual_seed(0)
     with torch._dynamo.config.patch(**ONE_COMPILE):
         for dtype in setup.dtypes:
@@ -511,7 +525,7 @@ def summary(entry) -> str:
     where = (
         f"{entry['dtype']} N={entry['n']:<6} {entry['mode']:<17} {entry['timing']:<6}"
     )
-    where += f" {entry['implementation']:<20}"
+    where += f" {entry['implementation']:<32}"
     if "error" in entry:
         return f"{where} failed: {entry['error']}"
     return (
@@ -522,7 +536,7 @@ def summary(entry) -> str:
 
 # What every part of a merged GPU run must share.
 SAME_IN_PARTS = ["kind", "device", "driver", "cuda", *PACKAGES, "git_commit"]
-SAME_IN_PARTS += ["code_sha256", "rows", "rounds", "timings", "skipped"]
+SAME_IN_PARTS += ["code_sha256", "rows", "rounds", "timings", "skipped", "add_and_norm"]
 
 def merge(parts: list[dict]) -> dict:
     """One results file from GPU runs of different dtypes (host_us and date: the first's)."""
