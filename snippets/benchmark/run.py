@@ -19,7 +19,8 @@ Every figure is timed twice. "graph": the pass is captured once in a CUDA graph 
 so it is the GPU's time alone. "eager": the pass is launched from Python every time, host time
 included. Both are medians of triton.testing.do_bench, which flushes the L2 cache before every
 run. Each figure is measured in several rounds, the implementations taking turns within a
-round, and recorded as the median and the range of its rounds. GB/s counts the fewest bytes a
+round, and recorded as the median and the range of its rounds; a first round, whose times are
+dropped, warms everything up. GB/s counts the fewest bytes a
 pass must move (forward 2MNs, backward 3MNs, forward and backward 5MNs), and every figure is
 also a percentage of a device-to-device copy of the same M x N tensor, timed the same way in
 the same rounds.
@@ -327,19 +328,22 @@ def measure_pass(setup, found, x, mode, samples, copies):
     out = torch.empty_like(x)
     fns = ready(found)  # compiled afresh for this dtype, N and pass
     args = {name: inputs(found[name], name, x) for name in fns}
-    for _ in range(setup.rounds):  # a round: the copy, then each implementation
+    # A round: the copy, then each implementation. Round 0 warms up (compiles, allocates,
+    # wakes the clocks): its times are dropped.
+    for round_ in range(setup.rounds + 1):
         for timing in setup.timings:
             copy = partial(out.copy_, x)
-            copies[timing].append(
-                median_ms(graphed(copy) if timing == "graph" else copy, setup)
-            )
+            ms = median_ms(graphed(copy) if timing == "graph" else copy, setup)
+            if round_:
+                copies[timing].append(ms)
             for name, fn in fns.items():
                 key = (name, mode, timing)
                 if isinstance(samples.get(key), Exception):
                     continue  # it failed in an earlier round
                 try:
                     ms = time_pass(fn, mode, timing, args[name], setup)
-                    samples.setdefault(key, []).append(ms)
+                    if round_:
+                        samples.setdefault(key, []).append(ms)
                 except Exception as error:  # noqa: BLE001 (recorded, not hidden)
                     samples[key] = error
 
