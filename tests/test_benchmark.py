@@ -35,7 +35,8 @@ import pytest
 import torch
 
 from conftest import DOCS, LANGUAGES, ROOT, mkdocs_config, read
-from snippets.benchmark import page, run
+from snippets.benchmark import page, run, tune
+from snippets.kernel import rms_norm_triton as kernel
 
 GPU_RESULTS = sorted(run.RESULTS.glob("*.json"))
 CPU_RESULTS = sorted(run.CPU_RESULTS.glob("*.json"))
@@ -482,3 +483,21 @@ def test_page_shows_exactly_the_committed_results(language, tmp_path):
     for path in page.write(CPU_RESULTS, tmp_path / "cpu"):
         committed = page.CPU_TABLES / path.name
         assert committed.read_bytes() == path.read_bytes(), f"{committed} is stale"
+
+
+def test_the_tuning_sweep_times_every_setting_and_the_kernels_own(tmp_path, capsys):
+    for n in tune.SIZES["gpu"]:  # today's settings are among those the sweep tries
+        warps, backward = tune.current(n, sms=132)
+        block_n, _ = kernel.forward_launch(n)
+        assert warps in tune.forward_settings(block_n), n
+        assert backward in tune.backward_settings(block_n), n
+    out = tmp_path / "tune.json"
+    assert tune.main(["--smoke", "--out", str(out)]) == 0
+    found = json.loads(out.read_text())["sizes"]
+    (n,) = tune.SIZES["smoke"]
+    assert [s["n"] for s in found] == [n]
+    block_n, _ = kernel.forward_launch(n)
+    assert len(found[0]["backward"]) == len(tune.backward_settings(block_n))
+    assert all(b["copy_percent"] > 0 for b in found[0]["backward"])
+    printed = capsys.readouterr().out
+    assert f"N={n:<6} forward  best" in printed and "backward best" in printed

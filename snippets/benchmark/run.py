@@ -125,7 +125,7 @@ SETUPS = {
         (torch.bfloat16, torch.float16, torch.float32),
         ("graph", "eager"),
         rounds=3,
-        rep_ms=50,
+        rep_ms=25,
         min_calls=0,
         host_calls=1000,
     ),

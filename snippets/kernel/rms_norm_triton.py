@@ -128,7 +128,8 @@ FORWARD_WARPS = (
 # planning, not published) and, for the longest rows, from ptxas. Each program writes a
 # float32 dw partial, so at N <= 2048 BLOCK_M = 2 keeps the best setting's rows in flight
 # with half the programs. A tiled backward beat one row per step at N = 1024 to 4096, but
-# its settings were not recorded: BLOCK_M = 2 is to be confirmed on a GPU.
+# its settings were not recorded: BLOCK_M = 2 is to be confirmed on a GPU, by
+# `python -m snippets.benchmark.tune`, which times every setting of both tables.
 BACKWARD_SETTINGS = (
     (1024, 4, 2, 4),  # N = 1024: best at 8 per SM x 4 warps, far ahead of 2 per SM
     (2048, 2, 2, 8),  # N = 2048: best at 4 per SM x 8 warps
