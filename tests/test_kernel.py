@@ -121,7 +121,7 @@ def backward_rows():
 @pytest.mark.parametrize("n", list(backward_rows()))
 def test_every_launch_setting_with_several_tiles_per_program(n):
     """More rows than the programs take in one step, and a last tile cut short."""
-    sms = kernel._sm_count(torch.device(DEVICE))
+    sms = kernel.sm_count(torch.device(DEVICE))
     block_n, block_m, _, most = kernel.backward_launch(n, sms)
     assert block_n == triton.next_power_of_2(n)
     # Every program takes two tiles or more, and one row is left over.

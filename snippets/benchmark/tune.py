@@ -26,8 +26,17 @@ from unittest import mock
 import torch
 
 from snippets.benchmark.run import ROOT, SETUPS, environment, graphed, median_ms
-from snippets.kernel import rms_norm_triton as kernel
+from snippets.kernel.rms_norm_triton import (
+    backward_launch,
+    forward_launch,
+    rms_norm_backward,
+    rms_norm_forward,
+    sm_count,
+)
 
+KERNEL = "snippets.kernel.rms_norm_triton"  # its launch settings are patched by name
+
+# --8<-- [start:sweep]
 WARPS = (1, 2, 4, 8, 16, 32)
 PER_SM = (1, 2, 4, 8)
 BLOCK_M = (1, 2, 4, 8)
@@ -61,20 +70,20 @@ def sweep(n: int, rows: int, dtype, setup) -> dict:
     dy = torch.randn_like(x)
     out = torch.empty_like(x)
     copy_ms = median_ms(graphed(partial(out.copy_, x)), setup)
-    _, rstd, _ = kernel.rms_norm_forward(x, weight, EPS, 0.0)
-    sms = kernel._sm_count(x.device)
-    block_n, _ = kernel.forward_launch(n)
+    _, rstd, _ = rms_norm_forward(x, weight, EPS, 0.0)
+    sms = sm_count(x.device)
+    block_n, _ = forward_launch(n)
     found = {"n": n, "copy_ms": copy_ms, "forward": [], "backward": []}
     for warps in forward_settings(block_n):
         settings = (block_n, warps)
-        with mock.patch.object(kernel, "forward_launch", return_value=settings):
-            run = partial(kernel.rms_norm_forward, x, weight, EPS, 0.0)
+        with mock.patch(f"{KERNEL}.forward_launch", return_value=settings):
+            run = partial(rms_norm_forward, x, weight, EPS, 0.0)
             percent = percent_of_copy(run, copy_ms, 2, setup)
         found["forward"].append({"num_warps": warps, "copy_percent": percent})
     for per_sm, block_m, warps in backward_settings(block_n):
         launch = (block_n, block_m, warps, per_sm * sms)
-        with mock.patch.object(kernel, "backward_launch", return_value=launch):
-            run = partial(kernel.rms_norm_backward, dy, x, weight, rstd, 0.0)
+        with mock.patch(f"{KERNEL}.backward_launch", return_value=launch):
+            run = partial(rms_norm_backward, dy, x, weight, rstd, 0.0)
             percent = percent_of_copy(run, copy_ms, 3, setup)
         found["backward"].append(
             {"per_sm": per_sm, "block_m": block_m, "num_warps": warps,
@@ -82,10 +91,12 @@ def sweep(n: int, rows: int, dtype, setup) -> dict:
         )  # fmt: skip
     return found
 
+# --8<-- [end:sweep]
+
 def current(n: int, sms: int) -> tuple[int, tuple[int, int, int]]:
     """The kernel's own settings today: forward warps; backward (per SM, BLOCK_M, warps)."""
-    _, warps = kernel.forward_launch(n)
-    _, block_m, backward_warps, most = kernel.backward_launch(n, sms)
+    _, warps = forward_launch(n)
+    _, block_m, backward_warps, most = backward_launch(n, sms)
     return warps, (most // sms, block_m, backward_warps)
 
 def summary(found: dict, sms: int) -> list[str]:
@@ -118,7 +129,7 @@ def main(argv=None) -> int:
         parser.error("tuning needs a CUDA GPU; --smoke runs without one")
     setup = replace(SETUPS[kind], rep_ms=min(SETUPS[kind].rep_ms, 20))
     device = torch.device("cuda" if kind == "gpu" else "cpu")
-    sms = kernel._sm_count(device)
+    sms = sm_count(device)
     results = environment(kind, device, None)
     results |= {"rows": setup.rows, "dtype": "torch.bfloat16", "sizes": []}
     torch.manual_seed(0)

@@ -155,7 +155,7 @@ def backward_launch(n: int, sms: int) -> tuple[int, int, int, int]:
     return block_n, block_m, num_warps, per_sm * sms
 
 @functools.lru_cache
-def _sm_count(device: torch.device) -> int:
+def sm_count(device: torch.device) -> int:
     if device.type == "cuda":
         return torch.cuda.get_device_properties(device).multi_processor_count
     return 2  # the interpreter has no SMs: two keep several tiles per program in tests
@@ -251,7 +251,7 @@ def rms_norm_backward(dy, x, weight, rstd, offset, dh=None):
     # Autograd's gradients can have any layout: copied only if they must be.
     dy = _gradient_rows(dy, n)
     dh_rows = dy if dh is None else _gradient_rows(dh, n)  # not read without dh
-    block_n, block_m, num_warps, most = backward_launch(n, _sm_count(x.device))
+    block_n, block_m, num_warps, most = backward_launch(n, sm_count(x.device))
     programs = min(most, triton.cdiv(m, block_m))  # each gets one tile or more
     dw_partial = torch.empty(programs, n, dtype=torch.float32, device=x.device)
     rms_norm_backward_kernel[(programs,)](
