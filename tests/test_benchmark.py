@@ -259,13 +259,18 @@ def generate(results_path: Path, folder: Path) -> list[Path]:
         return page.write([results_path], folder, folder)
 
 
-def test_generator_is_reproducible_and_shows_every_figure(smoke_results, tmp_path):
-    first = generate(smoke_results, tmp_path / "a")
-    second = generate(smoke_results, tmp_path / "b")
-    assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second]
+@pytest.fixture(scope="module")
+def generated(smoke_results, tmp_path_factory) -> list[Path]:
+    return generate(smoke_results, tmp_path_factory.mktemp("generated"))
+
+
+def test_generator_is_reproducible_and_shows_every_figure(smoke_results, generated):
+    folder = generated[0].parent
     results = json.loads(smoke_results.read_text())
+    again = page.write([smoke_results], folder / "again", folder / "again")
+    assert [p.read_bytes() for p in again] == [p.read_bytes() for p in generated]
     for language in LANGUAGES:
-        table = (tmp_path / "a" / f"tables.{language}.md").read_text()
+        table = (folder / f"tables.{language}.md").read_text()
         assert results["device"] in table and results["torch"] in table
         assert results["git_commit"][:12] in table
         words = page.WORDS[language]
@@ -281,30 +286,26 @@ def test_generator_is_reproducible_and_shows_every_figure(smoke_results, tmp_pat
                 for family in page.FAMILIES:
                     plot = page._plot_name("smoke", dtype, timing, family, language)
                     assert f"assets/benchmark/{plot}" in table
-                    ElementTree.parse(tmp_path / "a" / plot)  # well-formed
+                    ElementTree.parse(folder / plot)  # well-formed
                 for line in page.sayings(results, words, dtype, timing)[2:-1]:
-                    assert (
-                        f"        {line}\n" in table
-                    )  # in its dtype's and timing's tab
+                    in_its_tab = f"        {line}\n"  # its dtype's and timing's tab
+                    assert in_its_tab in table
 
 
-def test_generated_tables_render_in_tabs(smoke_results, tmp_path):
+def test_generated_tables_render_in_tabs(smoke_results, generated):
     # The site's Markdown extensions, less the snippets (the tables are a snippet).
     extensions, configs = [], {}
     for extension in mkdocs_config()["markdown_extensions"]:
-        name, config = (
-            next(iter(extension.items()))
-            if isinstance(extension, dict)
-            else (extension, {})
-        )
+        if not isinstance(extension, dict):
+            extension = {extension: {}}
+        ((name, config),) = extension.items()
         if name != "pymdownx.snippets":
             extensions.append(name)
             configs[name] = config
-    generate(smoke_results, tmp_path)
     results = json.loads(smoke_results.read_text())
     tables = len(page._dtypes(results)) * len(results["timings"]) * 2 * len(run.MODES)
     for language in LANGUAGES:
-        text = (tmp_path / f"tables.{language}.md").read_text()
+        text = (generated[0].parent / f"tables.{language}.md").read_text()
         html = markdown.markdown(text, extensions=extensions, extension_configs=configs)
         assert html.count("<table>") == tables + 1  # and the host time's
         assert html.count('class="tabbed-set') == 1 + len(page._dtypes(results))
