@@ -280,20 +280,28 @@ def one_pass(fn, mode, x, weight, bias, dy, residual=None, dh=None):
         )
     return lambda: torch.autograd.grad(fn(*args), leaves, gradients)
 
-def graphed(run):
-    """The pass captured once in a CUDA graph: a replay is GPU time alone."""
+def graphed(make):
+    """The pass that make() returns, captured once in a CUDA graph: a replay is GPU time
+    alone. make() runs on the capture stream: a backward op runs on the stream its forward
+    op ran on, so a backward alone captures only if its forward ran there too."""
     if not torch.cuda.is_available():
-        return run  # the CPU stand-in: no CUDA graph, the pass called directly
+        return make()  # the CPU stand-in: no CUDA graph, the pass called directly
     side = torch.cuda.Stream()  # warm up (and compile) outside the capture
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
+        run = make()
         for _ in range(3):
             run()
     torch.cuda.current_stream().wait_stream(side)
     graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
+    with torch.cuda.graph(graph, stream=side):
         run()
-    return graph.replay
+    # The replay reads the pass's tensors (a backward's saved ones too): keep them alive.
+    return partial(replay, graph, run)
+
+def replay(graph, run):
+    """graph replayed; run, never called, is held so that its tensors outlive graph."""
+    graph.replay()
 
 def median_ms(run, setup) -> float:
     """One call's median time in ms: do_bench on a GPU (its warm-up calls untimed), the
@@ -310,9 +318,13 @@ def median_ms(run, setup) -> float:
         times.append((time.perf_counter() - start) * 1e3)
     return statistics.median(times)
 
-def time_pass(fn, mode, timing, args, setup) -> float:
-    run = one_pass(fn, mode, *args)
-    return median_ms(graphed(run) if timing == "graph" else run, setup)
+def time_pass(make, timing, setup) -> float:
+    """ms per call of the pass make() returns, its graph replayed or called from Python."""
+    return median_ms(graphed(make) if timing == "graph" else make(), setup)
+
+def copy_of(x, out):
+    """The pass every figure is compared with: x copied into out, device to device."""
+    return partial(out.copy_, x)
 
 def measure(setup, found, x) -> tuple[dict, dict]:
     """ms per round for each (implementation, pass, timing) and for the copy."""
@@ -332,8 +344,7 @@ def measure_pass(setup, found, x, mode, samples, copies):
     # wakes the clocks): its times are dropped.
     for round_ in range(setup.rounds + 1):
         for timing in setup.timings:
-            copy = partial(out.copy_, x)
-            ms = median_ms(graphed(copy) if timing == "graph" else copy, setup)
+            ms = time_pass(partial(copy_of, x, out), timing, setup)
             if round_:
                 copies[timing].append(ms)
             for name, fn in fns.items():
@@ -341,7 +352,8 @@ def measure_pass(setup, found, x, mode, samples, copies):
                 if isinstance(samples.get(key), Exception):
                     continue  # it failed in an earlier round
                 try:
-                    ms = time_pass(fn, mode, timing, args[name], setup)
+                    make = partial(one_pass, fn, mode, *args[name])
+                    ms = time_pass(make, timing, setup)
                     if round_:
                         samples.setdefault(key, []).append(ms)
                 except Exception as error:  # noqa: BLE001 (recorded, not hidden)

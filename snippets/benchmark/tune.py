@@ -25,7 +25,7 @@ from unittest import mock
 
 import torch
 
-from snippets.benchmark.run import ROOT, SETUPS, environment, graphed, median_ms
+from snippets.benchmark.run import ROOT, SETUPS, copy_of, environment, time_pass
 from snippets.kernel.rms_norm_triton import (
     backward_launch,
     forward_launch,
@@ -60,7 +60,7 @@ def backward_settings(block_n: int) -> list[tuple[int, int, int]]:
 
 def percent_of_copy(run, copy_ms, tensors, setup) -> float:
     """run's speed as % of the copy's: it moves `tensors` x-sized tensors, the copy two."""
-    return 100 * (tensors / 2) * copy_ms / median_ms(graphed(run), setup)
+    return 100 * (tensors / 2) * copy_ms / time_pass(lambda: run, "graph", setup)
 
 def sweep(n: int, rows: int, dtype, setup) -> dict:
     """Every setting's % of copy at one N: forward and backward."""
@@ -69,7 +69,7 @@ def sweep(n: int, rows: int, dtype, setup) -> dict:
     weight = torch.rand(n, device=device, dtype=dtype)
     dy = torch.randn_like(x)
     out = torch.empty_like(x)
-    copy_ms = median_ms(graphed(partial(out.copy_, x)), setup)
+    copy_ms = time_pass(partial(copy_of, x, out), "graph", setup)
     _, rstd, _ = rms_norm_forward(x, weight, EPS, 0.0)
     sms = sm_count(x.device)
     block_n, _ = forward_launch(n)
