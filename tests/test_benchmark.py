@@ -277,6 +277,10 @@ def test_generator_is_reproducible_and_shows_every_figure(smoke_results, generat
         for entry in results["runs"]:
             assert f"| {page._name(entry['implementation'], words)} |" in table
             assert page._cell(entry, words) in table
+        for name, why in results["skipped"].items():
+            assert f"- {page._name(name, words)}: {page._reason(why, words)}" in table
+        if language == "ko":  # every reason in Korean, an import error's message aside
+            assert "not installed" not in table and "설치되지 않음 (" in table
         for name, costs in results["host_us"].items():
             row = f"| {page._name(name, words)} | {costs['forward']:.1f} |"
             assert row in table

@@ -30,6 +30,7 @@ FAMILIES = ["norm", "add"]
 DTYPE_ORDER = ["torch.bfloat16", "torch.float16", "torch.float32"]
 # A CPU table compares each RMSNorm with LayerNorm run the same way.
 LAYER_NORMS = {"eager": "LayerNorm eager", "compiled": "LayerNorm compiled"}
+NOT_INSTALLED = "not installed"  # run.py's reason, followed by the import error
 
 WORDS = {
     "en": {
@@ -99,6 +100,7 @@ WORDS = {
         "{torch_threads})",
         "x": "x",
         "image": "![{alt}](../assets/benchmark/{name})",
+        "not_installed": "not installed",
         "reasons": {},
         "names": {},
     },
@@ -106,7 +108,7 @@ WORDS = {
         "device": "장치",
         "driver": "드라이버",
         "rows": "행",
-        "rounds": "{count}라운드(각 수치는 라운드 간 중앙값과 범위, 최저–최고)",
+        "rounds": "{count}라운드(각 수치는 라운드 간 중앙값과 최저–최고 범위)",
         "name": "구현",
         "copy": "복사",
         "failed": "실패",
@@ -118,7 +120,7 @@ WORDS = {
             "forward+backward": "순전파+역전파",
         },
         "families": {
-            "norm": "RMSNorm 단독(LayerNorm 포함)",
+            "norm": "RMSNorm 단독(비교용 LayerNorm 포함)",
             "add": "잔차 덧셈과 정규화, h = x + r, y = RMSNorm(h)",
         },
         "timings": {
@@ -144,11 +146,11 @@ WORDS = {
         "대상(F.rms_norm, torch.compile, Liger-Kernel, QuACK 중 있는 것)보다 느리지 "
         "않음",
         "versus_case": "{mode}, N = {n}: {ms} ms, {peer} {peer_ms} ms ({ratio}배)",
-        "fused_speedup": "그래프, bfloat16, 퓨즈드 덧셈과 정규화, {mode}: 모든 N에서 덧셈 "
+        "fused_speedup": "그래프, bfloat16, 퓨즈드 덧셈·정규화, {mode}: 모든 N에서 덧셈 "
         "뒤에 이 사이트의 단독 커널을 실행할 때보다 {limit}배 이상 빠름",
         "speedup_case": "N = {n}: {ratio}배",
-        "fused_peer": "그래프, bfloat16, N ≥ {n}: 퓨즈드 덧셈과 정규화가 모든 패스에서 "
-        "Liger-Kernel의 것보다 느리지 않음",
+        "fused_peer": "그래프, bfloat16, N ≥ {n}: 퓨즈드 덧셈·정규화가 모든 패스에서 "
+        "Liger-Kernel의 구현보다 느리지 않음",
         "host": "호스트 시간, {mode}: F.rms_norm의 {limit}배 이하",
         "host_case": "{us} µs, F.rms_norm {ref} µs의 {ratio}배",
         "say": "수치 요약",
@@ -157,7 +159,7 @@ WORDS = {
         "kernels": {"norm": "이 사이트의 커널은", "add": "이 사이트의 퓨즈드 커널은"},
         "at": "N = {sizes}에서 {name}",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
-        "bfloat16 x로 {calls}번 호출한 중앙값",
+        "bfloat16 텐서 x로 {calls}번 호출해 잰 시간의 중앙값",
         "times_ref": "F.rms_norm 대비 배수",
         "cpu_unit": "ms(범위). ÷ LayerNorm: 같은 라운드에서 잰 LayerNorm 시간에 대한 "
         "비율(컴파일한 것은 컴파일한 LayerNorm에 대한 비율)",
@@ -176,6 +178,7 @@ WORDS = {
             "add + Triton RMSNorm (this site)": "add + Triton RMSNorm(이 사이트)",
             "Triton add+RMSNorm (this site)": "Triton add+RMSNorm(이 사이트)",
         },
+        "not_installed": "설치되지 않음",
         # run.py's reasons for leaving an implementation out, in Korean.
         "reasons": {
             "GPU kernels": "GPU 커널",
@@ -502,14 +505,21 @@ def _host_table(results, words) -> list[str]:
         lines.append(f"| {_name(name, words)} | " + " | ".join(cells).rstrip() + " |")
     return lines + [""]
 
+def _reason(why: str, words) -> str:
+    """run.py's reason for leaving an implementation out, in this language (an import
+    error's own message as it is)."""
+    error = why.removeprefix(NOT_INSTALLED)
+    if error != why:
+        return words["not_installed"] + error
+    return words["reasons"].get(why, why)
+
 def _notes(results, words) -> list[str]:
     lines = []
     if results["skipped"]:
         reasons = sorted(results["skipped"].items())
         lines += [f"{words['skipped']}:", ""]
         lines += [
-            f"- {_name(name, words)}: {words['reasons'].get(why, why)}"
-            for name, why in reasons
+            f"- {_name(name, words)}: {_reason(why, words)}" for name, why in reasons
         ]
         lines.append("")
     failures = [r for r in results["runs"] if "error" in r]
