@@ -8,7 +8,7 @@ import subprocess
 import sys
 import threading
 import time
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -117,8 +117,10 @@ def shown_code(target: str, language: str = "en") -> str:
     return code
 
 
+@cache
 def built_page(site: Path, language: str, page: Path) -> BeautifulSoup:
-    """A page of the built site, parsed."""
+    """A page of the built site, parsed once per test process: several tests read it, none
+    may change it (copy.copy a part to edit it)."""
     served = url_path(language, page).removeprefix(SITE_PATH)
     path = site / served / "index.html"
     assert path.is_file(), f"{language}/{page} was not built at {path}"
