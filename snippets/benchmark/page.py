@@ -27,6 +27,9 @@ PLOTS = ROOT / "docs" / "assets" / "benchmark"
 MODES = ["forward", "backward", "forward+backward"]  # run.py's passes
 # The norm alone, and the residual add with the norm: each compared within its own family.
 FAMILIES = ["norm", "add"]
+PLOTTED = (
+    "torch.bfloat16"  # the dtype of the plots (the targets' dtype); tables: every one
+)
 DTYPE_ORDER = ["torch.bfloat16", "torch.float16", "torch.float32"]
 # A CPU table compares each RMSNorm with LayerNorm run the same way.
 LAYER_NORMS = {"eager": "LayerNorm eager", "compiled": "LayerNorm compiled"}
@@ -99,7 +102,7 @@ WORDS = {
         "cpu_device": "{cpu}, {cores} cores ({threads} threads; torch uses "
         "{torch_threads})",
         "x": "x",
-        "image": "![{alt}](../assets/benchmark/{name})",
+        "image": "![{alt}](../assets/benchmark/{name}){{ loading=lazy }}",
         "not_installed": "not installed",
         "reasons": {},
         "names": {},
@@ -171,7 +174,7 @@ WORDS = {
         "{torch_threads}개 사용)",
         "x": "x",
         # A Korean page is served one folder deeper (/ko/...): a path relative to it.
-        "image": '<img src="../../assets/benchmark/{name}" alt="{alt}">',
+        "image": '<img src="../../assets/benchmark/{name}" alt="{alt}" loading="lazy">',
         # The implementation names are run.py's identifiers; only the words in one are Korean.
         "names": {
             "Triton (this site)": "Triton(이 사이트)",
@@ -442,7 +445,7 @@ def _table(results, words, dtype, timing, mode, family) -> list[str]:
         f"**{words['families'][family]}: {_short(dtype)}, {words['modes'][mode]}**",
         "",
         f"| {words['name']} | " + " | ".join(f"N = {n}" for n in sizes) + " |",
-        "| --- |" + " ---: |" * len(sizes),
+        "|" + " --- |" * (1 + len(sizes)),
         f"| {words['copy']} | "
         + " | ".join(f"{copy[n]:,.0f} (100%)" for n in sizes)
         + " |",
@@ -473,6 +476,8 @@ def _timing_tab(stem, results, words, language, dtype, timing) -> list[str]:
             continue
         for mode in MODES:
             lines += _table(results, words, dtype, timing, mode, family)
+        if dtype != PLOTTED:
+            continue
         alt = words["alt"].format(
             dtype=_short(dtype), timing=label, family=words["families"][family]
         )
@@ -489,7 +494,7 @@ def _host_table(results, words) -> list[str]:
         f"**{title}**",
         "",
         f"| {words['name']} | " + " | ".join(columns) + " |",
-        "| --- |" + " ---: | ---: |" * len(MODES),
+        "|" + " --- |" * (1 + 2 * len(MODES)),
     ]
     ref = host.get(REFERENCE, {})
     for name, costs in host.items():
@@ -540,7 +545,9 @@ def _notes(results, words) -> list[str]:
     return lines
 
 def gpu_section(stem, results, language: str) -> list[str]:
-    """One GPU: heading, header, targets, sayings, tabs of tables and plots, host, notes."""
+    """One GPU: heading, header, targets, sayings, tabs of tables and plots, host, notes.
+    Its tables' figures are right-aligned by the site's CSS (.benchmark-results): a
+    Markdown alignment would repeat a style attribute in each of a thousand cells."""
     words = WORDS[language]
     lines = [f"### {results['device']} {{ #{stem} }}", "", _header(results, words), ""]
     lines += targets(results, language) + [""]
@@ -552,7 +559,8 @@ def gpu_section(stem, results, language: str) -> list[str]:
         lines += _tab(_short(dtype), timings)
     if "host_us" in results:
         lines += _host_table(results, words)
-    return lines + _notes(results, words) + [""]
+    lines += _notes(results, words)
+    return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
 
 def gpu_tables(sections: list[tuple[str, dict]], language: str) -> str:
     """The GPU results section: one part per (file stem, results) of a GPU."""
@@ -709,18 +717,15 @@ def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) ->
         path.write_text(gpu_tables(every, language))
         written.append(path)
         for stem, results in every:
-            for dtype in _dtypes(results):
-                for timing in results["timings"]:
-                    for family in FAMILIES:
-                        if not _runs(results, family, dtype=dtype, timing=timing):
-                            continue
-                        path = plots / _plot_name(stem, dtype, timing, family, language)
-                        # The same JSON gives the same bytes (snippets/placement/plots.py).
-                        with svg_style(language, salt="benchmark"):
-                            save_svg(
-                                plot(results, dtype, timing, family, language), path
-                            )
-                        written.append(path)
+            for timing in results["timings"]:
+                for family in FAMILIES:
+                    if not _runs(results, family, dtype=PLOTTED, timing=timing):
+                        continue
+                    path = plots / _plot_name(stem, PLOTTED, timing, family, language)
+                    # The same JSON gives the same bytes (snippets/placement/plots.py).
+                    with svg_style(language, salt="benchmark"):
+                        save_svg(plot(results, PLOTTED, timing, family, language), path)
+                    written.append(path)
     return written
 
 def main(argv=None) -> int:
