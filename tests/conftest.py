@@ -1,4 +1,8 @@
-"""Shared fixtures: the repository layout and one strict build of the site per test session."""
+"""Shared fixtures: the repository layout and one strict build of the site per test session.
+
+The site's own tools (BeautifulSoup, Playwright, the notebook packages) are imported where
+they are used: the kernel's tests then run on a GPU machine that has only torch, triton and
+pytest (`python -m pytest tests/test_kernel.py`)."""
 
 import http.server
 import os
@@ -10,18 +14,17 @@ import threading
 import time
 from functools import cache, partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 import pytest
 import torch
 import yaml
-from bs4 import BeautifulSoup
-from filelock import FileLock
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from playwright.sync_api import sync_playwright
 
-from scripts.notebooks import localized, section
 from scripts.standalone import standalone
+
+if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
 
 # Two workers share the two cores (pytest-xdist, see pyproject.toml): one thread each, here
 # and in the processes the tests start (the build's notebook kernels, the benchmark), since
@@ -110,6 +113,8 @@ def shown_code(target: str, language: str = "en") -> str:
     """The code an include line shows on a page in `language`: a whole snippet file, or
     `file:section`, with the site's helpers it imports written out (scripts/standalone.py)
     and a notebook's LANGUAGE knob set to the page's language."""
+    from scripts.notebooks import localized, section
+
     path, _, name = target.partition(":")
     code = section((ROOT / path).read_text(encoding="utf-8"), name or None, path)
     if path.endswith(".py"):
@@ -118,9 +123,11 @@ def shown_code(target: str, language: str = "en") -> str:
 
 
 @cache
-def built_page(site: Path, language: str, page: Path) -> BeautifulSoup:
+def built_page(site: Path, language: str, page: Path) -> "BeautifulSoup":
     """A page of the built site, parsed once per test process: several tests read it, none
     may change it (copy.copy a part to edit it)."""
+    from bs4 import BeautifulSoup
+
     served = url_path(language, page).removeprefix(SITE_PATH)
     path = site / served / "index.html"
     assert path.is_file(), f"{language}/{page} was not built at {path}"
@@ -197,6 +204,8 @@ def served_root(tmp_path_factory, worker_id) -> Path:
         root = tmp_path_factory.mktemp("served")
         _build(root)
         return root
+    from filelock import FileLock
+
     shared = tmp_path_factory.getbasetemp().parent
     root, built = shared / "served", shared / "served.built"
     with FileLock(shared / "served.lock"):
@@ -258,6 +267,8 @@ def browser():
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail(message + "; REQUIRE_BROWSER is set, so browser tests must run")
         pytest.skip(message + "; browser tests skipped")
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=CHROMIUM, args=CHROMIUM_ARGS
@@ -311,6 +322,8 @@ def open_collapsed_blocks(page):
 
 def search(page, term: str):
     """Enter `term` into the search box; return the result links."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     field = page.locator("input.md-search__input")
     opener = page.locator("label.md-header__button[for=__search]")
     if opener.is_visible():  # narrow screens: a button opens search as a dialog
@@ -332,7 +345,7 @@ def search(page, term: str):
         try:
             results.first.wait_for(timeout=1000)
             return results
-        except PlaywrightTimeout:
+        except PlaywrightTimeoutError:
             # Material drops a query entered before its search worker is ready; clearing
             # the box and entering the term again searches again.
             enter("")
