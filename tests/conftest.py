@@ -148,6 +148,8 @@ NEXT_LONGEST = [
     "snippets/placement/depth_ratio.py",
     "snippets/placement/deep_stack.py",
     "snippets/dynamics/qk_norm.py",
+    "tests/test_benchmark.py",  # one worker runs the file (the smoke run is shared)
+    "tests/test_new_page.py",
 ]
 SITE_FIXTURES = {"served_root", "built_site", "server", "browser"}
 
