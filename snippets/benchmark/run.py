@@ -579,8 +579,16 @@ def checked(kind: str, out: Path) -> Path:
 def default_out(kind: str, device: str) -> Path:
     if kind == "smoke":
         return SMOKE / "smoke.json"
-    name = re.sub(r"[^a-z0-9]+", "-", device.lower()).strip("-")
-    return {"gpu": RESULTS, "cpu": CPU_RESULTS}[kind] / f"{name}.json"
+    return {"gpu": RESULTS, "cpu": CPU_RESULTS}[kind] / f"{file_name(device)}.json"
+
+def file_name(device: str) -> str:
+    """A device's name as a file name: "NVIDIA H100 80GB HBM3" -> nvidia-h100-80gb-hbm3."""
+    return re.sub(r"[^a-z0-9]+", "-", device.lower()).strip("-")
+
+def write_json(results: dict, out: Path):
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1) + "\n")
+    print(f"wrote {out}")
 
 def same_code(old: str, new: str) -> bool:
     """Whether two versions of a Python file hold the same code, comments and docstrings
@@ -657,10 +665,7 @@ def main(argv=None) -> int:
             torch.set_num_threads(1)  # tiny tensors: no waiting for a busy second core
         found, skipped = implementations(kind)
         results = run(setup, found, skipped, args.commit)
-    out = out or default_out(kind, results["device"])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=1) + "\n")
-    print(f"wrote {out}")
+    write_json(results, out or default_out(kind, results["device"]))
     return 0
 
 if __name__ == "__main__":

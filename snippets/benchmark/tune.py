@@ -16,8 +16,6 @@ Benchmark page publishes only run.py's figures.
 """
 
 import argparse
-import json
-import re
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -25,7 +23,15 @@ from unittest import mock
 
 import torch
 
-from snippets.benchmark.run import ROOT, SETUPS, copy_of, environment, time_pass
+from snippets.benchmark.run import (
+    SETUPS,
+    SMOKE,
+    copy_of,
+    environment,
+    file_name,
+    time_pass,
+    write_json,
+)
 from snippets.kernel.rms_norm_triton import (
     backward_launch,
     forward_launch,
@@ -137,11 +143,8 @@ def main(argv=None) -> int:
         found = sweep(n, setup.rows, torch.bfloat16, setup)
         results["sizes"].append(found)
         print("\n".join(summary(found, sms)), flush=True)
-    name = re.sub(r"[^a-z0-9]+", "-", results["device"].lower()).strip("-")
-    out = Path(args.out or ROOT / "build" / "benchmark" / f"tune-{name}.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=1) + "\n")
-    print(f"wrote {out}")
+    name = f"tune-{file_name(results['device'])}.json"
+    write_json(results, Path(args.out or SMOKE / name))
     return 0
 
 if __name__ == "__main__":
