@@ -77,7 +77,7 @@ from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = Path(__file__).resolve().parent / "results"  # GPU results, committed
 CPU_RESULTS = RESULTS / "cpu"  # CPU results, committed, never read as GPU results
-SMOKE = ROOT / "build" / "benchmark"  # smoke runs: never among the results
+SMOKE = ROOT / "build" / "benchmark"  # smoke runs, tune.py: never among the results
 # The code the figures depend on, by kind of run: results measured on other code are stale.
 CODE = ["snippets/benchmark/run.py", "snippets/implementations/variants.py"]
 MEASURED_CODE = {
