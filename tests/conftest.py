@@ -150,6 +150,7 @@ NEXT_LONGEST = [
     "snippets/dynamics/qk_norm.py",
     "tests/test_benchmark.py",  # one worker runs the file (the smoke run is shared)
     "tests/test_new_page.py",
+    "tests/test_kernel.py::test_liger",  # one worker runs the group (26 s)
 ]
 SITE_FIXTURES = {"served_root", "built_site", "server", "browser"}
 

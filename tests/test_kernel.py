@@ -6,7 +6,7 @@ forward and backward against a float64 reference and torch.nn.functional.rms_nor
 that are not a power of two long, every row of the backward's launch table (several tiles per
 program, a last tile cut short), zero rows, all-zero rows, strided rows, both weight
 conventions and the three dtypes; and the interpreter's bfloat16 stores, which truncate where
-a GPU rounds. The same kernels are also compiled for an H100 (sm_90, with Triton's ptxas) at
+a GPU rounds; and Liger-Kernel's own correctness cases. The same kernels are also compiled for an H100 (sm_90, with Triton's ptxas) at
 their launch settings, which the interpreter does not do. If triton cannot be installed,
 these tests skip and say so, unless REQUIRE_TRITON is set (as CI sets it).
 """
@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import sys
+from functools import cache, partial
 
 import pytest
 import torch
@@ -33,6 +34,11 @@ except ImportError as error:  # pragma: no cover - depends on the platform
     pytest.skip(f"triton cannot be imported here ({error})", allow_module_level=True)
 
 from conftest import ROOT
+from snippets.implementations.variants import (
+    rms_norm_gemma,
+    rms_norm_llama,
+    rms_norm_rsqrt,
+)
 from snippets.kernel import rms_norm_triton as kernel
 from snippets.kernel.add_bytes import PASSES, tensors_moved
 from snippets.kernel.bfloat16 import bfloat16_rounded, bfloat16_truncated
@@ -344,6 +350,76 @@ def test_add_and_norm_bad_residual_gets_a_clear_error(residual, error, words):
         residual = residual.to(DEVICE)
     with pytest.raises(error, match=words):
         add_rms_norm_triton(x, residual, w)
+
+
+# Liger-Kernel's own correctness tests of its RMSNorm and fused add+RMSNorm
+# (test/transformers/test_rms_norm.py and test_fused_add_rms_norm.py, commit ead96b6), run on
+# this site's kernels: their shapes, dtypes, tolerances (atol, rtol), seed, weights of ones
+# and three references, the LLaMA and Gemma norms of transformers and one computed in the
+# input's dtype (the variants here that match them). Their other parameters are options of
+# Liger's kernel these kernels do not have: in_place (dx written over dy), casting_mode
+# (these always compute in float32 and round once) and elementwise_affine=False (a weight is
+# always passed); their DTensor tests need several processes and devices.
+LIGER_SHAPES = [(2, 128, 512), (5, 123, 123)]
+LIGER_TOLERANCES = {torch.float32: (1e-4, 1e-6), torch.bfloat16: (2e-1, 2e-2)}
+LIGER_REFERENCES = {
+    "llama": (rms_norm_llama, 0.0),
+    "gemma": (rms_norm_gemma, 1.0),
+    "no upcast": (rms_norm_rsqrt, 0.0),
+}
+
+
+def forward_and_backward(norm, weight, x, r, dy, dh, fused):
+    """What Liger's tests compare: outputs, then the gradients of the inputs and weight."""
+    x, r, weight = (t.clone().requires_grad_() for t in (x, r, weight))
+    if not fused:
+        y = norm(x, weight)
+        y.backward(dy)
+        return {"y": y, "dx": x.grad, "dw": weight.grad}
+    y, h = norm(x, r, weight)
+    torch.autograd.backward((y, h), (dy, dh))
+    return {"y": y, "h": h, "dx": x.grad, "dr": r.grad, "dw": weight.grad}
+
+
+def add_then(norm):
+    """A reference for the fused op: the residual add in the input's dtype, then `norm`."""
+
+    def add_and_norm(x, r, weight):
+        h = x + r
+        return norm(h, weight), h
+
+    return add_and_norm
+
+
+def liger_inputs(shape, dtype):
+    """x, r, dy, dh drawn as Liger's tests draw them (seed 42), and its weight of ones."""
+    torch.manual_seed(42)
+    x, r, dy, dh = (torch.randn(shape).to(DEVICE, dtype) for _ in range(4))
+    return torch.ones(shape[-1], device=DEVICE, dtype=dtype), x, r, dy, dh
+
+
+@cache
+def liger_case_on_our_kernels(shape, dtype, fused, offset):
+    """Run once per offset: the llama and no-upcast references compare with the same run."""
+    kernel_op = add_rms_norm_triton if fused else rms_norm_triton
+    norm = partial(kernel_op, eps=1e-6, offset=offset)
+    return forward_and_backward(norm, *liger_inputs(shape, dtype), fused)
+
+
+# One worker runs them all, so each run of the kernels serves two references.
+@pytest.mark.xdist_group("liger")
+@pytest.mark.parametrize("fused", [False, True], ids=["norm", "add+norm"])
+@pytest.mark.parametrize("reference", list(LIGER_REFERENCES))
+@pytest.mark.parametrize("dtype", list(LIGER_TOLERANCES), ids=str)
+@pytest.mark.parametrize("shape", LIGER_SHAPES, ids=str)
+def test_liger_kernels_correctness_cases(shape, dtype, reference, fused):
+    reference_norm, offset = LIGER_REFERENCES[reference]
+    norm = add_then(reference_norm) if fused else reference_norm
+    theirs = forward_and_backward(norm, *liger_inputs(shape, dtype), fused)
+    ours = liger_case_on_our_kernels(shape, dtype, fused, offset)
+    # Liger's check: |theirs - ours| <= atol + rtol * |ours| everywhere; here dtypes too.
+    atol, rtol = LIGER_TOLERANCES[dtype]
+    torch.testing.assert_close(theirs, ours, atol=atol, rtol=rtol)
 
 
 ROW_SIZED = {"X", "R", "H", "Y", "DY", "DH", "DX"}  # the kernels' M x N tensors
