@@ -5,6 +5,7 @@ they are used: the kernel's tests then run on a GPU machine that has only torch,
 pytest (`python -m pytest tests/test_kernel.py`)."""
 
 import http.server
+import json
 import os
 import re
 import shutil
@@ -314,6 +315,16 @@ def page(browser, server):
     )
     yield tab
     context.close()
+
+
+@pytest.fixture
+def empty_search_index(page, built_site):
+    """The tab's search worker gets an index of no pages. Building the site's index (1 MB,
+    both languages) costs each page load about 0.4 s of CPU, which a test that checks a
+    page without searching it need not spend; the search tests use the real index."""
+    index = json.loads((built_site / "search" / "search_index.json").read_text())
+    empty = {**index, "docs": []}
+    page.route("**/search/search_index.json", lambda route: route.fulfill(json=empty))
 
 
 def open_collapsed_blocks(page):

@@ -65,6 +65,7 @@ def scheme(page) -> str:
     return page.locator("body").get_attribute("data-md-color-scheme")
 
 
+@pytest.mark.usefixtures("empty_search_index")
 @pytest.mark.parametrize("language, path", PAGES, ids=str)
 def test_page_meets_wcag_21_aa(page, language, path):
     # A reader whose system setting is light (the site follows it), solutions opened.

@@ -88,6 +88,7 @@ def check_language_selector(page, server, language, path):
     assert page.locator("html").get_attribute("lang") == target
 
 
+@pytest.mark.usefixtures("empty_search_index")
 @pytest.mark.parametrize("language, path", PAGES, ids=page_id)
 def test_reader_visits_the_page(page, server, language, path):
     """One visit per page, as a reader makes it: the page loads cleanly and shows its
