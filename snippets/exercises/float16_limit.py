@@ -1,8 +1,16 @@
 import torch
 
+# A float16 square overflows once it rounds past the largest float16, 65504: from halfway
+# between it and the next power of two, 2**16, upward.
 largest = torch.finfo(torch.float16).max
-print(f"largest float16: {largest:.0f}, its square root: {largest**0.5:.2f}")
-#> largest float16: 65504, its square root: 255.94
+limit = (largest + 2**16) / 2
+squares = torch.tensor([limit - 1, limit]).to(torch.float16)
+print(f"largest float16: {largest:.0f}")
+#> largest float16: 65504
+print(f"{limit - 1:.0f} and {limit:.0f} in float16: {squares.tolist()}")
+#> 65519 and 65520 in float16: [65504.0, inf]
+print(f"so |x| must stay below sqrt({limit:.0f}) = {limit**0.5:.2f}")
+#> so |x| must stay below sqrt(65520) = 255.97
 
 # The float16 values on both sides of that limit.
 above = torch.tensor(256.0, dtype=torch.float16)
