@@ -155,6 +155,25 @@ def test_exit_status_2_for_a_target_that_cannot_be_used(target):
     assert status == 2 and "usage error" in errors
 
 
+@pytest.mark.parametrize(
+    "source, error",
+    [("undefined_name\n", "NameError"), ("def f(:\n", "SyntaxError")],
+)
+def test_exit_status_2_for_a_file_that_raises_on_import(tmp_path, source, error):
+    broken = tmp_path / "broken.py"
+    broken.write_text(source)
+    status, _, errors = in_process(f"{broken}:norm")
+    assert status == 2 and "usage error: cannot import" in errors and error in errors
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device here")
+def test_every_check_runs_on_a_gpu():
+    status, printed, errors = in_process(
+        "snippets.implementations.rms_norm_module:RMSNorm", "--device", "cuda"
+    )
+    assert status == 0, errors + printed
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="a machine with CUDA")
 def test_cuda_without_a_gpu_is_a_usage_error():
     status, _, errors = in_process(

@@ -138,7 +138,7 @@ def conventions(norm: Subject, device) -> dict:
     y = norm(x, zeros).double()
     if y.abs().max() == 0:
         gain = "w"
-    elif torch.allclose(y, reference(x, torch.ones(N), 0.0), rtol=1e-3):
+    elif torch.allclose(y, reference(x, torch.ones(N, device=device), 0.0), rtol=1e-3):
         gain = "1 + w"
     else:
         raise UsageError(
@@ -170,7 +170,7 @@ def cast_order(norm, found, device) -> str:
     scales = [0.37, 0.81, 1.9, 3.3, 7.3, 13.0, 23.0, 57.0]  # not 1: x / rms must round
     x, w = rows(scales, device, torch.bfloat16), weight(found, device, 9).bfloat16()
     y = norm(x, w, dtype=torch.bfloat16)
-    normalized = reference(x, torch.ones(N), found["eps"] or 0.0).float()
+    normalized = reference(x, torch.ones(N, device=device), found["eps"] or 0.0).float()
     if torch.equal(y, (gain(found, w).float() * normalized).bfloat16()):
         return "float32 throughout"
     hugging_face = gain(found, w).bfloat16() * normalized.bfloat16()
@@ -241,7 +241,7 @@ def check_half(norm, found, device):
     return Verdict(
         "half",
         ok,
-        "; ".join(details) + ", |x| up to 300",
+        "; ".join(details) + ", rows of RMS 1 and 300",
         "pitfalls/#no-float32-upcast",
     )
 
@@ -432,8 +432,8 @@ def load(target: str):
             sys.path.insert(0, "")
             module = importlib.import_module(where)
         return getattr(module, name)
-    except (ImportError, OSError, AttributeError) as error:
-        raise UsageError(f"cannot import {target}: {error}") from error
+    except Exception as error:  # whatever the import raises: exit status 2
+        raise UsageError(f"cannot import {target}: {error!r}") from error
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(

@@ -13,11 +13,23 @@ def eps_twice(x, weight, eps=1e-6):
     # eps inside the root, and again outside it.
     return weight * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps) + eps)
 
+def eps_twice_literal(x, weight):
+    # The same mistake with eps written as a number: nothing declares it.
+    return weight * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) + 1e-6)
+
 def no_eps(x, weight):
     # No eps at all: an all-zero row divides 0 by 0.
     return weight * x / x.pow(2).mean(-1, keepdim=True).sqrt()
 
-targets = [RMSNorm, LlamaRMSNorm, rms_norm_paper_code, no_upcast, eps_twice, no_eps]
+targets = [
+    RMSNorm,
+    LlamaRMSNorm,
+    rms_norm_paper_code,
+    no_upcast,
+    eps_twice,
+    eps_twice_literal,
+    no_eps,
+]
 reports = {target.__name__: check(target) for target in targets}
 print(f"{'implementation':<19} {'cast order':<18} failed checks")
 #> implementation      cast order         failed checks
@@ -30,6 +42,7 @@ for name, report in reports.items():
     #> rms_norm_paper_code other              eps
     #> no_upcast           other              half
     #> eps_twice           other              forward, eps, half, gradients
+    #> eps_twice_literal   other              forward, half, gradients
     #> no_eps              other              eps, half, zero rows
 
 # In your own CI: a pytest test of three lines (your implementation in place of the site's).

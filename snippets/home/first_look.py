@@ -1,7 +1,7 @@
 import torch
 
 torch.manual_seed(0)
-# Four token vectors of hidden size 8, with different scales and offsets.
+# Four token vectors of hidden size 8: different scales, all shifted by 3.0.
 x = torch.randn(4, 8) * torch.tensor([[0.1], [1.0], [10.0], [100.0]]) + 3.0
 
 norm = torch.nn.RMSNorm(8, eps=1e-6)  # weight starts at ones
