@@ -1,7 +1,7 @@
 import torch
 from transformers import Gemma2Config
 
-# Gemma 2 caps its attention logits: cap * tanh(logits / cap), after the 1/sqrt(d) scale.
+# Gemma 2 caps its attention logits: cap * tanh(logits / cap), after their scaling.
 cap = Gemma2Config().attn_logit_softcapping
 print(f"Gemma2Config().attn_logit_softcapping = {cap}")
 #> Gemma2Config().attn_logit_softcapping = 50.0
