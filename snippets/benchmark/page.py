@@ -75,7 +75,8 @@ WORDS = {
         "lowest": "lowest {value}: {where}",
         "graph_forward": "Graph, forward, at least {percent}% of copy at every N and "
         "dtype",
-        "graph_both": "Graph, forward+backward, at least {percent}% of copy at every N",
+        "graph_both": "Graph, forward+backward, at least {percent}% of copy at every N and "
+        "dtype",
         "eager": "Eager, bfloat16, N ≥ {n}: at least as fast as the fastest "
         "peer (F.rms_norm, torch.compile, Liger-Kernel, QuACK where present) in every "
         "pass",
@@ -144,7 +145,7 @@ WORDS = {
         "none": "**측정 없음**",
         "lowest": "최저 {value}: {where}",
         "graph_forward": "그래프, 순전파: 모든 N과 dtype에서 복사 대비 {percent}% 이상",
-        "graph_both": "그래프, 순전파+역전파: 모든 N에서 복사 대비 {percent}% 이상",
+        "graph_both": "그래프, 순전파+역전파: 모든 N과 dtype에서 복사 대비 {percent}% 이상",
         "eager": "즉시 실행, bfloat16, N ≥ {n}: 모든 패스에서 가장 빠른 비교 "
         "대상(F.rms_norm, torch.compile, Liger-Kernel, QuACK 중 있는 것)보다 느리지 "
         "않음",
@@ -260,7 +261,7 @@ UNFUSED = "add + Triton RMSNorm (this site)"  # PyTorch's add, then the lone ker
 FUSED_PEER = "Liger-Kernel add+RMSNorm"
 # The targets, set for an H100 with M = 16384 and N = 1024 to 16384:
 GRAPH_FORWARD = 95  # graph, forward: at least 95% of copy at every N and dtype
-GRAPH_BOTH = 85  # graph, forward+backward: at least 85% of copy at every N
+GRAPH_BOTH = 85  # graph, forward+backward: at least 85% of copy at every N and dtype
 EAGER_FROM = 4096  # eager, bfloat16, N >= 4096: at least as fast as the best peer
 HOST_LIMIT = {"forward": 2.0, "forward+backward": 1.5}  # x F.rms_norm's host time
 # Graph, bfloat16: the fused kernel this many times as fast as UNFUSED at every N,

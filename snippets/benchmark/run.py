@@ -15,26 +15,28 @@ training runs. A backward returns its gradients (torch.autograd.grad) rather tha
 into .grad: x and the residual share one gradient, which .backward() would copy into one of
 the two leaves' .grad, a copy a training step, whose x and r are not leaves, never makes.
 
-Every figure is timed twice. "graph": the pass is captured once in a CUDA graph and replayed,
-so it is the GPU's time alone. "eager": the pass is launched from Python every time, host time
-included. Both are medians of triton.testing.do_bench, which flushes the L2 cache before every
-run. Each figure is measured in several rounds, the implementations taking turns within a
-round, and recorded as the median and the range of its rounds; a first round, whose times are
-dropped, warms everything up. GB/s counts the fewest bytes a
-pass must move (forward 2MNs, backward 3MNs, forward and backward 5MNs), and every figure is
-also a percentage of a device-to-device copy of the same M x N tensor, timed the same way in
-the same rounds.
+Every figure is timed twice. "graph": the pass is captured once in a CUDA graph and
+replayed, the median of triton.testing.do_bench, so it is the GPU's time alone. "eager":
+the pass is launched from Python every time onto an idle GPU, timed by CUDA events from
+before its launch to its end, host time included: the median of calls made for as long as
+do_bench's. Both flush the L2 cache before every call. Each figure is measured in several
+rounds, the implementations taking turns within a round, and recorded as the median and the
+range of its rounds; a first round, whose times are dropped, warms everything up. GB/s
+counts the fewest bytes a pass must move (forward 2MNs, backward 3MNs, forward and backward
+5MNs), and every figure is also a percentage of a device-to-device copy of the same M x N
+tensor, timed the same way in the same rounds.
 
 The residual add with the norm after it (h = x + r, y = RMSNorm(h); returns y and h) is timed
 on a GPU as its own rows, unfused and fused, with the fused pass's fewest bytes (forward 4MNs,
 backward 4MNs, forward and backward 8MNs); its backward takes the gradients of both y and h.
 
 torch.compile is compiled afresh for every dtype, N and pass (torch._dynamo.reset() first),
-with fullgraph=True and a recompile limit of 1 that fails when hit: a graph break or a second
-compile (which would otherwise end in a silent fall-back to eager code) is recorded as a
-failure, never as a figure. For the backward alone it compiles with donated buffers off
-(torch._functorch.config.donated_buffer = False): a compiled backward otherwise hands the
-forward's saved buffers over to itself and refuses to run twice from one forward.
+with fullgraph=True and a recompile limit of 1 that fails when hit: a graph break or a
+second compile (which would otherwise fall back to eager code with a logged warning only)
+is recorded as a failure, never as a figure. For the backward alone it compiles with
+donated buffers off (torch._functorch.config.donated_buffer = False): a compiled backward
+otherwise hands the forward's saved buffers over to itself and refuses to run twice from
+one forward.
 
 host_us is the host's time per call on tiny tensors, the median of many calls each timed by
 the host clock with the GPU otherwise idle.
@@ -129,7 +131,7 @@ SETUPS = {
         min_calls=0,
         host_calls=1000,
     ),
-    # x of shape (8, 512, 2048): 8 sequences of 512 tokens, hidden size 2048.
+    # x of 4096 rows of 2048: 8 sequences of 512 tokens, hidden size 2048.
     "cpu": Setup(
         "cpu",
         8 * 512,
@@ -318,9 +320,31 @@ def median_ms(run, setup) -> float:
         times.append((time.perf_counter() - start) * 1e3)
     return statistics.median(times)
 
+def launched_ms(run, setup) -> float:
+    """One call's median time in ms on a GPU, launched from Python onto an idle GPU: from
+    the host's launch of its first operation to the end of its last, host time included.
+    do_bench would hide host time: it queues its L2 flush and then the call without waiting,
+    so the host launches the call while the GPU still flushes 256 MiB."""
+    flush = torch.empty(256 * 2**20, dtype=torch.int8, device="cuda")  # do_bench's size
+    start, end = (torch.cuda.Event(enable_timing=True) for _ in range(2))
+    for _ in range(10):
+        run()  # warm-up, untimed
+    times, stop = [], time.perf_counter() + setup.rep_ms / 1e3
+    while len(times) < 10 or time.perf_counter() < stop:
+        flush.zero_()  # no call reads what the last left in the L2 cache
+        torch.cuda.synchronize()  # the GPU idle: it waits for the host from here on
+        start.record()
+        run()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
 def time_pass(make, timing, setup) -> float:
     """ms per call of the pass make() returns, its graph replayed or called from Python."""
-    return median_ms(graphed(make) if timing == "graph" else make(), setup)
+    if timing == "graph":
+        return median_ms(graphed(make), setup)
+    return (launched_ms if torch.cuda.is_available() else median_ms)(make(), setup)
 
 def copy_of(x, out):
     """The pass every figure is compared with: x copied into out, device to device."""

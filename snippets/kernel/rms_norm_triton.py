@@ -23,7 +23,7 @@ def rms_norm_forward_kernel(
     Y,  # out: output rows, x's dtype, packed (row i starts at i * N)
     W,  # the weight, shape (N,)
     RSTD,  # out: 1 / rms of each row, float32, shape (M,): the backward pass reuses it
-    stride_x,  # elements from one row of X to the next (>= N: rows may be padded)
+    stride_x,  # elements from one row of X to the next (rows may be padded or repeated)
     stride_r,  # the same for R
     stride_w,  # elements from one weight entry to the next (1 unless a strided view)
     N,  # row length
