@@ -4,7 +4,13 @@ import torch
 from torch import nn
 
 from snippets.beyond.norms import DyT, deepnorm_constants
-from snippets.placement.tiny_lm import Attention, corpus, next_word_loss, one_thread
+from snippets.placement.tiny_lm import (
+    Attention,
+    corpus,
+    held_out_loss,
+    one_thread,
+    training_steps,
+)
 
 LM_VARIANTS = ["pre-norm", "post-norm", "DeepNorm", "Peri-LN", "DyT"]
 
@@ -75,15 +81,5 @@ def train(variant, lr, steps=80, batch=16, length=16, seed=0):
     ids, windows, vocab = corpus(length)
     torch.manual_seed(seed)
     model = TinyLM(len(vocab), variant, length=length)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
-    losses = []
-    for _ in range(steps):
-        starts = torch.randint(len(ids) - length - 1, (batch, 1))
-        loss = next_word_loss(model, ids[starts + torch.arange(length + 1)])
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    with torch.no_grad():
-        held_out = next_word_loss(model, windows)
-    return losses, held_out.item()
+    losses = list(training_steps(model, ids, lr, steps, batch, length))
+    return losses, held_out_loss(model, windows)

@@ -4,7 +4,7 @@ or without QK-norm, so that training can record the largest logit and the entrop
 import torch
 from torch import nn
 
-from snippets.placement.tiny_lm import corpus, next_word_loss, one_thread
+from snippets.placement.tiny_lm import corpus, one_thread, training_steps
 
 class Attention(nn.Module):
     def __init__(self, width, heads, qk_norm):
@@ -79,16 +79,10 @@ def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0):
     ids, _, vocab = corpus(length)
     torch.manual_seed(seed)
     model = AttentionLM(len(vocab), qk_norm, length=length)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
     history = {"loss": [], "max_logit": [], "entropy": [], "bound": []}
-    for _ in range(steps):
-        starts = torch.randint(len(ids) - length - 1, (batch, 1))
-        loss = next_word_loss(model, ids[starts + torch.arange(length + 1)])
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+    for loss in training_steps(model, ids, lr, steps, batch, length):
         attention = [layer.attention for layer in model.layers]
-        history["loss"].append(loss.item())
+        history["loss"].append(loss)
         history["max_logit"].append(max(a.max_logit for a in attention))
         history["entropy"].append(min(a.entropy for a in attention))
         if qk_norm:  # |logit| <= sqrt(head_dim) max|gain_q| max|gain_k|, see the page

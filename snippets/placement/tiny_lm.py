@@ -135,18 +135,24 @@ def train(placement, lr, steps=200, batch=32, length=32, seed=0, layers=4):
     ids, windows, vocab = corpus(length)
     torch.manual_seed(seed)
     model = TinyLM(len(vocab), placement, layers=layers, length=length)
+    losses = list(training_steps(model, ids, lr, steps, batch, length))
+    return losses, held_out_loss(model, windows)
+
+def training_steps(model, ids, lr, steps, batch, length):
+    """AdamW at a constant learning rate, no warmup, on random windows of ids: yields
+    each step's training loss once the step is taken."""
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
-    losses = []
     for _ in range(steps):
         starts = torch.randint(len(ids) - length - 1, (batch, 1))
         loss = next_word_loss(model, ids[starts + torch.arange(length + 1)])
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        losses.append(loss.item())
+        yield loss.item()
+
+def held_out_loss(model, windows):
     with torch.no_grad():
-        held_out = next_word_loss(model, windows)
-    return losses, held_out.item()
+        return next_word_loss(model, windows).item()
 
 def next_word_loss(model, windows):
     """Cross-entropy of predicting each word of each window from the words before it."""
