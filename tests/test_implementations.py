@@ -19,8 +19,15 @@ from snippets.implementations.variants import (
     VARIANTS,
     rms_norm_gemma,
     rms_norm_llama,
-    rms_norm_scratch,
+    rms_norm_partial,
 )
+
+
+def definition(x, weight, eps=1e-6):
+    """RMSNorm as the Math page defines it, in float64: written here, not taken from the
+    code under test, so that a mistake there cannot move the reference too."""
+    x, weight = x.double(), weight.double()
+    return weight * x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps)
 
 
 def test_matches_torch_for_one_and_several_trailing_dims():
@@ -102,7 +109,7 @@ def test_all_zero_rows_give_zeros(dtype):
 
 def test_float16_with_large_values_is_upcast():
     x = torch.tensor([[300.0, -256.0, 1000.0, 5.0]], dtype=torch.float16)
-    expected = rms_norm_scratch(x.double(), torch.ones(4, dtype=torch.float64))
+    expected = definition(x.double(), torch.ones(4, dtype=torch.float64))
     y = RMSNorm(4)(x)
     assert y.dtype == torch.float16
     assert torch.allclose(y.double(), expected, rtol=1e-3)
@@ -118,7 +125,7 @@ def test_tiny_rms_follows_the_definition():
 
 def test_float64_is_not_downcast():
     x = torch.randn(2, 8, dtype=torch.float64)
-    exact = rms_norm_scratch(x, torch.ones(8, dtype=torch.float64))
+    exact = definition(x, torch.ones(8, dtype=torch.float64))
     assert torch.allclose(RMSNorm(8)(x).detach(), exact, rtol=1e-14, atol=0)
 
 
@@ -141,6 +148,18 @@ def test_variants_match_transformers_bit_for_bit(theirs, ours, dtype):
         assert torch.equal(module(x), ours(x, module.weight))
 
 
+def test_partial_takes_its_statistic_from_the_first_features_only():
+    """pRMSNorm with the paper's p = 6.25%: the mean square of the first 4 of 64 features."""
+    torch.manual_seed(0)
+    x = torch.randn(3, 64, dtype=torch.float64)
+    weight = torch.ones(64, dtype=torch.float64)
+    expected = x / torch.sqrt(x[:, :4].pow(2).mean(-1, keepdim=True) + 1e-6)
+    assert torch.allclose(rms_norm_partial(x, weight), expected, rtol=1e-14, atol=0)
+    changed = x.clone()
+    changed[:, 4:] *= 10  # the features past the first 4 leave the statistic alone
+    assert torch.allclose(rms_norm_partial(changed, weight)[:, :4], expected[:, :4])
+
+
 @pytest.mark.parametrize(
     "name", [n for n in VARIANTS if n not in ("paper code", "partial")]
 )
@@ -151,7 +170,7 @@ def test_variants_agree_on_the_definition_in_float64(name):
     # gemma's weight w means a gain of 1 + w.
     w = weight - 1 if name == "gemma" else weight
     out = VARIANTS[name](x, w).double()
-    exact = rms_norm_scratch(x, weight)
+    exact = definition(x, weight)
     assert torch.allclose(out, exact, rtol=1e-6, atol=1e-6)
 
 

@@ -34,6 +34,7 @@ except ImportError as error:  # pragma: no cover - depends on the platform
     pytest.skip(f"triton cannot be imported here ({error})", allow_module_level=True)
 
 from conftest import ROOT
+from snippets.benchmark import run as benchmark
 from snippets.implementations.variants import (
     rms_norm_gemma,
     rms_norm_llama,
@@ -470,7 +471,8 @@ def row_sized_accesses(kernel_name: str, flag: str, on: bool) -> list[tuple[str,
 def test_the_kernels_move_the_bytes_the_page_counts():
     """The Kernel page counts M x N tensors moved (add_bytes.py): fused forward reads x and
     r and writes h and y; fused backward reads h, dy and dh and writes one gradient. The
-    lone norm moves 2 and 3 (roofline.py). Counted here in the kernels' loads and stores."""
+    lone norm moves 2 and 3 (roofline.py). Counted here in the kernels' loads and stores,
+    and the benchmark's GB/s counts the same (run.PASSES, run.ADD_PASSES)."""
     forward, backward = "rms_norm_forward_kernel", "rms_norm_backward_kernel"
     lone_forward = row_sized_accesses(forward, "ADD_RESIDUAL", on=False)
     fused_forward = row_sized_accesses(forward, "ADD_RESIDUAL", on=True)
@@ -487,6 +489,17 @@ def test_the_kernels_move_the_bytes_the_page_counts():
     assert len(fused_backward) == len(set(fused_backward)) == 4
     assert len(fused_forward) == tensors_moved(PASSES["forward"]["fused"])
     assert len(fused_backward) == tensors_moved(PASSES["backward"]["fused"])
+    for counted, lone, fused in [
+        ("forward", lone_forward, fused_forward),
+        ("backward", lone_backward, fused_backward),
+        (
+            "forward+backward",
+            lone_forward + lone_backward,
+            fused_forward + fused_backward,
+        ),
+    ]:
+        assert benchmark.PASSES[counted] == len(lone), counted
+        assert benchmark.ADD_PASSES[counted] == len(fused), counted
 
 
 COMPILE_FOR_H100 = """
