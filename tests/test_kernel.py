@@ -1,14 +1,15 @@
-"""The Kernel page's fused Triton RMSNorm (snippets/kernel/rms_norm_triton.py), alone and
-fused with the residual add before it.
+"""The Kernel page's fused Triton RMSNorm (snippets/kernel/rms_norm_triton.py), alone and fused
+with the residual add before it.
 
 Without a GPU the kernels run under Triton's interpreter (TRITON_INTERPRET=1) on small shapes:
 forward and backward against a float64 reference and torch.nn.functional.rms_norm, for rows
 that are not a power of two long, every row of the backward's launch table (several tiles per
 program, a last tile cut short), zero rows, all-zero rows, strided rows, both weight
-conventions and the three dtypes; and the interpreter's bfloat16 stores, which truncate where
-a GPU rounds; and Liger-Kernel's own correctness cases. The same kernels are also compiled for an H100 (sm_90, with Triton's ptxas) at
-their launch settings, which the interpreter does not do. If triton cannot be installed,
-these tests skip and say so, unless REQUIRE_TRITON is set (as CI sets it).
+conventions and the three dtypes; and the interpreter's bfloat16 stores, which truncate where a
+GPU rounds; and Liger-Kernel's own correctness cases. The same kernels are also compiled for an
+H100 (sm_90, with Triton's ptxas) at their launch settings, which the interpreter does not do.
+If triton cannot be installed, these tests skip and say so, unless REQUIRE_TRITON is set (as CI
+sets it).
 """
 
 import ast
@@ -382,14 +383,10 @@ def forward_and_backward(norm, weight, x, r, dy, dh, fused):
     return {"y": y, "h": h, "dx": x.grad, "dr": r.grad, "dw": weight.grad}
 
 
-def add_then(norm):
+def add_then_norm(x, r, weight, norm):
     """A reference for the fused op: the residual add in the input's dtype, then `norm`."""
-
-    def add_and_norm(x, r, weight):
-        h = x + r
-        return norm(h, weight), h
-
-    return add_and_norm
+    h = x + r
+    return norm(h, weight), h
 
 
 def liger_inputs(shape, dtype):
@@ -415,7 +412,7 @@ def liger_case_on_our_kernels(shape, dtype, fused, offset):
 @pytest.mark.parametrize("shape", LIGER_SHAPES, ids=str)
 def test_liger_kernels_correctness_cases(shape, dtype, reference, fused):
     reference_norm, offset = LIGER_REFERENCES[reference]
-    norm = add_then(reference_norm) if fused else reference_norm
+    norm = partial(add_then_norm, norm=reference_norm) if fused else reference_norm
     theirs = forward_and_backward(norm, *liger_inputs(shape, dtype), fused)
     ours = liger_case_on_our_kernels(shape, dtype, fused, offset)
     # Liger's check: |theirs - ours| <= atol + rtol * |ours| everywhere; here dtypes too.
