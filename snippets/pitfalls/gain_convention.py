@@ -1,0 +1,58 @@
+import torch
+from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
+from transformers.models.gemma3.modeling_gemma3 import Gemma3RMSNorm
+from transformers.models.llama.modeling_llama import LlamaRMSNorm
+from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNorm
+
+torch.manual_seed(0)
+n = 2048
+x = torch.randn(4, n)
+
+# Which gain each class applies: with a stored weight of zeros, w gives zeros,
+# 1 + w gives the plain normalized x.
+for cls in [LlamaRMSNorm, GemmaRMSNorm, Gemma3RMSNorm, Qwen3NextRMSNorm]:
+    norm = cls(n, eps=1e-6)
+    torch.nn.init.zeros_(norm.weight)
+    gain = "w" if norm(x).abs().max() == 0 else "1 + w"
+    print(f"{cls.__name__}: gain {gain}")
+    #> LlamaRMSNorm: gain w
+    #> GemmaRMSNorm: gain 1 + w
+    #> Gemma3RMSNorm: gain 1 + w
+    #> Qwen3NextRMSNorm: gain 1 + w
+
+def size_ratio(output, reference):
+    return (output.norm() / reference.norm()).item()
+
+# A trained Gemma norm: it stores w = gain - 1, values near 0.
+gemma = GemmaRMSNorm(n, eps=1e-6)
+torch.nn.init.normal_(gemma.weight, std=0.1)
+reference = gemma(x)
+
+# The same names and shapes, so a LLaMA-style norm loads it without a word...
+llama = LlamaRMSNorm(n, eps=1e-6)
+print(llama.load_state_dict(gemma.state_dict()))
+#> <All keys matched successfully>
+# ...and multiplies by w instead of 1 + w.
+print(f"+1 missing: output size x {size_ratio(llama(x), reference):.4f}")
+#> +1 missing: output size x 0.1005
+
+# A file whose converter already added 1, read by a 1 + w class, adds it twice.
+twice = GemmaRMSNorm(n, eps=1e-6)
+twice.load_state_dict({"weight": gemma.weight + 1})
+print(f"+1 twice: output size x {size_ratio(twice(x), reference):.4f}")
+#> +1 twice: output size x 1.9962
+
+# The fix: add 1 once, and keep the sum in float32 (in bfloat16 it rounds).
+with torch.no_grad():
+    llama.weight.copy_(gemma.weight + 1)
+print(f"converted in float32, the same output: {torch.equal(llama(x), reference)}")
+#> converted in float32, the same output: True
+w16 = gemma.weight.detach().bfloat16()
+rounded = (w16 + 1).float()  # the sum in bfloat16
+exact = w16.float() + 1  # the sum in float32, as Gemma's forward computes it
+changed = rounded != exact
+largest = ((rounded - exact).abs() / exact).max()
+print(
+    f"1 + w in bfloat16: {changed.float().mean():.1%} of gains change, by up to {largest:.2%}"
+)
+#> 1 + w in bfloat16: 91.7% of gains change, by up to 0.39%
