@@ -1,0 +1,56 @@
+import torch
+import torch.nn.functional as F
+from transformers.models.mamba2.modeling_mamba2 import MambaRMSNormGated
+from transformers.models.qwen3_next.modeling_qwen3_next import (
+    Qwen3NextRMSNorm,
+    Qwen3NextRMSNormGated,
+)
+
+def gate_then_norm(x, z, gain, groups, eps):
+    """Mamba-2: gate, then normalize each group of features by its own RMS."""
+    h = (x * F.silu(z)).unflatten(-1, (groups, -1))
+    h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+    return gain * h.flatten(-2)
+
+def norm_then_gate(x, z, gain, eps):
+    """Qwen3-Next: normalize the whole row, apply the gain, then gate."""
+    return gain * F.rms_norm(x, (x.shape[-1],), eps=eps) * F.silu(z)
+
+def rms(t):
+    return t.pow(2).mean(-1).sqrt()
+
+torch.manual_seed(0)
+n, groups, eps = 512, 8, 1e-6
+x, z = torch.randn(6, n), torch.randn(6, n)  # 6 rows; z is the gate's projection
+gain = torch.rand(n) + 0.5
+
+# The two formulas are the transformers classes'.
+mamba = MambaRMSNormGated(n, group_size=n // groups, eps=eps)
+qwen = Qwen3NextRMSNormGated(n, eps=eps)
+with torch.no_grad():
+    mamba.weight.copy_(gain)
+    qwen.weight.copy_(gain)
+print(torch.allclose(mamba(x, z), gate_then_norm(x, z, gain, groups, eps)))
+#> True
+print(torch.allclose(qwen(x, z), norm_then_gate(x, z, gain, eps)))
+#> True
+
+# Gate first: every group has RMS 1 before the gain, whatever the gate did.
+groups_rms = rms(gate_then_norm(x, z, 1.0, groups, eps).unflatten(-1, (groups, -1)))
+print(
+    f"gate first, RMS of each group: {groups_rms.min():.4f} to {groups_rms.max():.4f}"
+)
+#> gate first, RMS of each group: 1.0000 to 1.0000
+# Gate last: the gate sets the size of each row.
+rows_rms = rms(norm_then_gate(x, z, 1.0, eps))
+print(f"gate last, RMS of each row: {rows_rms.min():.4f} to {rows_rms.max():.4f}")
+#> gate last, RMS of each row: 0.5247 to 0.6519
+
+# One model, two conventions: with a stored weight of zeros, a gain w returns zeros.
+plain, gated = Qwen3NextRMSNorm(n), Qwen3NextRMSNormGated(n)
+torch.nn.init.zeros_(plain.weight)
+torch.nn.init.zeros_(gated.weight)
+print(f"Qwen3NextRMSNorm: gain {'w' if plain(x).abs().max() == 0 else '1 + w'}")
+#> Qwen3NextRMSNorm: gain 1 + w
+print(f"Qwen3NextRMSNormGated: gain {'w' if gated(x, z).abs().max() == 0 else '1 + w'}")
+#> Qwen3NextRMSNormGated: gain w
