@@ -26,6 +26,7 @@ MIN_HANGUL_SHARE = 0.4
 GLOSS = re.compile(
     r"(?<=[\uac00-\ud7a3])\(([^()\uac00-\ud7a3]*[a-z][^()\uac00-\ud7a3]*)\)"
 )
+HEADING_LINE = re.compile(r"^#{1,6} .*$", re.MULTILINE)
 # The Korean column of the glossary's table: the Korean term, glossed where it may be.
 GLOSSARY_ROW = re.compile(r"^\| [^|]+ \| ([^|]+) \|", re.MULTILINE)
 GLOSSED_TERM = re.compile(r"([\w -]+?)\(([^()]+)\)")
@@ -93,9 +94,11 @@ def test_korean_page_is_written_in_korean(page: Path):
     )
 
 
-def korean_prose(page: Path) -> str:
+def korean_prose(page: Path, *, headings: bool = True) -> str:
     """A Korean page's prose on one line (a term may be broken across lines)."""
     text = NOT_PROSE.sub(" ", (DOCS / "ko" / page).read_text(encoding="utf-8"))
+    if not headings:
+        text = HEADING_LINE.sub(" ", text)
     return " ".join(text.split())
 
 
@@ -139,6 +142,27 @@ def test_glosses_are_glossary_terms_once_and_never_nested(page: Path):
     english = [english for _, english in found]
     repeated = sorted({term for term in english if english.count(term) > 1})
     assert repeated == [], f"ko/{page}: glossed more than once"
+
+
+@pytest.mark.parametrize("page", pages("ko"), ids=str)
+def test_a_glossed_term_is_glossed_where_the_page_first_uses_it(page: Path):
+    if page == Path("glossary.md"):
+        return
+    # Headings carry no glosses, so the first use counted is the first in the running text.
+    text = korean_prose(page, headings=False)
+    glosses = glossary_glosses()
+    unglossed = []
+    for english, korean in glosses.items():
+        # 특성 inside 이상치 특성 is a use of the longer term, not of 특성.
+        masked = text
+        for longer in (
+            term for term in glosses.values() if korean in term and term != korean
+        ):
+            masked = masked.replace(longer, "□" * len(longer))
+        first = masked.find(korean)
+        if first >= 0 and not text.startswith(f"({english})", first + len(korean)):
+            unglossed.append(text[first : first + len(korean) + 12])
+    assert unglossed == [], f"ko/{page}: first uses without their gloss"
 
 
 @pytest.mark.parametrize("page", pages("ko"), ids=str)

@@ -35,14 +35,15 @@ gap = (rms_norm(x @ q, eps, gain) - rms_norm(x, eps, gain) @ q).abs().max()
 print(f"with a gain: up to {gap:.4f}")
 #> with a gain: up to 1.6459
 
-# Folded into the layer that reads the norm's output, the gain is out of the way:
-# (x_hat * gain) @ w = x_hat @ (diag(gain) w).
-w = torch.randn(n, 64, dtype=torch.float64)
-folded = gain[:, None] * w
-print(torch.allclose(rms_norm(x, eps, gain) @ w, rms_norm(x, eps) @ folded))
+# Fold the gain into the linear layer that reads the norm's output. nn.Linear keeps
+# W^T, one row per output feature, so the gain scales its columns.
+linear = torch.nn.Linear(n, 64, bias=False, dtype=torch.float64)
+folded = linear.weight.detach() * gain
+print(torch.allclose(linear(rms_norm(x, eps, gain)), rms_norm(x, eps) @ folded.T))
 #> True
 
-# Then the rows can be rotated, and the next layer given Q^T in front, with the same output.
-rotated = rms_norm(x @ q, eps) @ (q.T @ folded)
-print(torch.allclose(rotated, rms_norm(x, eps, gain) @ w))
+# Then the rows can be rotated and the layer given Q^T in front (its weight times Q):
+# the same output.
+rotated = folded @ q
+print(torch.allclose(rms_norm(x @ q, eps) @ rotated.T, linear(rms_norm(x, eps, gain))))
 #> True

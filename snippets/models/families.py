@@ -111,6 +111,7 @@ TINY |= {"num_key_value_heads": 2, "intermediate_size": 128}
 def gain(norm: torch.nn.Module) -> str:
     """How a norm applies its stored weight w: with w = 0, w gives zeros, 1 + w does not."""
     norm = copy.deepcopy(norm).to_empty(device="cpu")  # real memory, for one call
+    # Every parameter: LayerNorm's bias too, or it would hide a gain w.
     for parameter in norm.parameters():
         torch.nn.init.zeros_(parameter)
     output = norm(torch.randn(2, norm.weight.shape[-1]))

@@ -13,7 +13,8 @@ def gate_then_norm(x, z, gain, groups, eps):
     return gain * h.flatten(-2)
 
 def norm_then_gate(x, z, gain, eps):
-    """Qwen3-Next: normalize the whole row, apply the gain, then gate."""
+    """Qwen3-Next: normalize each row (in the model, one head of head_v_dim features,
+    with one gain shared by all heads), apply the gain, then gate."""
     return gain * F.rms_norm(x, (x.shape[-1],), eps=eps) * F.silu(z)
 
 def rms(t):

@@ -1,6 +1,8 @@
 import torch
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
+from transformers.models.gemma2.modeling_gemma2 import Gemma2RMSNorm
 from transformers.models.gemma3.modeling_gemma3 import Gemma3RMSNorm
+from transformers.models.gemma3n.modeling_gemma3n import Gemma3nRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNorm
 
@@ -10,20 +12,29 @@ x = torch.randn(4, n)
 
 # Which gain each class applies: with a stored weight of zeros, w gives zeros,
 # 1 + w gives the plain normalized x.
-for cls in [LlamaRMSNorm, GemmaRMSNorm, Gemma3RMSNorm, Qwen3NextRMSNorm]:
+for cls in [
+    LlamaRMSNorm,
+    GemmaRMSNorm,
+    Gemma2RMSNorm,
+    Gemma3RMSNorm,
+    Gemma3nRMSNorm,
+    Qwen3NextRMSNorm,
+]:
     norm = cls(n, eps=1e-6)
     torch.nn.init.zeros_(norm.weight)
     gain = "w" if norm(x).abs().max() == 0 else "1 + w"
     print(f"{cls.__name__}: gain {gain}")
     #> LlamaRMSNorm: gain w
     #> GemmaRMSNorm: gain 1 + w
+    #> Gemma2RMSNorm: gain 1 + w
     #> Gemma3RMSNorm: gain 1 + w
+    #> Gemma3nRMSNorm: gain w
     #> Qwen3NextRMSNorm: gain 1 + w
 
 def size_ratio(output, reference):
     return (output.norm() / reference.norm()).item()
 
-# A trained Gemma norm: it stores w = gain - 1, values near 0.
+# A stand-in for a Gemma norm: stored values w = gain - 1 drawn around 0.
 gemma = GemmaRMSNorm(n, eps=1e-6)
 torch.nn.init.normal_(gemma.weight, std=0.1)
 reference = gemma(x)
@@ -42,14 +53,16 @@ twice.load_state_dict({"weight": gemma.weight + 1})
 print(f"+1 twice: output size x {size_ratio(twice(x), reference):.4f}")
 #> +1 twice: output size x 1.9962
 
-# The fix: add 1 once, and keep the sum in float32 (in bfloat16 it rounds).
+# The fix: add 1 once (or subtract it, the other way), in float32.
 with torch.no_grad():
     llama.weight.copy_(gemma.weight + 1)
 print(f"converted in float32, the same output: {torch.equal(llama(x), reference)}")
 #> converted in float32, the same output: True
-w16 = gemma.weight.detach().bfloat16()
-rounded = (w16 + 1).float()  # the sum in bfloat16
-exact = w16.float() + 1  # the sum in float32, as Gemma's forward computes it
+
+# Gemma adds the 1 in float32 at every call; a gain stored in bfloat16 is rounded.
+w_bf16 = gemma.weight.detach().bfloat16()
+rounded = (w_bf16 + 1).float()  # 1 + w stored in bfloat16
+exact = w_bf16.float() + 1  # 1 + w as Gemma's forward computes it
 changed = rounded != exact
 largest = ((rounded - exact).abs() / exact).max()
 print(
