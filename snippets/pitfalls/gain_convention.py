@@ -3,7 +3,9 @@ from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.gemma2.modeling_gemma2 import Gemma2RMSNorm
 from transformers.models.gemma3.modeling_gemma3 import Gemma3RMSNorm
 from transformers.models.gemma3n.modeling_gemma3n import Gemma3nRMSNorm
+from transformers.models.gemma4.modeling_gemma4 import Gemma4RMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
+from transformers.models.qwen3_5.modeling_qwen3_5 import Qwen3_5RMSNorm
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNorm
 
 torch.manual_seed(0)
@@ -18,7 +20,9 @@ for cls in [
     Gemma2RMSNorm,
     Gemma3RMSNorm,
     Gemma3nRMSNorm,
+    Gemma4RMSNorm,
     Qwen3NextRMSNorm,
+    Qwen3_5RMSNorm,
 ]:
     norm = cls(n, eps=1e-6)
     torch.nn.init.zeros_(norm.weight)
@@ -29,7 +33,9 @@ for cls in [
     #> Gemma2RMSNorm: gain 1 + w
     #> Gemma3RMSNorm: gain 1 + w
     #> Gemma3nRMSNorm: gain w
+    #> Gemma4RMSNorm: gain w
     #> Qwen3NextRMSNorm: gain 1 + w
+    #> Qwen3_5RMSNorm: gain 1 + w
 
 def size_ratio(output, reference):
     return (output.norm() / reference.norm()).item()

@@ -24,6 +24,9 @@ def operations(events):
 def short(events):
     return [event.name.removeprefix("aten::") for event in events]
 
+# A speed figure belongs to an implementation (the RMSNorm paper's 7% to 64% lower running
+# times are those of its own 2019 models and frameworks); what a form costs starts with the
+# operations it runs.
 torch.manual_seed(0)
 x = torch.randn(8, 2048)
 weight = torch.ones(2048)
