@@ -1,6 +1,10 @@
 import torch
 import torch.nn.functional as F
 from transformers.models.mamba2.modeling_mamba2 import MambaRMSNormGated
+from transformers.models.qwen3_5.modeling_qwen3_5 import (
+    Qwen3_5RMSNorm,
+    Qwen3_5RMSNormGated,
+)
 from transformers.models.qwen3_next.modeling_qwen3_next import (
     Qwen3NextRMSNorm,
     Qwen3NextRMSNormGated,
@@ -48,10 +52,18 @@ print(f"gate last, RMS of each row: {rows_rms.min():.4f} to {rows_rms.max():.4f}
 #> gate last, RMS of each row: 0.5247 to 0.6519
 
 # One model, two conventions: with a stored weight of zeros, a gain w returns zeros.
-plain, gated = Qwen3NextRMSNorm(n), Qwen3NextRMSNormGated(n)
-torch.nn.init.zeros_(plain.weight)
-torch.nn.init.zeros_(gated.weight)
-print(f"Qwen3NextRMSNorm: gain {'w' if plain(x).abs().max() == 0 else '1 + w'}")
-#> Qwen3NextRMSNorm: gain 1 + w
-print(f"Qwen3NextRMSNormGated: gain {'w' if gated(x, z).abs().max() == 0 else '1 + w'}")
-#> Qwen3NextRMSNormGated: gain w
+for plain_class, gated_class in [
+    (Qwen3NextRMSNorm, Qwen3NextRMSNormGated),
+    (Qwen3_5RMSNorm, Qwen3_5RMSNormGated),
+]:
+    plain, gated = plain_class(n), gated_class(n)
+    torch.nn.init.zeros_(plain.weight)
+    torch.nn.init.zeros_(gated.weight)
+    for norm, output in [(plain, plain(x)), (gated, gated(x, z))]:
+        print(
+            f"{type(norm).__name__}: gain {'w' if output.abs().max() == 0 else '1 + w'}"
+        )
+        #> Qwen3NextRMSNorm: gain 1 + w
+        #> Qwen3NextRMSNormGated: gain w
+        #> Qwen3_5RMSNorm: gain 1 + w
+        #> Qwen3_5RMSNormGated: gain w

@@ -10,7 +10,7 @@ def trained_gain(stored, dtype, offset=0.0, steps=1000, lr=3e-4):
         optimizer.step()  # each step moves the parameter by about lr
     return (offset + parameter.float()).mean().item()
 
-# bfloat16 keeps 8 significant bits: next to 1 its values are 2^-7 apart.
+# bfloat16 keeps 8 significant bits: above 1 its values are 2^-7 apart (2^-8 below).
 print(f"bfloat16 step above 1: {torch.finfo(torch.bfloat16).eps}")
 #> bfloat16 step above 1: 0.0078125
 print(f"1 + 3e-4 in bfloat16: {torch.tensor(1 + 3e-4, dtype=torch.bfloat16).item()}")
