@@ -87,6 +87,7 @@ import numpy
 import pytest_examples.run_code
 import torch
 import transformers
+import transformers.modeling_utils  # what every model class imports (about 1.5 s)
 
 RUNNER = os.path.join(tempfile.mkdtemp(), "runner.py")  # a file: tracebacks show its lines
 with open(RUNNER, "w", encoding="utf-8") as file:
