@@ -1,0 +1,36 @@
+import torch
+import torch.nn.functional as F
+
+def fake_int8(t: torch.Tensor, dim: int | None = None) -> torch.Tensor:
+    """Round to 8-bit integers and back: one scale for the tensor, or one per slice on `dim`."""
+    largest = t.abs().amax() if dim is None else t.abs().amax(dim, keepdim=True)
+    scale = largest / 127
+    return (t / scale).round().clamp(-127, 127) * scale
+
+def int8_error(h: torch.Tensor, w: torch.Tensor) -> float:
+    """Relative error of h @ w with h in int8 per tensor and w per output column."""
+    approx = fake_int8(h) @ fake_int8(w, dim=0)
+    return ((approx - exact).norm() / exact.norm()).item()
+
+torch.manual_seed(0)
+rows, n, eps = 64, 512, 1e-6
+x = torch.randn(rows, n)
+x[:, 7] *= 50  # one feature far larger than the rest, as in large models
+gain = torch.rand(n) + 0.5
+w = torch.randn(n, n) / n**0.5  # the next layer: h @ w
+h = F.rms_norm(x, (n,), gain, eps=eps)
+exact = h @ w
+print(f"int8 as is:     relative error {int8_error(h, w):.4f}")
+#> int8 as is:     relative error 0.0562
+
+# SmoothQuant: divide feature j by s_j and multiply row j of w by s_j, which leaves h @ w as
+# it was; with the norm in front, the division is the gain's (gain / s), free at run time.
+alpha = 0.5  # SmoothQuant's migration strength
+s = h.abs().amax(0) ** alpha / w.abs().amax(1) ** (
+    1 - alpha
+)  # calibrated on these rows
+smoothed = F.rms_norm(x, (n,), gain / s, eps=eps)
+print(torch.allclose(smoothed @ (s[:, None] * w), exact, atol=1e-4))
+#> True
+print(f"int8 smoothed:  relative error {int8_error(smoothed, s[:, None] * w):.4f}")
+#> int8 smoothed:  relative error 0.0182
