@@ -73,6 +73,8 @@ def check_copy_buttons(page, language, path):
     assert buttons.count() == len(expected), (
         "code blocks differ from the page's includes"
     )
+    if not expected:
+        return
     # The first button clicked as a reader does; the rest from the page in one round trip,
     # each click followed by a read of the clipboard.
     buttons.first.click()
