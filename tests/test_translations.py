@@ -26,6 +26,7 @@ MIN_HANGUL_SHARE = 0.4
 GLOSS = re.compile(
     r"(?<=[\uac00-\ud7a3])\(([^()\uac00-\ud7a3]*[a-z][^()\uac00-\ud7a3]*)\)"
 )
+# A heading's line: headings carry no glosses.
 HEADING_LINE = re.compile(r"^#{1,6} .*$", re.MULTILINE)
 # The Korean column of the glossary's table: the Korean term, glossed where it may be.
 GLOSSARY_ROW = re.compile(r"^\| [^|]+ \| ([^|]+) \|", re.MULTILINE)
