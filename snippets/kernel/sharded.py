@@ -22,10 +22,10 @@ def split_norm(x, weight, shards, eps, all_reduce):
         dim=-1,
     )
 
-def gain_gradient(x, upstream):
+def gain_gradient(x, weight, eps, upstream):
     """The gain's gradient, by autograd, for rows x and the gradient arriving from above."""
     gain = weight.clone().requires_grad_()
-    F.rms_norm(x, (n,), gain, eps=eps).backward(upstream)
+    F.rms_norm(x, x.shape[-1:], gain, eps=eps).backward(upstream)
     return gain.grad
 
 torch.manual_seed(0)
@@ -47,6 +47,6 @@ for name, x in [("normal rows", normal), ("one feature x 30", outlier)]:
 # gain's gradient is the sum of the devices' gradients, not any one of them.
 upstream = torch.randn_like(normal)
 halves = (slice(0, rows // 2), slice(rows // 2, rows))  # two devices' rows
-partial = [gain_gradient(normal[half], upstream[half]) for half in halves]
-print(torch.allclose(sum(partial), gain_gradient(normal, upstream)))
+partial = [gain_gradient(normal[h], weight, eps, upstream[h]) for h in halves]
+print(torch.allclose(sum(partial), gain_gradient(normal, weight, eps, upstream)))
 #> True

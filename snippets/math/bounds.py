@@ -4,7 +4,7 @@ import torch.nn.functional as F
 def rms_norm(x: torch.Tensor, eps: float) -> torch.Tensor:
     return F.rms_norm(x, (x.shape[-1],), eps=eps)
 
-def stretches(x: torch.Tensor) -> torch.Tensor:
+def stretches(x: torch.Tensor, eps: float) -> torch.Tensor:
     """The singular values of the Jacobian at x, largest first."""
     jacobian = torch.autograd.functional.jacobian(lambda v: rms_norm(v, eps), x)
     return torch.linalg.svdvals(jacobian)
@@ -30,7 +30,7 @@ print(f"largest entry, normal row:  {rms_norm(normal, eps).abs().max():.4f}")
 x = 0.01 * torch.randn(8, dtype=torch.float64)
 m = x.pow(2).mean()
 r = (m + eps).sqrt()
-singular = stretches(x)
+singular = stretches(x, eps)
 print(
     torch.allclose(singular[:-1], 1 / r),
     torch.allclose(singular[-1], eps / ((m + eps) * r)),
@@ -38,6 +38,6 @@ print(
 #> True True
 
 # So the norm stretches a small change of its input by 1/r at most, 1/sqrt(eps) near x = 0.
-largest = stretches(torch.zeros(8, dtype=torch.float64)).max()
+largest = stretches(torch.zeros(8, dtype=torch.float64), eps).max()
 print(f"largest stretch at x = 0: {largest:.1f} = 1/sqrt(eps)")
 #> largest stretch at x = 0: 1000.0 = 1/sqrt(eps)
