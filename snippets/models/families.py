@@ -27,6 +27,9 @@ import transformers as tf
 #   have model_type gemma3, with a gemma3_text model inside.
 # OLMo 2: allenai/OLMo-2-1124-7B, -1124-13B and -0325-32B config.json; 1B, OLMo-core's
 #   olmo2_1B (allenai/OLMo-core fa6c501: d_model 2048, layer_norm_eps 1e-6).
+# DeepSeek-V3: DeepSeek's own code (deepseek-ai/DeepSeek-V3 9b4e978): dim 7168 in
+#   inference/configs/config_671B.json; eps, the default of its RMSNorm, 1e-6, which
+#   inference/model.py never changes. DeepseekV3Config's defaults are the same.
 # T5: sizes, Google's gin files models/bi_v1_small.gin, bi_bert_base.gin, bi_v1_large.gin,
 #   bi_v1_3B.gin, bi_v1_11B.gin (google-research/text-to-text-transfer-transformer
 #   9fd7b14); eps, the default of Mesh TensorFlow's LayerStack, norm_epsilon=1e-6
@@ -43,65 +46,66 @@ import transformers as tf
 #   configs made from tiiuae/Falcon3-1B-Instruct and Falcon3-10B-Instruct, and litgpt.
 # fmt: off
 MODELS = [  # a table, one model a line
-    # family      model type     model          hidden  eps
-    ("LLaMA 1",  "llama",       "7B",           4096,   1e-6),
-    ("LLaMA 1",  "llama",       "13B",          5120,   1e-6),
-    ("LLaMA 1",  "llama",       "33B",          6656,   1e-6),
-    ("LLaMA 1",  "llama",       "65B",          8192,   1e-5),
-    ("LLaMA 2",  "llama",       "7B",           4096,   1e-5),
-    ("LLaMA 2",  "llama",       "13B",          5120,   1e-5),
-    ("LLaMA 2",  "llama",       "70B",          8192,   1e-5),
-    ("LLaMA 3",  "llama",       "3 8B",         4096,   1e-5),
-    ("LLaMA 3",  "llama",       "3 70B",        8192,   1e-5),
-    ("LLaMA 3",  "llama",       "3.1 405B",     16384,  1e-5),
-    ("LLaMA 3",  "llama",       "3.2 1B",       2048,   1e-5),
-    ("LLaMA 3",  "llama",       "3.2 3B",       3072,   1e-5),
-    ("Mistral",  "mistral",     "7B",           4096,   1e-5),
-    ("Mistral",  "mistral",     "NeMo",         5120,   1e-5),
-    ("Mistral",  "mistral",     "Large 2407",   12288,  1e-5),
-    ("Mixtral",  "mixtral",     "8x7B",         4096,   1e-5),
-    ("Mixtral",  "mixtral",     "8x22B",        6144,   1e-5),
-    ("Qwen2",    "qwen2",       "0.5B",         896,    1e-6),
-    ("Qwen2",    "qwen2",       "7B",           3584,   1e-6),
-    ("Qwen2",    "qwen2",       "72B",          8192,   1e-5),
-    ("Qwen2",    "qwen2",       "72B-Instruct", 8192,   1e-6),
-    ("Qwen3",    "qwen3",       "0.6B",         1024,   1e-6),
-    ("Qwen3",    "qwen3",       "4B",           2560,   1e-6),
-    ("Qwen3",    "qwen3",       "8B",           4096,   1e-6),
-    ("Qwen3",    "qwen3",       "32B",          5120,   1e-6),
-    ("Gemma",    "gemma",       "2B",           2048,   1e-6),
-    ("Gemma",    "gemma",       "7B",           3072,   1e-6),
-    ("Gemma 2",  "gemma2",      "2B",           2304,   1e-6),
-    ("Gemma 2",  "gemma2",      "9B",           3584,   1e-6),
-    ("Gemma 2",  "gemma2",      "27B",          4608,   1e-6),
-    ("Gemma 3",  "gemma3_text", "270M",         640,    1e-6),
-    ("Gemma 3",  "gemma3_text", "1B",           1152,   1e-6),
-    ("Gemma 3",  "gemma3_text", "4B",           2560,   1e-6),
-    ("Gemma 3",  "gemma3_text", "12B",          3840,   1e-6),
-    ("Gemma 3",  "gemma3_text", "27B",          5376,   1e-6),
-    ("OLMo 2",   "olmo2",       "1B",           2048,   1e-6),
-    ("OLMo 2",   "olmo2",       "7B",           4096,   1e-6),
-    ("OLMo 2",   "olmo2",       "13B",          5120,   1e-6),
-    ("OLMo 2",   "olmo2",       "32B",          5120,   1e-6),
-    ("T5",       "t5",          "Small",        512,    1e-6),
-    ("T5",       "t5",          "Base",         768,    1e-6),
-    ("T5",       "t5",          "Large",        1024,   1e-6),
-    ("T5",       "t5",          "3B",           1024,   1e-6),
-    ("T5",       "t5",          "11B",          1024,   1e-6),
-    ("GPT-2",    "gpt2",        "124M",         768,    1e-5),
-    ("GPT-2",    "gpt2",        "1.5B",         1600,   1e-5),
-    ("BERT",     "bert",        "Base",         768,    1e-12),
-    ("BERT",     "bert",        "Large",        1024,   1e-12),
-    ("ViT",      "vit",         "Base",         768,    1e-12),
-    ("ViT",      "vit",         "Large",        1024,   1e-12),
-    ("ViT",      "vit",         "Huge",         1280,   1e-12),
-    ("Falcon",   "falcon",      "7B",           4544,   1e-5),
-    ("Falcon",   "falcon",      "40B",          8192,   1e-5),
-    ("Falcon",   "falcon",      "180B",         14848,  1e-5),
-    ("Falcon 3", "llama",       "1B",           2048,   1e-6),
-    ("Falcon 3", "llama",       "3B",           3072,   1e-6),
-    ("Falcon 3", "llama",       "7B",           3072,   1e-6),
-    ("Falcon 3", "llama",       "10B",          3072,   1e-6),
+    # family         model type     model           hidden  eps
+    ("LLaMA 1",     "llama",       "7B",           4096,   1e-6),
+    ("LLaMA 1",     "llama",       "13B",          5120,   1e-6),
+    ("LLaMA 1",     "llama",       "33B",          6656,   1e-6),
+    ("LLaMA 1",     "llama",       "65B",          8192,   1e-5),
+    ("LLaMA 2",     "llama",       "7B",           4096,   1e-5),
+    ("LLaMA 2",     "llama",       "13B",          5120,   1e-5),
+    ("LLaMA 2",     "llama",       "70B",          8192,   1e-5),
+    ("LLaMA 3",     "llama",       "3 8B",         4096,   1e-5),
+    ("LLaMA 3",     "llama",       "3 70B",        8192,   1e-5),
+    ("LLaMA 3",     "llama",       "3.1 405B",     16384,  1e-5),
+    ("LLaMA 3",     "llama",       "3.2 1B",       2048,   1e-5),
+    ("LLaMA 3",     "llama",       "3.2 3B",       3072,   1e-5),
+    ("Mistral",     "mistral",     "7B",           4096,   1e-5),
+    ("Mistral",     "mistral",     "NeMo",         5120,   1e-5),
+    ("Mistral",     "mistral",     "Large 2407",   12288,  1e-5),
+    ("Mixtral",     "mixtral",     "8x7B",         4096,   1e-5),
+    ("Mixtral",     "mixtral",     "8x22B",        6144,   1e-5),
+    ("Qwen2",       "qwen2",       "0.5B",         896,    1e-6),
+    ("Qwen2",       "qwen2",       "7B",           3584,   1e-6),
+    ("Qwen2",       "qwen2",       "72B",          8192,   1e-5),
+    ("Qwen2",       "qwen2",       "72B-Instruct", 8192,   1e-6),
+    ("Qwen3",       "qwen3",       "0.6B",         1024,   1e-6),
+    ("Qwen3",       "qwen3",       "4B",           2560,   1e-6),
+    ("Qwen3",       "qwen3",       "8B",           4096,   1e-6),
+    ("Qwen3",       "qwen3",       "32B",          5120,   1e-6),
+    ("Gemma",       "gemma",       "2B",           2048,   1e-6),
+    ("Gemma",       "gemma",       "7B",           3072,   1e-6),
+    ("Gemma 2",     "gemma2",      "2B",           2304,   1e-6),
+    ("Gemma 2",     "gemma2",      "9B",           3584,   1e-6),
+    ("Gemma 2",     "gemma2",      "27B",          4608,   1e-6),
+    ("Gemma 3",     "gemma3_text", "270M",         640,    1e-6),
+    ("Gemma 3",     "gemma3_text", "1B",           1152,   1e-6),
+    ("Gemma 3",     "gemma3_text", "4B",           2560,   1e-6),
+    ("Gemma 3",     "gemma3_text", "12B",          3840,   1e-6),
+    ("Gemma 3",     "gemma3_text", "27B",          5376,   1e-6),
+    ("OLMo 2",      "olmo2",       "1B",           2048,   1e-6),
+    ("OLMo 2",      "olmo2",       "7B",           4096,   1e-6),
+    ("OLMo 2",      "olmo2",       "13B",          5120,   1e-6),
+    ("OLMo 2",      "olmo2",       "32B",          5120,   1e-6),
+    ("DeepSeek-V3", "deepseek_v3", "671B",         7168,   1e-6),
+    ("T5",          "t5",          "Small",        512,    1e-6),
+    ("T5",          "t5",          "Base",         768,    1e-6),
+    ("T5",          "t5",          "Large",        1024,   1e-6),
+    ("T5",          "t5",          "3B",           1024,   1e-6),
+    ("T5",          "t5",          "11B",          1024,   1e-6),
+    ("GPT-2",       "gpt2",        "124M",         768,    1e-5),
+    ("GPT-2",       "gpt2",        "1.5B",         1600,   1e-5),
+    ("BERT",        "bert",        "Base",         768,    1e-12),
+    ("BERT",        "bert",        "Large",        1024,   1e-12),
+    ("ViT",         "vit",         "Base",         768,    1e-12),
+    ("ViT",         "vit",         "Large",        1024,   1e-12),
+    ("ViT",         "vit",         "Huge",         1280,   1e-12),
+    ("Falcon",      "falcon",      "7B",           4544,   1e-5),
+    ("Falcon",      "falcon",      "40B",          8192,   1e-5),
+    ("Falcon",      "falcon",      "180B",         14848,  1e-5),
+    ("Falcon 3",    "llama",       "1B",           2048,   1e-6),
+    ("Falcon 3",    "llama",       "3B",           3072,   1e-6),
+    ("Falcon 3",    "llama",       "7B",           3072,   1e-6),
+    ("Falcon 3",    "llama",       "10B",          3072,   1e-6),
 ]
 # fmt: on
 
@@ -127,70 +131,71 @@ def norm_classes(model_type: str) -> str:
     return ", ".join(f"{name} ({gain(norms[name])})" for name in sorted(norms))
 
 print(
-    f"{'family':<8} {'model':<12} {'hidden':>6}  {'eps':<6} {'model type':<11} norm classes (gain)"
+    f"{'family':<11} {'model':<12} {'hidden':>6}  {'eps':<6} {'model type':<11} norm classes (gain)"
 )
-#> family   model        hidden  eps    model type  norm classes (gain)
+#> family      model        hidden  eps    model type  norm classes (gain)
 for (family, model_type), group in groupby(MODELS, key=lambda line: line[:2]):
     label = f"{model_type:<11} {norm_classes(model_type)}"
     for i, (_, _, model, hidden, eps) in enumerate(group):
         start, end = (family, label) if i == 0 else ("", "")  # on the first line only
-        print(f"{start:<8} {model:<12} {hidden:>6}  {eps:<6g} {end}".rstrip())
-        #> LLaMA 1  7B             4096  1e-06  llama       LlamaRMSNorm (w)
-        #>          13B            5120  1e-06
-        #>          33B            6656  1e-06
-        #>          65B            8192  1e-05
-        #> LLaMA 2  7B             4096  1e-05  llama       LlamaRMSNorm (w)
-        #>          13B            5120  1e-05
-        #>          70B            8192  1e-05
-        #> LLaMA 3  3 8B           4096  1e-05  llama       LlamaRMSNorm (w)
-        #>          3 70B          8192  1e-05
-        #>          3.1 405B      16384  1e-05
-        #>          3.2 1B         2048  1e-05
-        #>          3.2 3B         3072  1e-05
-        #> Mistral  7B             4096  1e-05  mistral     MistralRMSNorm (w)
-        #>          NeMo           5120  1e-05
-        #>          Large 2407    12288  1e-05
-        #> Mixtral  8x7B           4096  1e-05  mixtral     MixtralRMSNorm (w)
-        #>          8x22B          6144  1e-05
-        #> Qwen2    0.5B            896  1e-06  qwen2       Qwen2RMSNorm (w)
-        #>          7B             3584  1e-06
-        #>          72B            8192  1e-05
-        #>          72B-Instruct   8192  1e-06
-        #> Qwen3    0.6B           1024  1e-06  qwen3       Qwen3RMSNorm (w)
-        #>          4B             2560  1e-06
-        #>          8B             4096  1e-06
-        #>          32B            5120  1e-06
-        #> Gemma    2B             2048  1e-06  gemma       GemmaRMSNorm (1 + w)
-        #>          7B             3072  1e-06
-        #> Gemma 2  2B             2304  1e-06  gemma2      Gemma2RMSNorm (1 + w)
-        #>          9B             3584  1e-06
-        #>          27B            4608  1e-06
-        #> Gemma 3  270M            640  1e-06  gemma3_text Gemma3RMSNorm (1 + w)
-        #>          1B             1152  1e-06
-        #>          4B             2560  1e-06
-        #>          12B            3840  1e-06
-        #>          27B            5376  1e-06
-        #> OLMo 2   1B             2048  1e-06  olmo2       Olmo2RMSNorm (w)
-        #>          7B             4096  1e-06
-        #>          13B            5120  1e-06
-        #>          32B            5120  1e-06
-        #> T5       Small           512  1e-06  t5          T5LayerNorm (w)
-        #>          Base            768  1e-06
-        #>          Large          1024  1e-06
-        #>          3B             1024  1e-06
-        #>          11B            1024  1e-06
-        #> GPT-2    124M            768  1e-05  gpt2        LayerNorm (w)
-        #>          1.5B           1600  1e-05
-        #> BERT     Base            768  1e-12  bert        LayerNorm (w)
-        #>          Large          1024  1e-12
-        #> ViT      Base            768  1e-12  vit         LayerNorm (w)
-        #>          Large          1024  1e-12
-        #>          Huge           1280  1e-12
-        #> Falcon   7B             4544  1e-05  falcon      LayerNorm (w)
-        #>          40B            8192  1e-05
-        #>          180B          14848  1e-05
-        #> Falcon 3 1B             2048  1e-06  llama       LlamaRMSNorm (w)
-        #>          3B             3072  1e-06
-        #>          7B             3072  1e-06
-        #>          10B            3072  1e-06
+        print(f"{start:<11} {model:<12} {hidden:>6}  {eps:<6g} {end}".rstrip())
+        #> LLaMA 1     7B             4096  1e-06  llama       LlamaRMSNorm (w)
+        #>             13B            5120  1e-06
+        #>             33B            6656  1e-06
+        #>             65B            8192  1e-05
+        #> LLaMA 2     7B             4096  1e-05  llama       LlamaRMSNorm (w)
+        #>             13B            5120  1e-05
+        #>             70B            8192  1e-05
+        #> LLaMA 3     3 8B           4096  1e-05  llama       LlamaRMSNorm (w)
+        #>             3 70B          8192  1e-05
+        #>             3.1 405B      16384  1e-05
+        #>             3.2 1B         2048  1e-05
+        #>             3.2 3B         3072  1e-05
+        #> Mistral     7B             4096  1e-05  mistral     MistralRMSNorm (w)
+        #>             NeMo           5120  1e-05
+        #>             Large 2407    12288  1e-05
+        #> Mixtral     8x7B           4096  1e-05  mixtral     MixtralRMSNorm (w)
+        #>             8x22B          6144  1e-05
+        #> Qwen2       0.5B            896  1e-06  qwen2       Qwen2RMSNorm (w)
+        #>             7B             3584  1e-06
+        #>             72B            8192  1e-05
+        #>             72B-Instruct   8192  1e-06
+        #> Qwen3       0.6B           1024  1e-06  qwen3       Qwen3RMSNorm (w)
+        #>             4B             2560  1e-06
+        #>             8B             4096  1e-06
+        #>             32B            5120  1e-06
+        #> Gemma       2B             2048  1e-06  gemma       GemmaRMSNorm (1 + w)
+        #>             7B             3072  1e-06
+        #> Gemma 2     2B             2304  1e-06  gemma2      Gemma2RMSNorm (1 + w)
+        #>             9B             3584  1e-06
+        #>             27B            4608  1e-06
+        #> Gemma 3     270M            640  1e-06  gemma3_text Gemma3RMSNorm (1 + w)
+        #>             1B             1152  1e-06
+        #>             4B             2560  1e-06
+        #>             12B            3840  1e-06
+        #>             27B            5376  1e-06
+        #> OLMo 2      1B             2048  1e-06  olmo2       Olmo2RMSNorm (w)
+        #>             7B             4096  1e-06
+        #>             13B            5120  1e-06
+        #>             32B            5120  1e-06
+        #> DeepSeek-V3 671B           7168  1e-06  deepseek_v3 DeepseekV3RMSNorm (w)
+        #> T5          Small           512  1e-06  t5          T5LayerNorm (w)
+        #>             Base            768  1e-06
+        #>             Large          1024  1e-06
+        #>             3B             1024  1e-06
+        #>             11B            1024  1e-06
+        #> GPT-2       124M            768  1e-05  gpt2        LayerNorm (w)
+        #>             1.5B           1600  1e-05
+        #> BERT        Base            768  1e-12  bert        LayerNorm (w)
+        #>             Large          1024  1e-12
+        #> ViT         Base            768  1e-12  vit         LayerNorm (w)
+        #>             Large          1024  1e-12
+        #>             Huge           1280  1e-12
+        #> Falcon      7B             4544  1e-05  falcon      LayerNorm (w)
+        #>             40B            8192  1e-05
+        #>             180B          14848  1e-05
+        #> Falcon 3    1B             2048  1e-06  llama       LlamaRMSNorm (w)
+        #>             3B             3072  1e-06
+        #>             7B             3072  1e-06
+        #>             10B            3072  1e-06
         first = None

@@ -1,5 +1,6 @@
 import torch
 import transformers as tf
+from transformers.models.deepseek_v3.modeling_deepseek_v3 import DeepseekV3RMSNorm
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.t5.modeling_t5 import T5LayerNorm
 
@@ -40,3 +41,17 @@ print(t5_norm.half()(x16).detach())
 #> tensor([[1., 1., 1., 1., 1., 1., 1., 1.]], dtype=torch.float16)
 print(x16 * torch.rsqrt(x16.pow(2).mean(-1, keepdim=True) + 1e-6))  # all in float16
 #> tensor([[0., 0., 0., 0., 0., 0., 0., 0.]], dtype=torch.float16)
+
+# DeepSeek-V3's attention (multi-head latent attention) normalizes two latents: the token
+# is projected down to a query latent and a key-value latent, each goes through an RMSNorm,
+# and is projected up to the heads. The default config is DeepSeek-V3's own; one layer, on meta.
+with torch.device("meta"):
+    layer = tf.DeepseekV3Model(tf.DeepseekV3Config(num_hidden_layers=1)).layers[0]
+for name, norm in layer.named_modules():
+    if isinstance(norm, DeepseekV3RMSNorm):
+        width, eps = norm.weight.shape[0], norm.variance_epsilon
+        print(f"{name:<26} {width:>5}  eps {eps:g}")
+        #> self_attn.q_a_layernorm     1536  eps 1e-06
+        #> self_attn.kv_a_layernorm     512  eps 1e-06
+        #> input_layernorm             7168  eps 1e-06
+        #> post_attention_layernorm    7168  eps 1e-06
