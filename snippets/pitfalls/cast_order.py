@@ -1,4 +1,8 @@
 import torch
+from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
+from transformers.models.llama.modeling_llama import LlamaRMSNorm
+from transformers.models.olmo2.modeling_olmo2 import Olmo2RMSNorm
+from transformers.models.qwen3.modeling_qwen3 import Qwen3RMSNorm
 
 from snippets.implementations.variants import rms_norm_gemma, rms_norm_llama
 
@@ -23,3 +27,11 @@ print(f"multiply, then cast: {error(rms_norm_gemma(x, gain.float() - 1)):.2e}")
 # A float32 weight with bfloat16 input: the LLaMA form silently returns float32.
 print(rms_norm_llama(x, gain.float()).dtype)
 #> torch.float32
+
+# transformers' classes differ in this: a fresh norm (float32 weight), bfloat16 input.
+for cls in [LlamaRMSNorm, Qwen3RMSNorm, Olmo2RMSNorm, GemmaRMSNorm]:
+    print(f"{cls.__name__}: {cls(4096, eps=1e-6)(x).dtype}")
+    #> LlamaRMSNorm: torch.float32
+    #> Qwen3RMSNorm: torch.float32
+    #> Olmo2RMSNorm: torch.bfloat16
+    #> GemmaRMSNorm: torch.bfloat16
