@@ -60,7 +60,7 @@ class Stack(nn.Module):
             if isinstance(module, nn.Linear):
                 nn.init.xavier_uniform_(module.weight)
                 nn.init.zeros_(module.bias)
-        if variant == "DeepNorm":  # F's weights start β times smaller
+        if variant == "DeepNorm":  # F's weights start multiplied by β
             for block in self.blocks:
                 block.fc1.weight.data *= beta
                 block.fc2.weight.data *= beta
