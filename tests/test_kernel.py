@@ -224,6 +224,8 @@ def test_strided_rows_and_a_long_row():
         (lambda x, w: rms_norm_triton(x, w[:-1]), ValueError, "weight must have shape"),
         (lambda x, w: rms_norm_triton(x, w, eps=0.0), ValueError, "eps must be"),
         (lambda x, w: rms_norm_triton(x, w, eps=float("nan")), ValueError, "eps must"),
+        (lambda x, w: rms_norm_triton(x, w, eps=1e-50), ValueError, "normal float32"),
+        (lambda x, w: rms_norm_triton(x, w, eps=1e39), ValueError, "normal float32"),
         (lambda x, w: rms_norm_triton(x, w, offset=0.5), ValueError, "offset must be"),
         (lambda x, w: rms_norm_triton(x.t(), w[:4]), ValueError, "contiguous rows"),
         (

@@ -6,7 +6,6 @@ then run, slowly, on CPU tensors.
 """
 
 import functools
-import math
 
 import torch
 import triton
@@ -68,7 +67,7 @@ def rms_norm_backward_kernel(
     M,  # number of rows
     N,  # row length
     offset,  # 0.0 (LLaMA) or 1.0 (Gemma), as in the forward pass
-    ADD_DH: tl.constexpr,  # True when fused with the residual add: DX = dh + the norm's
+    ADD_DH: tl.constexpr,  # True when fused with the residual add: DX = dh + the norm's dx
     BLOCK_M: tl.constexpr,  # rows per loop step: a BLOCK_M x BLOCK_N tile at a time
     BLOCK_N: tl.constexpr,  # a power of two >= N
 ):
@@ -197,13 +196,18 @@ def _check(x, weight, eps, offset):
         raise ValueError(f"N must be between 1 and {MAX_N}, got {x.shape[-1]}")
     if x.device != weight.device:
         raise ValueError(f"x is on {x.device} but weight on {weight.device}")
-    # bool is an int; NaN fails every comparison.
+    # bool is an int; NaN fails every comparison. The kernels take eps as a float32, where
+    # a smaller eps would be subnormal or 0 (and a zero row 0/0) and a larger one inf.
+    float32 = torch.finfo(torch.float32)
     if (
         isinstance(eps, bool)
         or not isinstance(eps, (int, float))
-        or not 0 < eps < math.inf
+        or not float32.tiny <= eps <= float32.max
     ):
-        raise ValueError(f"eps must be a finite number > 0, got {eps!r}")
+        raise ValueError(
+            f"eps must be a normal float32 number > 0 ({float32.tiny:g} to "
+            f"{float32.max:g}), got {eps!r}"
+        )
     if offset not in (0.0, 1.0):
         raise ValueError(f"offset must be 0.0 (w) or 1.0 (1 + w), got {offset!r}")
 
