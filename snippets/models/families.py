@@ -20,7 +20,8 @@ import transformers as tf
 # Qwen2: Qwen/Qwen2-7B, Qwen2-72B and Qwen2-72B-Instruct config.json; 0.5B, configs of
 #   models tuned from Qwen/Qwen2-0.5B. Qwen3: litgpt's config.py (Lightning-AI/litgpt
 #   2685705), which copies each model's config.json, and copies of those on the Hub
-#   (for 8B a verbatim one; Qwen3Config's defaults are Qwen/Qwen3-8B's too).
+#   (for 8B a verbatim one; Qwen3Config's default hidden_size and rms_norm_eps are
+#   Qwen/Qwen3-8B's too).
 # Gemma, Gemma 2, Gemma 3: Google's code, gemma/config.py (google/gemma_pytorch 014acb7,
 #   rms_norm_eps 1e-6 for all) and gemma/gm/nn/_gemma.py (google-deepmind/gemma 7691fd4,
 #   the only source here for 270M; its RMSNorm adds 1e-06). Gemma 3 4B-27B checkpoints
@@ -39,7 +40,9 @@ import transformers as tf
 # BERT: sizes, google-research/bert README.md; eps, google-bert/bert-large-uncased
 #   config.json and BertConfig's defaults (for google-bert/bert-base-uncased).
 # ViT: google/vit-huge-patch14-224-in21k and vit-large-patch32-224-in21k config.json,
-#   ViTConfig's defaults (for google/vit-base-patch16-224).
+#   ViTConfig's defaults (for google/vit-base-patch16-224). Those say 1e-12, the value
+#   transformers runs; Google trained ViT with Flax's LayerNorm default, 1e-6
+#   (transformers issue 18137).
 # Falcon: tiiuae/falcon-40b config.json, copies of tiiuae/falcon-7b's and falcon-180B's,
 #   FalconConfig's defaults (for tiiuae/falcon-7b).
 # Falcon 3: tiiuae/Falcon3-3B-Instruct and Falcon3-7B-Instruct config.json; 1B and 10B,
@@ -198,4 +201,3 @@ for (family, model_type), group in groupby(MODELS, key=lambda line: line[:2]):
         #>             3B             3072  1e-06
         #>             7B             3072  1e-06
         #>             10B            3072  1e-06
-        first = None
