@@ -54,7 +54,9 @@ def test_matches_torch_for_one_and_several_trailing_dims():
             ValueError,
             "got a tensor of shape",
         ),
-        (lambda: RMSNorm(8, eps=0.0), ValueError, "finite and > 0, got 0.0"),
+        (lambda: RMSNorm(8, eps=0.0), ValueError, "normal float32 number > 0"),
+        (lambda: RMSNorm(8, eps=1e-50), ValueError, "got 1e-50"),
+        (lambda: RMSNorm(8, eps=1e39), ValueError, r"got 1e\+39"),
         (lambda: RMSNorm(8, eps=-1e-6), ValueError, "got -1e-06"),
         (lambda: RMSNorm(8, eps=math.inf), ValueError, "got inf"),
         (lambda: RMSNorm(8, eps=math.nan), ValueError, "got nan"),
@@ -261,7 +263,9 @@ def test_torch_rms_norm_samples_give_torch_output(dtype, sample):
 @pytest.mark.parametrize("dtype, sample", NEGATIVE_EPS_CASES)
 def test_the_negative_eps_of_torch_samples_is_refused(dtype, sample):
     eps = sample.kwargs["eps"]
-    with pytest.raises(ValueError, match=re.escape(f"finite and > 0, got {eps}")):
+    with pytest.raises(
+        ValueError, match=re.escape(f"normal float32 number > 0, got {eps}")
+    ):
         RMSNorm(sample.args[0], eps=eps, dtype=dtype)
 
 

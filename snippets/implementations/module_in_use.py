@@ -38,5 +38,5 @@ for bad in [
         print(f"{type(error).__name__}: {error}")
         #> ValueError: x must end in the dimensions (8,), got a tensor of shape (2, 7)
         #> TypeError: x must be a floating-point tensor, got dtype torch.int64
-        #> ValueError: eps must be finite and > 0, got 0.0
-        #> ValueError: eps must be finite and > 0, got nan
+        #> ValueError: eps must be a normal float32 number > 0, got 0.0
+        #> ValueError: eps must be a normal float32 number > 0, got nan

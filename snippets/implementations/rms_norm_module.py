@@ -1,6 +1,5 @@
 """A copyable RMSNorm: torch.nn.RMSNorm's arguments, with checked inputs and float32 math."""
 
-import math
 from collections.abc import Sequence
 
 import torch
@@ -30,9 +29,13 @@ def _check_eps(eps) -> float:
         )
     if isinstance(eps, bool) or not isinstance(eps, (int, float)):
         raise TypeError(f"eps must be a float, got {type(eps).__name__}")
-    if not (math.isfinite(eps) and eps > 0):
-        # eps > 0 keeps all-zero rows finite: they map to zeros instead of 0/0 = NaN.
-        raise ValueError(f"eps must be finite and > 0, got {eps}")
+    # eps > 0 keeps all-zero rows finite: they map to zeros instead of 0/0 = NaN. It is
+    # added in float32 (at least), so it must be a normal float32 number (1.2e-38 to
+    # 3.4e38): a smaller eps is subnormal or 0 (GPUs' fast math flushes subnormals), a
+    # larger one inf. NaN fails the comparison too.
+    float32 = torch.finfo(torch.float32)
+    if not float32.tiny <= eps <= float32.max:
+        raise ValueError(f"eps must be a normal float32 number > 0, got {eps}")
     return float(eps)
 
 def rms_norm(x: torch.Tensor, normalized_shape, weight=None, eps: float = 1e-6):
@@ -70,7 +73,8 @@ def _check_options(elementwise_affine, dtype) -> None:
 
 class RMSNorm(nn.Module):
     """torch.nn.RMSNorm(normalized_shape, eps, elementwise_affine, device, dtype), except
-    that every input is checked and eps must be a finite number > 0, 1e-6 by default.
+    that every input is checked and eps must be a normal float32 number > 0, 1e-6 by
+    default.
 
     Two kinds of eps that torch takes are refused on purpose: None, torch's default, which
     picks an epsilon by dtype (pass the eps the model was trained with), and a negative
