@@ -154,11 +154,13 @@ def conventions(norm: Subject, device) -> dict:
         "eps": None,
         "eps placement": "neither inside nor outside alone",
     }
+    # The right form gives the same eps at both RMS values, to float32's error (0.3% for
+    # eps 1e-8 outside the root); the wrong form's two values differ about threefold.
     for where, eps in (("inside", inside), ("outside", outside)):
-        if eps.min() > 0 and (eps[0] - eps[1]).abs() <= 1e-3 * eps.max():
+        if eps.min() > 0 and (eps[0] - eps[1]).abs() <= 1e-2 * eps.max():
             found["eps"], found["eps placement"] = eps.mean().item(), where
     declared = norm.declared_eps
-    # Measured to about 1e-5 of its value in float32; an eps added twice is 1e-3 off.
+    # Measured to about 1e-5 of its value in float32; an eps added twice is 2e-3 off.
     if found["eps"] and declared and abs(found["eps"] - declared) <= 1e-4 * declared:
         found["eps"] = declared  # the measurement agrees: the exact value
     found["cast order"] = cast_order(norm, found, device)
@@ -205,7 +207,7 @@ def check_eps(norm, found, device):
         return Verdict(
             "eps",
             False,
-            f"uses eps {found['eps']:.3g}, declares {declared:g}",
+            f"uses eps {found['eps']:.4g}, declares {declared:g}",
             "math/#where-goes-and-why-it-matters",
         )
     return Verdict(
