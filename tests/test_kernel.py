@@ -203,6 +203,13 @@ def test_strided_rows_and_a_long_row():
     packed = run(rows.contiguous(), weight, dy, 1e-6, 0.0)
     for a, b in zip(strided, packed):
         torch.testing.assert_close(a, b)
+    column = torch.randn(1, 6, device=DEVICE).t()  # rows of one element, strides (1, 6)
+    one = torch.randn(1, device=DEVICE)
+    for a, b in zip(
+        run(column, one, dy[:, :1], 1e-6, 0.0),
+        run(column.contiguous(), one, dy[:, :1], 1e-6, 0.0),
+    ):
+        torch.testing.assert_close(a, b)
     every_other = torch.randn(140, device=DEVICE)[::2]  # a weight with stride 2
     for a, b in zip(
         run(rows, every_other, dy, 1e-6, 0.0),
