@@ -197,7 +197,8 @@ def _check(x, weight, eps, offset):
     if x.device != weight.device:
         raise ValueError(f"x is on {x.device} but weight on {weight.device}")
     # bool is an int; NaN fails every comparison. The kernels take eps as a float32, where
-    # a smaller eps would be subnormal or 0 (and a zero row 0/0) and a larger one inf.
+    # a smaller eps is subnormal, which the GPU's fast square root flushes to 0 (a zero
+    # row then gives 0/0), or 0 itself; a larger one is inf.
     float32 = torch.finfo(torch.float32)
     if (
         isinstance(eps, bool)
