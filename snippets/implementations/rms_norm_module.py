@@ -31,7 +31,7 @@ def _check_eps(eps) -> float:
         raise TypeError(f"eps must be a float, got {type(eps).__name__}")
     # eps > 0 keeps all-zero rows finite: they map to zeros instead of 0/0 = NaN. It is
     # added in float32 (at least), so it must be a normal float32 number (1.2e-38 to
-    # 3.4e38): a smaller eps loses precision and, below about 1e-45, rounds to 0; a larger
+    # 3.4e38): a smaller eps loses precision and, below about 7e-46, rounds to 0; a larger
     # one is inf. NaN fails the comparison too.
     float32 = torch.finfo(torch.float32)
     if not float32.tiny <= eps <= float32.max:
