@@ -33,7 +33,7 @@ backward 4MNs, forward and backward 8MNs); its backward takes the gradients of b
 torch.compile is compiled afresh for every dtype, N and pass (torch._dynamo.reset() first),
 with fullgraph=True and a recompile limit of 1 that fails when hit: a graph break or a
 second compile (which would otherwise run part of the pass uncompiled, or compile again and
-after 8 fall back to eager code with a logged warning)
+after 8 compiles fall back to eager code with a logged warning)
 is recorded as a failure, never as a figure. For the backward alone it compiles with
 donated buffers off (torch._functorch.config.donated_buffer = False): a compiled backward
 otherwise hands the forward's saved buffers over to itself and refuses to run twice from

@@ -29,7 +29,7 @@ def _check_eps(eps) -> float:
         )
     if isinstance(eps, bool) or not isinstance(eps, (int, float)):
         raise TypeError(f"eps must be a float, got {type(eps).__name__}")
-    # eps > 0 keeps all-zero rows finite: they map to zeros instead of 0/0 = NaN. It is
+    # eps > 0 keeps all-zero rows finite: they map to zeros instead of 0 * inf = NaN. It is
     # added in float32 (at least), so it must be a normal float32 number (1.2e-38 to
     # 3.4e38): a smaller eps loses precision and, below about 7e-46, rounds to 0; a larger
     # one is inf. NaN fails the comparison too.

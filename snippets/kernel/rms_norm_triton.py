@@ -161,7 +161,9 @@ def sm_count(device: torch.device) -> int:
 
 def _rows(x: torch.Tensor, n: int, name: str) -> torch.Tensor:
     """x as a 2-D (rows, n) view without copying; rows may be strided, elements may not."""
-    if x.stride(-1) != 1 and n > 1:  # a row of one element has no stride to speak of
+    if (
+        x.stride(-1) != 1 and n > 1
+    ):  # a row of one element is contiguous whatever its stride
         raise ValueError(
             f"{name} must have contiguous rows (last-dimension stride 1),"
             f" got strides {tuple(x.stride())}"
@@ -196,9 +198,9 @@ def _check(x, weight, eps, offset):
         raise ValueError(f"N must be between 1 and {MAX_N}, got {x.shape[-1]}")
     if x.device != weight.device:
         raise ValueError(f"x is on {x.device} but weight on {weight.device}")
-    # bool is an int; NaN fails every comparison. The kernels take eps as a float32, where
-    # a smaller eps is subnormal, which the GPU's fast square root flushes to 0 (a zero
-    # row then gives 0/0), or 0 itself; a larger one is inf.
+    # bool is an int; NaN fails every comparison. The kernels take eps as a float32: a
+    # smaller eps is subnormal or 0, and the GPU's fast square root flushes subnormals to
+    # 0, so a zero row would give 0 * inf. A larger eps is inf.
     float32 = torch.finfo(torch.float32)
     if (
         isinstance(eps, bool)

@@ -15,7 +15,8 @@ gain = torch.rand(n, dtype=torch.float64) + 0.5
 
 # A norm after a sublayer, y = x + RMSNorm(F(x)), writes into the stream itself: no
 # linear layer reads it, so its gain has nowhere to go. Rotating the stream (x Q, and
-# the sublayer's output projection times Q) then changes the block's output.
+# the sublayer's output projection times Q) then changes the block's output, unless the
+# gain is the same for every feature.
 sublayer_output = torch.randn(8, n, dtype=torch.float64)
 for name, g in [("a gain", gain), ("gain of ones", torch.ones(n, dtype=torch.float64))]:
     rotated = x @ q + rms_norm(sublayer_output @ q, eps, g)
@@ -45,7 +46,7 @@ print(torch.allclose(head(rms_norm(x, eps)), rms_norm(x, eps, gain) @ original.T
 print(torch.equal(embedding.weight, original))
 #> True
 
-# Gemma 1 to 3 tie them (transformers' configurations for Gemma, by default).
+# transformers' configurations for Gemma 1 to 3 tie them by default.
 for config in [tf.GemmaConfig(), tf.Gemma2Config(), tf.Gemma3TextConfig()]:
     print(f"{type(config).__name__}: tie_word_embeddings={config.tie_word_embeddings}")
     #> GemmaConfig: tie_word_embeddings=True

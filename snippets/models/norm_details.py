@@ -43,8 +43,9 @@ print(x16 * torch.rsqrt(x16.pow(2).mean(-1, keepdim=True) + 1e-6))  # all in flo
 #> tensor([[0., 0., 0., 0., 0., 0., 0., 0.]], dtype=torch.float16)
 
 # DeepSeek-V3's attention (multi-head latent attention) normalizes two latents: the token
-# is projected down to a query latent and a key-value latent, each goes through an RMSNorm,
-# and is projected up to the heads. The default config is DeepSeek-V3's own; one layer, on meta.
+# is projected down to a query latent and a key-value latent, each goes through an RMSNorm
+# and is then projected up to the heads. The default config is DeepSeek-V3's own; one
+# layer, on the meta device.
 with torch.device("meta"):
     layer = tf.DeepseekV3Model(tf.DeepseekV3Config(num_hidden_layers=1)).layers[0]
 for name, norm in layer.named_modules():
