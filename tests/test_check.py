@@ -80,6 +80,14 @@ def backward_without_r(x, weight, eps=1e-6):
     return BackwardWithoutR.apply(x, weight)
 
 
+class TruncNormalInit(RMSNorm):
+    """The right formula, a gain initialized like a linear layer's weight."""
+
+    def __init__(self, n):
+        super().__init__(n)
+        torch.nn.init.trunc_normal_(self.weight)
+
+
 @pytest.mark.parametrize(
     "target, check_name",
     [
@@ -90,6 +98,7 @@ def backward_without_r(x, weight, eps=1e-6):
         (no_eps, "zero rows"),
         (backward_without_r, "gradients"),
         (whole_tensor, "shapes"),
+        (TruncNormalInit, "init"),
     ],
     ids=lambda v: getattr(v, "__name__", v),
 )
@@ -185,3 +194,8 @@ def test_cuda_without_a_gpu_is_a_usage_error():
 def test_a_function_that_is_not_rmsnorm_is_a_usage_error():
     with pytest.raises(UsageError, match="neither 0"):
         check(lambda x, weight: x + 1)
+
+
+def test_init_is_reported_not_required_for_a_function():
+    init = next(v for v in check(rms_norm).verdicts if v.check == "init")
+    assert init.passed is None and "not applicable" in init.detail

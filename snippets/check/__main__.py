@@ -337,6 +337,23 @@ def check_shapes(norm, found, device):
         "math/#the-rmsnorm-definition",
     )
 
+def check_init(norm, found, device):
+    """A fresh module's weight is the identity gain: ones for w, zeros for 1 + w."""
+    see = "pitfalls/#gains-initialized-like-a-linear-layers-weights"
+    if norm.module is None:
+        return Verdict(
+            "init", None, "not applicable: a function has no weight of its own", see
+        )
+    fresh = dict(norm.module.named_parameters())[norm.weight_name].detach()
+    identity = 1.0 if found["gain"] == "w" else 0.0
+    off = int((fresh != identity).sum())
+    return Verdict(
+        "init",
+        off == 0,
+        f"fresh {norm.weight_name}: {off} of {N} entries differ from {identity:g}",
+        see,
+    )
+
 def agreement(norm, found, device):
     """Bit-for-bit agreement with torch.nn.RMSNorm and transformers' norm (reported)."""
     if found["eps placement"] != "inside":
@@ -395,6 +412,7 @@ CHECKS = [
     check_zero_rows,
     check_gradients,
     check_shapes,
+    check_init,
     agreement,
 ]
 

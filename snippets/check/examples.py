@@ -21,6 +21,12 @@ def no_eps(x, weight):
     # No eps at all: an all-zero row divides 0 by 0.
     return weight * x / x.pow(2).mean(-1, keepdim=True).sqrt()
 
+class TruncNormalInit(RMSNorm):
+    # The right formula, but the gain initialized like a linear layer's weight.
+    def __init__(self, n):
+        super().__init__(n)
+        torch.nn.init.trunc_normal_(self.weight)
+
 targets = [
     RMSNorm,
     LlamaRMSNorm,
@@ -29,6 +35,7 @@ targets = [
     eps_twice,
     eps_twice_literal,
     no_eps,
+    TruncNormalInit,
 ]
 reports = {target.__name__: check(target) for target in targets}
 print(f"{'implementation':<19} {'cast order':<18} failed checks")
@@ -44,6 +51,7 @@ for name, report in reports.items():
     #> eps_twice           other              forward, eps, half, gradients
     #> eps_twice_literal   other              forward, half, gradients
     #> no_eps              other              eps, half, zero rows
+    #> TruncNormalInit     float32 throughout init
 
 # In your own CI: a pytest test of three lines (your implementation in place of the site's).
 def test_rmsnorm_has_none_of_the_mistakes():
