@@ -7,6 +7,11 @@ from transformers.models.gemma4.modeling_gemma4 import Gemma4RMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 from transformers.models.qwen3_5.modeling_qwen3_5 import Qwen3_5RMSNorm
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNorm
+from transformers.models.recurrent_gemma.modeling_recurrent_gemma import (
+    RecurrentGemmaRMSNorm,
+)
+from transformers.models.t5gemma.modeling_t5gemma import T5GemmaRMSNorm
+from transformers.models.vaultgemma.modeling_vaultgemma import VaultGemmaRMSNorm
 
 torch.manual_seed(0)
 n = 2048
@@ -19,6 +24,9 @@ for cls in [
     GemmaRMSNorm,
     Gemma2RMSNorm,
     Gemma3RMSNorm,
+    RecurrentGemmaRMSNorm,
+    T5GemmaRMSNorm,
+    VaultGemmaRMSNorm,
     Gemma3nRMSNorm,
     Gemma4RMSNorm,
     Qwen3NextRMSNorm,
@@ -32,6 +40,9 @@ for cls in [
     #> GemmaRMSNorm: gain 1 + w
     #> Gemma2RMSNorm: gain 1 + w
     #> Gemma3RMSNorm: gain 1 + w
+    #> RecurrentGemmaRMSNorm: gain 1 + w
+    #> T5GemmaRMSNorm: gain 1 + w
+    #> VaultGemmaRMSNorm: gain 1 + w
     #> Gemma3nRMSNorm: gain w
     #> Gemma4RMSNorm: gain w
     #> Qwen3NextRMSNorm: gain 1 + w
