@@ -199,3 +199,28 @@ def test_a_function_that_is_not_rmsnorm_is_a_usage_error():
 def test_init_is_reported_not_required_for_a_function():
     init = next(v for v in check(rms_norm).verdicts if v.check == "init")
     assert init.passed is None and "not applicable" in init.detail
+
+
+@pytest.mark.parametrize("eps", [1e-6, 1e-3, 1e-2])
+@pytest.mark.parametrize(
+    "target",
+    [RMSNorm, torch.nn.RMSNorm, LlamaRMSNorm, GemmaRMSNorm],
+    ids=lambda t: f"{t.__module__.split('.')[0]}.{t.__name__}",
+)
+def test_real_implementations_pass_whatever_their_eps(target, eps):
+    # Near eps 1e-3 the wrong form's two estimates agree to well under 1% as well.
+    report = check(target, eps=eps)
+    assert report.conventions["eps placement"] == "inside"
+    assert report.passed
+
+
+def eps_outside(x, weight, eps=1e-3):
+    return weight * x / (x.pow(2).mean(-1, keepdim=True).sqrt() + eps)
+
+
+@pytest.mark.parametrize(
+    "target", [rms_norm_paper_code, eps_outside], ids=lambda t: t.__name__
+)
+def test_eps_outside_the_root_is_read_as_outside(target):
+    # The paper's code adds eps 1e-8 to the RMS: in float32 its two estimates agree to 0.3%.
+    assert check(target).conventions["eps placement"] == "outside"

@@ -3,10 +3,11 @@ lines under its prints (running it here, in the repository) after an intended ch
 so that one run both writes a new snippet's lines and checks the pages against them.
 
 Whether each prints exactly its `#>` lines is checked by tests/test_standalone.py, on the block
-a reader copies from the built site, run on its own. Two folders are only linted: the notebooks'
-code (snippets/notebooks/), run in a Jupyter kernel by the build (tests/test_notebooks.py), and
-the benchmark (snippets/benchmark/), a command-line module run by tests/test_benchmark.py;
-neither writes its output as `#>` lines.
+a reader copies from the built site, run on its own. Two folders and the command lines are only
+linted: the notebooks' code (snippets/notebooks/), run in a Jupyter kernel by the build
+(tests/test_notebooks.py), the benchmark (snippets/benchmark/), a command-line module run by
+tests/test_benchmark.py, and the checker's `__main__.py`, run by tests/test_check.py; none
+writes its output as `#>` lines.
 """
 
 import ast

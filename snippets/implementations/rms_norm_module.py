@@ -32,7 +32,7 @@ def _check_eps(eps) -> float:
     # eps > 0 keeps all-zero rows finite: they map to zeros instead of 0 * inf = NaN. It is
     # added in float32 (at least), so it must be a normal float32 number (1.2e-38 to
     # 3.4e38): a smaller eps loses precision and, below about 7e-46, rounds to 0; a larger
-    # one is inf. NaN fails the comparison too.
+    # one rounds to float32's largest value or to inf. NaN fails the comparison too.
     float32 = torch.finfo(torch.float32)
     if not float32.tiny <= eps <= float32.max:
         raise ValueError(f"eps must be a normal float32 number > 0, got {eps}")

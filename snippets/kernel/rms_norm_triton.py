@@ -208,8 +208,8 @@ def _check(x, weight, eps, offset):
         or not float32.tiny <= eps <= float32.max
     ):
         raise ValueError(
-            f"eps must be a normal float32 number > 0 ({float32.tiny:g} to "
-            f"{float32.max:g}), got {eps!r}"
+            f"eps must be a normal float32 number > 0 ({float32.tiny:.8g} to "
+            f"{float32.max:.7g}), got {eps!r}"
         )
     if offset not in (0.0, 1.0):
         raise ValueError(f"offset must be 0.0 (w) or 1.0 (1 + w), got {offset!r}")
