@@ -158,14 +158,14 @@ def conventions(norm: Subject, device) -> dict:
     # eps 1e-8 outside the root). The wrong form's two values differ too, by a factor of
     # about 3 for a small eps but by well under 1% for eps 1e-3 or more: the form whose two
     # values agree more closely is the one, if they agree to 1%.
+    estimates = {"inside": inside, "outside": outside}
     spread = {
         where: ((eps[0] - eps[1]).abs() / eps.max()).item() if eps.min() > 0 else 1.0
-        for where, eps in (("inside", inside), ("outside", outside))
+        for where, eps in estimates.items()
     }
     where = min(spread, key=spread.get)
     if spread[where] <= 1e-2:
-        eps = inside if where == "inside" else outside
-        found["eps"], found["eps placement"] = eps.mean().item(), where
+        found["eps"], found["eps placement"] = estimates[where].mean().item(), where
     declared = norm.declared_eps
     # Measured to about 1e-5 of its value in float32; an eps added twice is 2e-3 off.
     if found["eps"] and declared and abs(found["eps"] - declared) <= 1e-4 * declared:
