@@ -1,5 +1,6 @@
 # Sourced by scripts/serve and scripts/test: create or update the virtual environment in .venv.
-# Reinstalls only when pyproject.toml changed since the last install.
+# Installs the versions pinned in constraints.txt; reinstalls only when pyproject.toml or
+# constraints.txt changed since the last install.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -9,12 +10,12 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 
-stamp=.venv/.installed-pyproject
-if ! cmp -s pyproject.toml "$stamp"; then
-  echo "Installing dependencies into .venv (pyproject.toml changed)"
+stamp=.venv/.installed-dependencies
+if ! cat pyproject.toml constraints.txt | cmp -s - "$stamp"; then
+  echo "Installing dependencies into .venv (pyproject.toml or constraints.txt changed)"
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet --editable ".[docs,test]"
-  cp pyproject.toml "$stamp"
+  .venv/bin/python -m pip install --quiet --constraint constraints.txt --editable ".[docs,test]"
+  cat pyproject.toml constraints.txt >"$stamp"
 fi
 
 export PATH="$PWD/.venv/bin:$PATH"
