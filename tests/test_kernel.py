@@ -538,8 +538,11 @@ def build(fn, types, constexprs, num_warps):
     signature = {name: types[name] for name in fn.arg_names}
     source = ASTSource(fn=fn, signature=signature, constexprs={"stride_w": 1, **constexprs})
     target = GPUTarget("cuda", 90, 32)
-    compiled = triton.compile(source, target=target, options={"num_warps": num_warps})
-    print(fn.__name__, constexprs, "warps", num_warps, "stack", stack_bytes(compiled.asm["cubin"]))
+    options = {"num_warps": num_warps, "enable_fp_fusion": False}  # as the launches
+    compiled = triton.compile(source, target=target, options=options)
+    fused = len(re.findall(r"\\bfma\\.", compiled.asm["ptx"]))  # multiply-adds
+    print(fn.__name__, constexprs, "warps", num_warps, "stack", stack_bytes(compiled.asm["cubin"]),
+          "fma", fused)
 
 # The shortest row and the longest of each row of the launch tables: every warp count, the
 # most values per thread for each, and every BLOCK_M; the lone norm and the fused add.
@@ -561,7 +564,6 @@ def test_kernels_compile_for_an_h100_without_spills_up_to_8192():
     process, since the interpreter replaces parts of triton.language while it runs. Up to
     BLOCK_N 8192 no registers spill (the launch tables' comment says where they do)."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["TRITON_DEFAULT_FP_FUSION"] = "1"
     result = subprocess.run(
         [sys.executable, "-c", COMPILE_FOR_H100],
         cwd=ROOT,
@@ -571,9 +573,11 @@ def test_kernels_compile_for_an_h100_without_spills_up_to_8192():
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    compiled = re.findall(r"'BLOCK_N': (\d+)}.* stack (\d+)", result.stdout)
+    compiled = re.findall(r"'BLOCK_N': (\d+)}.* stack (\d+) fma (\d+)", result.stdout)
     expected = 2 * (2 + len(kernel.FORWARD_WARPS) + len(kernel.BACKWARD_SETTINGS))
     assert len(compiled) == expected, result.stdout
+    # No fused multiply-add: the launches turn fusion off (the fused op's float32 bits).
+    assert all(int(fma) == 0 for *_, fma in compiled), result.stdout
     assert all(
-        int(stack) == 0 for block_n, stack in compiled if int(block_n) <= 8192
+        int(stack) == 0 for block_n, stack, _ in compiled if int(block_n) <= 8192
     ), result.stdout

@@ -110,8 +110,9 @@ def rms_norm_backward_kernel(
 # The backward keeps several such tensors live (x, dy, w, dw, intermediates), and a
 # program of 16 or 32 warps gets at most 128 or 64 registers per thread. So ptxas spills
 # registers to local memory from BLOCK_N 16384 in the backward and at 65536 in the
-# forward (sm_90, triton 3.9, spill stores per thread: backward 592 bytes at 16384, 884
-# at 32768, 3018 at 65536; forward 182 at 65536). Still correct, at the cost of traffic.
+# forward (sm_90, triton 3.9, as launched: spill stores per thread, backward 548 bytes at
+# 16384, 800 at 32768, 2910 at 65536; forward 242 at 65536). Still correct, at the cost
+# of traffic.
 
 # Forward: (largest BLOCK_N, num_warps), from a sweep of this kernel's num_warps on an H100
 # (bfloat16, M = 16384; for planning, not published) and, for the longest rows, from ptxas.
@@ -119,7 +120,7 @@ FORWARD_WARPS = (
     (1024, 2),  # N = 1024: 1, 2 and 4 warps alike, 8 and more slower
     (8192, 8),  # N = 2048 to 8192: 8 warps best or level with the best
     (16384, 16),  # N = 16384: 8, 16 and 32 warps alike
-    (MAX_N, 32),  # not timed: at 65536 32 warps spill 182 bytes, 16 warps 658
+    (MAX_N, 32),  # not timed: at 65536 32 warps spill 242 bytes, 16 warps 1714
 )
 
 # Backward: (largest BLOCK_N, programs per SM, BLOCK_M, num_warps), from a sweep of the
@@ -134,7 +135,7 @@ BACKWARD_SETTINGS = (
     (2048, 2, 2, 8),  # N = 2048: best at 4 per SM x 8 warps
     (4096, 2, 1, 8),  # N = 4096: best at 2 per SM x 8 warps
     (16384, 1, 1, 16),  # N = 8192 and 16384: best at 1 per SM x 16 warps
-    (MAX_N, 1, 1, 32),  # not timed: at 65536 32 warps spill 3018 bytes, 16 warps 12356
+    (MAX_N, 1, 1, 32),  # not timed: at 65536 32 warps spill 2910 bytes, 16 warps 12050
 )
 
 def _row(table, block_n):
@@ -242,6 +243,7 @@ def rms_norm_forward(x, weight, eps, offset, residual=None):
             rows, r_rows, h if fused else y, y, weight, rstd, rows.stride(0),
             r_rows.stride(0), weight.stride(0), n, eps, offset,
             ADD_RESIDUAL=fused, BLOCK_N=block_n, num_warps=num_warps,
+            enable_fp_fusion=False,  # see rms_norm_backward
         )  # fmt: skip
     return y, rstd, h
 
@@ -265,6 +267,10 @@ def rms_norm_backward(dy, x, weight, rstd, offset, dh=None):
         dy, dh_rows, rows, weight, rstd, dx, dw_partial, dy.stride(0), dh_rows.stride(0),
         rows.stride(0), weight.stride(0), m, n, offset,
         ADD_DH=dh is not None, BLOCK_M=block_m, BLOCK_N=block_n, num_warps=num_warps,
+        # Each multiplication and addition rounded on its own, as in PyTorch's eager ops:
+        # with ADD_DH, dx + dh is then the unfused add's sum, bit for bit, not one fused
+        # multiply-add (Triton's default through 3.9).
+        enable_fp_fusion=False,
     )  # fmt: skip
     return dx, dw_partial.sum(0).to(weight.dtype)
 
