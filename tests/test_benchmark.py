@@ -452,13 +452,25 @@ def test_a_failed_kernel_misses_its_targets(smoke_results):
     assert all("**missed**: failed" in line for line in lines[5:7])  # host time
 
 
+def test_parts_of_a_gpu_run_measure_host_time_once():
+    gpu = run.SETUPS["gpu"]
+    bf16 = run.part(gpu, ["bfloat16"])
+    assert bf16.dtypes == (torch.bfloat16,) and bf16.host_calls == gpu.host_calls
+    fp32 = run.part(gpu, ["float32"], [1024, 2048])
+    assert fp32.host_calls == 0 and fp32.sizes == (1024, 2048)
+    assert run.part(gpu) == gpu
+
+
 def test_parts_of_a_gpu_run_merge_into_one_file():
     part = {key: "same" for key in run.SAME_IN_PARTS} | {"kind": "gpu"}
-    first = part | {"copy": ["bf16 copy"], "runs": ["bf16"], "host_us": {"a": 1}}
-    second = part | {"copy": ["fp32 copy"], "runs": ["fp32"], "host_us": {"a": 2}}
+    host = {"host_calls": 1000, "host_shape": [16, 1024], "host_us": {"a": 1}}
+    first = part | {"copy": ["fp32 copy"], "runs": ["fp32"]}
+    second = part | {"copy": ["bf16 copy"], "runs": ["bf16"]} | host
     merged = run.merge([first, second])
-    assert merged["runs"] == ["bf16", "fp32"] and merged["copy"][1] == "fp32 copy"
-    assert merged["host_us"] == {"a": 1}
+    assert merged["runs"] == ["fp32", "bf16"] and merged["copy"][1] == "bf16 copy"
+    assert {key: merged[key] for key in host} == host
+    with pytest.raises(ValueError, match="no part measured host_us"):
+        run.merge([first, first])
     with pytest.raises(ValueError, match="git_commit differ"):
         run.merge([first, second | {"git_commit": "another"}])
     with pytest.raises(ValueError, match="only GPU runs"):

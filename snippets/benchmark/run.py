@@ -4,9 +4,11 @@
     python -m snippets.benchmark.run --cpu      # this CPU: snippets/benchmark/results/cpu/<cpu>.json
     python -m snippets.benchmark.run --smoke    # tiny sizes, any device: build/benchmark/smoke.json
 
-A GPU run can also be done in parts, one call each, and the parts merged into one file:
+A GPU run can also be done in parts, one call each (by dtype, and by N if need be), and the
+parts merged into one file; host_us is measured by the part that times bfloat16:
 
     python -m snippets.benchmark.run --dtypes bfloat16 --out build/benchmark/bf16.json
+    python -m snippets.benchmark.run --dtypes float32 --sizes 1024 2048 --out ...
     python -m snippets.benchmark.run --merge build/benchmark/bf16.json build/benchmark/...
 
 Three passes are timed: the forward without autograd; the backward alone, run again and again
@@ -44,7 +46,9 @@ the host clock with the GPU otherwise idle.
 
 On a CPU there is no CUDA graph and no do_bench: the host clock times the calls (the median of
 the calls of each round), and in a smoke run the "graph" figures are a labelled stand-in, the
-same pass called directly. A CPU run (--cpu) times the CPU implementations in float32 only.
+same pass called directly, and torch.compile is left out (a smoke run on a GPU keeps it, so
+that compiled passes captured in CUDA graphs are tried before the real run). A CPU run
+(--cpu) times the CPU implementations in float32 only.
 """
 
 import argparse
@@ -207,7 +211,7 @@ def implementations(kind: str) -> tuple[dict, dict]:
     skipped = {}
     if kind != "cpu":
         found |= ADD_AND_NORM
-    if kind == "smoke":
+    if kind == "smoke" and not torch.cuda.is_available():
         compiled = [name for name, impl in found.items() if impl.compiled]
         for name in compiled:
             del found[name]
@@ -222,16 +226,18 @@ def implementations(kind: str) -> tuple[dict, dict]:
     try:
         from liger_kernel.ops.rms_norm import LigerRMSNormFunction
 
-        # offset 0, LLaMA casting, dy not overwritten (the benchmark reuses it).
+        # offset 0, LLaMA casting, dx written over dy: Liger's default, and its
+        # LigerRMSNorm module's (a dy of other values costs the same time).
         found["Liger-Kernel"] = Implementation(
-            lambda x, w, b: LigerRMSNormFunction.apply(x, w, EPS, 0.0, "llama", False)
+            lambda x, w, b: LigerRMSNormFunction.apply(x, w, EPS, 0.0, "llama", True)
         )
     except ImportError as error:
         skipped["Liger-Kernel"] = f"not installed ({error})"
     try:
         from liger_kernel.ops.fused_add_rms_norm import LigerFusedAddRMSNormFunction
 
-        # X, R, W, eps, offset 0, LLaMA casting, dy not overwritten; returns (y, h).
+        # X, R, W, eps, offset 0, LLaMA casting, dy not overwritten (its default: dx in a
+        # tensor of its own, not zeroed first); returns (y, h).
         found["Liger-Kernel add+RMSNorm"] = Implementation(
             lambda x, w, b, r: LigerFusedAddRMSNormFunction.apply(
                 x, r, w, EPS, 0.0, "llama", False
@@ -354,7 +360,7 @@ def copy_of(x, out):
 def measure(setup, found, x) -> tuple[dict, dict]:
     """ms per round for each (implementation, pass, timing) and for the copy."""
     copies = {timing: [] for timing in setup.timings}
-    samples = {}  # (name, mode, timing) -> [ms per round], or the error it raised
+    samples = {}  # (name, mode, timing) -> [ms per round], or the error it raised (str)
     for mode in MODES:
         with torch._functorch.config.patch(**KEEP_BUFFERS.get(mode, {})):
             measure_pass(setup, found, x, mode, samples, copies)
@@ -374,7 +380,7 @@ def measure_pass(setup, found, x, mode, samples, copies):
                 copies[timing].append(ms)
             for name, fn in fns.items():
                 key = (name, mode, timing)
-                if isinstance(samples.get(key), Exception):
+                if isinstance(samples.get(key), str):
                     continue  # it failed in an earlier round
                 try:
                     make = partial(one_pass, fn, mode, *args[name])
@@ -382,7 +388,7 @@ def measure_pass(setup, found, x, mode, samples, copies):
                     if round_:
                         samples.setdefault(key, []).append(ms)
                 except Exception as error:  # noqa: BLE001 (recorded, not hidden)
-                    samples[key] = error
+                    samples[key] = repr(error)  # not the error: its frames hold memory
 
 # --8<-- [end:timing]
 
@@ -416,8 +422,8 @@ def entries(samples, copies, found, rows, dtype, n) -> tuple[list, list]:
     runs = []
     for (name, mode, timing), times in samples.items():
         entry = {**where, "implementation": name, "mode": mode, "timing": timing}
-        if isinstance(times, Exception):
-            runs.append({**entry, "error": repr(times)})
+        if isinstance(times, str):
+            runs.append({**entry, "error": times})
             continue
         ms, fastest, slowest = spread(times)
         moved = (ADD_PASSES if found[name].residual else PASSES)[mode] * size
@@ -579,8 +585,18 @@ def summary(entry) -> str:
 SAME_IN_PARTS = ["kind", "device", "driver", "cuda", *PACKAGES, "git_commit"]
 SAME_IN_PARTS += ["code_sha256", "rows", "rounds", "timings", "skipped", "add_and_norm"]
 
+def part(setup: Setup, dtypes=None, sizes=None) -> Setup:
+    """The setup of one part of a run: these dtypes (names) and N only. host_us, timed on
+    bfloat16 tensors, is measured once, by the part that times bfloat16."""
+    if dtypes:
+        dtypes = tuple(getattr(torch, name) for name in dtypes)
+        host_calls = setup.host_calls if torch.bfloat16 in dtypes else 0
+        setup = replace(setup, dtypes=dtypes, host_calls=host_calls)
+    return replace(setup, sizes=tuple(sizes)) if sizes else setup
+
 def merge(parts: list[dict]) -> dict:
-    """One results file from GPU runs of different dtypes (host_us and date: the first's)."""
+    """One results file from GPU runs of different dtypes or N (the date: the first's,
+    host_us: the first that measured it)."""
     first = parts[0]
     for part in parts[1:]:
         differ = [key for key in SAME_IN_PARTS if part.get(key) != first.get(key)]
@@ -588,7 +604,12 @@ def merge(parts: list[dict]) -> dict:
             raise ValueError(f"parts measured differently: {', '.join(differ)} differ")
     if first["kind"] != "gpu":
         raise ValueError(f"only GPU runs are merged, not {first['kind']!r} runs")
-    merged = dict(first)
+    merged = {key: value for key, value in first.items() if not key.startswith("host")}
+    timed_host = [part for part in parts if "host_us" in part]
+    if not timed_host:
+        raise ValueError("no part measured host_us (a part that times bfloat16 does)")
+    for key in ["host_calls", "host_shape", "host_us"]:
+        merged[key] = timed_host[0][key]
     merged["copy"] = [c for part in parts for c in part["copy"]]
     merged["runs"] = [r for part in parts for r in part["runs"]]
     return merged
@@ -666,6 +687,7 @@ def main(argv=None) -> int:
     kinds.add_argument("--cpu", action="store_true", help="this machine's CPU")
     kinds.add_argument("--merge", nargs="+", type=Path, help="GPU parts to merge")
     parser.add_argument("--dtypes", nargs="+", help="a part of a GPU run: these only")
+    parser.add_argument("--sizes", nargs="+", type=int, help="a part: these N only")
     parser.add_argument("--commit", help="git_commit, where the tree has no .git")
     parser.add_argument("--out", type=Path, help="the JSON file to write")
     args = parser.parse_args(argv)
@@ -683,9 +705,7 @@ def main(argv=None) -> int:
             dirty() or not (args.commit or git("rev-parse", "HEAD"))
         ):
             parser.error("results must come from committed code: commit it first")
-        setup = SETUPS[kind]
-        if args.dtypes:
-            setup = replace(setup, dtypes=tuple(getattr(torch, d) for d in args.dtypes))
+        setup = part(SETUPS[kind], args.dtypes, args.sizes)
         if kind == "smoke":
             torch.set_num_threads(1)  # tiny tensors: no waiting for a busy second core
         found, skipped = implementations(kind)
