@@ -562,7 +562,8 @@ def test_kernels_compile_for_an_h100_without_spills_up_to_8192():
     """The interpreter runs the kernels as Python. Compile them to machine code for sm_90
     (an H100) with Triton's own ptxas, for bfloat16 at their launch settings: in a fresh
     process, since the interpreter replaces parts of triton.language while it runs. Up to
-    BLOCK_N 8192 no registers spill (the launch tables' comment says where they do)."""
+    BLOCK_N 8192 no registers spill (the launch tables' comment says where they do), and
+    no multiplication and addition are fused into one instruction (enable_fp_fusion)."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     result = subprocess.run(
         [sys.executable, "-c", COMPILE_FOR_H100],
