@@ -42,16 +42,37 @@ print("bfloat16 in, dtype=None ->", norm(x16_jax).dtype)
 norm16 = nnx.RMSNorm(n, dtype=jnp.bfloat16, rngs=nnx.Rngs(0))
 norm16.scale[...] = jnp.asarray(weight.numpy())
 y16 = norm16(x16_jax)
-flax16 = torch.tensor(np.array(y16, dtype=np.float32)).to(torch.bfloat16)
-torch16 = F.rms_norm(x16, (n,), weight.to(torch.bfloat16), eps=1e-6)
-# The float64 value of the same bfloat16 inputs, rounded once to bfloat16.
-exact = F.rms_norm(x16.double(), (n,), weight.to(torch.bfloat16).double(), eps=1e-6)
-exact = exact.to(torch.bfloat16)
-print(f"dtype=jnp.bfloat16 -> {y16.dtype}")
+print("dtype=jnp.bfloat16 ->", y16.dtype)
 #> dtype=jnp.bfloat16 -> bfloat16
-for name, y in [("Flax", flax16), ("F.rms_norm", torch16)]:
+
+def as_torch(y):
+    return torch.tensor(np.array(y, dtype=np.float32)).to(torch.bfloat16)
+
+def exact(gain):
+    """The float64 value of the bfloat16 inputs and this gain, rounded once."""
+    y = F.rms_norm(x16.double(), (n,), gain.double(), eps=1e-6)
+    return y.to(torch.bfloat16)
+
+# flax.nnx rounds the float32 scale to bfloat16 first (so F.rms_norm gets a bfloat16
+# weight here); flax.linen multiplies by the float32 scale and rounds only the output.
+weight16 = weight.to(torch.bfloat16)
+outputs = {
+    "flax.nnx": (as_torch(y16), weight16),
+    "F.rms_norm": (F.rms_norm(x16, (n,), weight16, eps=1e-6), weight16),
+    "flax.linen": (
+        as_torch(linen.RMSNorm(dtype=jnp.bfloat16).apply(params, x16_jax)),
+        weight,
+    ),
+}
+for name, (y, gain) in outputs.items():
+    same = (y == exact(gain)).float().mean()
+    gain_dtype = str(gain.dtype)[6:]  # torch.float32 -> float32
     print(
-        f"{name} equals the exact value rounded once: {(y == exact).float().mean():.1%}"
+        f"{name:<10} equals the exact value ({gain_dtype} gain) rounded once: {same:.1%}"
     )
-    #> Flax equals the exact value rounded once: 100.0%
-    #> F.rms_norm equals the exact value rounded once: 100.0%
+    #> flax.nnx   equals the exact value (bfloat16 gain) rounded once: 100.0%
+    #> F.rms_norm equals the exact value (bfloat16 gain) rounded once: 100.0%
+    #> flax.linen equals the exact value (float32 gain) rounded once: 100.0%
+linen_nnx = (outputs["flax.linen"][0] == outputs["flax.nnx"][0]).float().mean()
+print(f"flax.linen and flax.nnx agree on {linen_nnx:.1%} of the elements")
+#> flax.linen and flax.nnx agree on 72.8% of the elements
