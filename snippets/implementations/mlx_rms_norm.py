@@ -1,0 +1,54 @@
+import mlx.core as mx
+from mlx import nn
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+n = 512
+norm = nn.RMSNorm(n)  # calls mx.fast.rms_norm(x, weight, eps)
+print("eps:", norm.eps, "| weight all ones:", bool(mx.all(norm.weight == 1)))
+#> eps: 1e-05 | weight all ones: True
+
+# eps inside the root: a row of 1e-3 has a mean square of 1e-6, a tenth of eps.
+row = norm(mx.full((1, n), 1e-3))[0, 0].item()
+inside, outside = 1e-3 / (1e-6 + 1e-5) ** 0.5, 1e-3 / (1e-3 + 1e-5)
+print(f"row of 1e-3 -> {row:.4f} (eps inside: {inside:.4f}, outside: {outside:.4f})")
+#> row of 1e-3 -> 0.3015 (eps inside: 0.3015, outside: 0.9901)
+
+# A PyTorch weight, and the same eps (MLX's default is not PyTorch's).
+generator = torch.Generator().manual_seed(0)
+x = 3 * torch.randn(64, n, generator=generator)
+weight = torch.rand(n, generator=generator) + 0.5
+norm.weight = mx.array(weight.numpy())
+mlx_y = np.array(norm(mx.array(x.numpy())))
+torch_y = F.rms_norm(x, (n,), weight, eps=1e-5).numpy()
+ulps = np.abs(mlx_y - torch_y) / np.spacing(np.abs(torch_y))  # units in the last place
+print(
+    f"float32: differs from F.rms_norm by at most {ulps.max():.0f} units in the last place"
+)
+#> float32: differs from F.rms_norm by at most 8 units in the last place
+
+# bfloat16 input: with the float32 weight the output is float32.
+x16 = x.to(torch.bfloat16)
+x16_mlx = mx.array(x16.float().numpy()).astype(mx.bfloat16)
+print("bfloat16 in, float32 weight ->", norm(x16_mlx).dtype)
+#> bfloat16 in, float32 weight -> mlx.core.float32
+
+# With a bfloat16 weight: compared with one rounding, and with LLaMA's cast order
+# (the normalized x rounded to bfloat16, then multiplied by the weight and rounded again).
+weight16 = weight.to(torch.bfloat16)
+norm.weight = mx.array(weight.numpy()).astype(mx.bfloat16)
+y16 = norm(x16_mlx)
+mlx16 = torch.tensor(np.array(y16.astype(mx.float32))).to(torch.bfloat16)
+exact = F.rms_norm(x16.double(), (n,), weight16.double(), eps=1e-5).to(torch.bfloat16)
+x_hat = x16.float() * torch.rsqrt(x16.float().pow(2).mean(-1, keepdim=True) + 1e-5)
+llama_order = weight16 * x_hat.to(torch.bfloat16)
+print("bfloat16 weight ->", y16.dtype)
+#> bfloat16 weight -> mlx.core.bfloat16
+for name, y in [
+    ("the exact value rounded once", exact),
+    ("LLaMA's cast order", llama_order),
+]:
+    print(f"equals {name}: {(mlx16 == y).float().mean():.1%}")
+    #> equals the exact value rounded once: 74.1%
+    #> equals LLaMA's cast order: 100.0%
