@@ -454,11 +454,11 @@ def test_a_failed_kernel_misses_its_targets(smoke_results):
 
 def test_parts_of_a_gpu_run_measure_host_time_once():
     gpu = run.SETUPS["gpu"]
-    bf16 = run.part(gpu, ["bfloat16"])
+    bf16 = run.part_setup(gpu, ["bfloat16"])
     assert bf16.dtypes == (torch.bfloat16,) and bf16.host_calls == gpu.host_calls
-    fp32 = run.part(gpu, ["float32"], [1024, 2048])
+    fp32 = run.part_setup(gpu, ["float32"], [1024, 2048])
     assert fp32.host_calls == 0 and fp32.sizes == (1024, 2048)
-    assert run.part(gpu) == gpu
+    assert run.part_setup(gpu) == gpu
 
 
 def test_parts_of_a_gpu_run_merge_into_one_file():

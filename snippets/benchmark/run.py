@@ -585,7 +585,7 @@ def summary(entry) -> str:
 SAME_IN_PARTS = ["kind", "device", "driver", "cuda", *PACKAGES, "git_commit"]
 SAME_IN_PARTS += ["code_sha256", "rows", "rounds", "timings", "skipped", "add_and_norm"]
 
-def part(setup: Setup, dtypes=None, sizes=None) -> Setup:
+def part_setup(setup: Setup, dtypes=None, sizes=None) -> Setup:
     """The setup of one part of a run: these dtypes (names) and N only. host_us, timed on
     bfloat16 tensors, is measured once, by the part that times bfloat16."""
     if dtypes:
@@ -705,7 +705,7 @@ def main(argv=None) -> int:
             dirty() or not (args.commit or git("rev-parse", "HEAD"))
         ):
             parser.error("results must come from committed code: commit it first")
-        setup = part(SETUPS[kind], args.dtypes, args.sizes)
+        setup = part_setup(SETUPS[kind], args.dtypes, args.sizes)
         if kind == "smoke":
             torch.set_num_threads(1)  # tiny tensors: no waiting for a busy second core
         found, skipped = implementations(kind)
