@@ -4,13 +4,19 @@ language and rebuild: the two languages show the same snippets, and an edit chan
 pymdownx.highlight calls Pygments' `highlight(src, lexer, formatter)` for every block; this
 hook wraps that call with a cache keyed by the source and every option of the lexer and the
 formatter (the block's title and line settings among them), so a hit returns exactly what
-the call would.
+a first call returns.
+
+It also unwraps whitespace: Pygments puts every run of it in a `<span class="w">`, which no
+style sheet of the site colours (Material's neither); a page of code carries hundreds.
 """
+
+import re
 
 import pymdownx.highlight
 
 _highlight = pymdownx.highlight.highlight
 _done: dict[tuple, str] = {}
+_WHITESPACE = re.compile(r'<span class="w">(\s*)</span>')
 
 
 def _options(thing) -> tuple:
@@ -20,7 +26,7 @@ def _options(thing) -> tuple:
 def _cached(src, lexer, formatter):
     key = (src, _options(lexer), _options(formatter))
     if key not in _done:
-        _done[key] = _highlight(src, lexer, formatter)
+        _done[key] = _WHITESPACE.sub(r"\1", _highlight(src, lexer, formatter))
     return _done[key]
 
 
