@@ -1,7 +1,8 @@
 """The Training dynamics page's claims: the gradient of a weight matrix feeding a norm is
 orthogonal to it and scales as 1/c; SGD grows |W|^2 by lr^2 |grad|^2; the equilibrium norm
-and angle under weight decay; what weight decay does to each gain style; one large channel's
-effect on the others; QK-norm's bound on the logits; Gemma 2's logit cap."""
+and angle under weight decay, and under AdamW's momentum; what weight decay does to each
+gain style; one large channel's effect on the others; QK-norm's bound on the logits;
+Gemma 2's logit cap."""
 
 import math
 
@@ -46,6 +47,32 @@ def test_equilibrium_norm_and_angle():
     # The angle of a step at equilibrium: cos = (1 - lr decay) |W| / |W_next|, |W_next| = |W|.
     tangent = lr * (c / n**0.5) / ((1 - lr * decay) * n**0.5)
     assert math.isclose(math.atan(tangent), math.acos(1 - lr * decay), rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("beta1", [0.0, 0.9])
+def test_momentum_shortens_the_equilibrium_angle_not_the_norm(beta1):
+    # AdamW's step on uncorrelated gradients orthogonal to W, each coordinate of RMS 1 (as
+    # Adam's rescaling makes them), averaged with momentum beta1.
+    lr, decay, size, steps = 0.01, 0.5, 4096, 3000
+    generator = torch.Generator().manual_seed(0)
+    W = torch.randn(size, dtype=torch.float64, generator=generator)
+    momentum = torch.zeros(size, dtype=torch.float64)
+    angles, norms = [], []
+    for _ in range(steps):
+        g = torch.randn(size, dtype=torch.float64, generator=generator)
+        g -= (g @ W) / (W @ W) * W
+        momentum = beta1 * momentum + (1 - beta1) * g
+        new = (1 - lr * decay) * W - lr * momentum
+        angles.append(math.acos(((new @ W) / (new.norm() * W.norm())).item()))
+        W = new
+        norms.append(W.norm().item())
+    settled = slice(steps // 2, None)
+    angle = sum(angles[settled]) / len(angles[settled])
+    norm = sum(norms[settled]) / len(norms[settled])
+    expected = math.sqrt(2 * lr * decay * (1 - beta1) / (1 + beta1))
+    assert math.isclose(angle, expected, rel_tol=0.01)
+    # Without momentum, |W|^2 = lr size / (2 decay) balances decay; momentum changes it little.
+    assert math.isclose(norm, math.sqrt(lr * size / (2 * decay)), rel_tol=0.03)
 
 
 def test_weight_decay_moves_unread_gains_to_zero_or_to_one():

@@ -1,44 +1,18 @@
 import math
 
 import torch
-import torch.nn.functional as F
 from matplotlib.figure import Figure
 
+from snippets.dynamics.optimizer_runs import train
 from snippets.placement.plots import save_svgs
-from snippets.placement.tiny_lm import one_thread
 
-# A teacher labels random inputs; 30% of the labels are then redrawn at random, so the
-# gradient never vanishes. The student: W (64 x 32) -> RMSNorm -> a linear head. Float64.
-torch.manual_seed(0)
-x = torch.randn(4096, 32, dtype=torch.float64)
-labels = (x @ torch.randn(32, 10, dtype=torch.float64)).argmax(1)
-noisy = torch.rand(4096) < 0.3
-labels[noisy] = torch.randint(10, (int(noisy.sum()),))
-
-@one_thread()
-def train(weight_decay, lr=0.5, steps=1000):
-    """Plain SGD, batch 64; weight decay on W only. Per step: |W| and the angle W moves."""
-    generator = torch.Generator().manual_seed(1)
-    W = torch.randn(64, 32, dtype=torch.float64, generator=generator) / 32**0.5
-    head = torch.zeros(10, 64, dtype=torch.float64)
-    W.requires_grad_(), head.requires_grad_()
-    norms, angles = [W.norm().item()], []
-    for _ in range(steps):
-        batch = torch.randint(4096, (64,), generator=generator)
-        y = F.rms_norm(x[batch] @ W.T, (64,), eps=0.0)
-        loss = F.cross_entropy(y @ head.T, labels[batch])
-        grad_W, grad_head = torch.autograd.grad(loss, (W, head))
-        with torch.no_grad():
-            new = W - lr * (grad_W + weight_decay * W)  # torch.optim.SGD's update
-            cosine = (new * W).sum() / (new.norm() * W.norm())
-            angles.append(math.acos(min(cosine.item(), 1.0)))
-            W.copy_(new)
-            head -= lr * grad_head
-            norms.append(W.norm().item())
-    return norms, angles
-
+# W (64 x 32) -> RMSNorm -> a linear head, on teacher labels of which 30% are redrawn at
+# random (optimizer_runs.py), trained with torch.optim.SGD: without and with decay on W.
 lr, decay = 0.5, 0.01
-runs = {"no weight decay": train(0.0), "weight decay 0.01": train(decay)}
+runs = {
+    "no weight decay": train(torch.optim.SGD, 0.0, steps=1000, lr=lr),
+    "weight decay 0.01": train(torch.optim.SGD, decay, steps=1000, lr=lr),
+}
 print("                   |W| at step 0   100   1000   angle/step at 100   1000")
 #>                    |W| at step 0   100   1000   angle/step at 100   1000
 for name, (norms, angles) in runs.items():

@@ -1,0 +1,43 @@
+import math
+
+import torch
+
+from snippets.dynamics.optimizer_runs import train
+
+# The model and data of the SGD runs above (optimizer_runs.py). Two steps from W and two
+# from 3W (the head starts at zero, so the first step moves only the head): at 3W the
+# gradient is 3 times smaller. SGD's step shrinks with it; Adam's does not.
+for optimizer, lr in [(torch.optim.SGD, 0.5), (torch.optim.AdamW, 0.01)]:
+    at_W = train(optimizer, 0.0, steps=2, lr=lr)[1][1]
+    at_3W = train(optimizer, 0.0, steps=2, init_scale=3.0, lr=lr)[1][1]
+    name, ratio = optimizer.__name__, at_W / at_3W
+    print(f"{name:<5} step 2 turns W {at_W:.5f}, 3W {at_3W:.5f}: {ratio:.2f}x")
+    #> SGD   step 2 turns W 0.00819, 3W 0.00091: 9.00x
+    #> AdamW step 2 turns W 0.04240, 3W 0.01414: 3.00x
+
+# AdamW, lr 0.01, decay 0.5 on W (lr * decay = 0.005, as in the SGD run), 2000 steps:
+# the default momentum beta1 = 0.9 without and with decay, and no momentum with decay.
+lr, decay = 0.01, 0.5
+runs = {
+    "no weight decay": train(torch.optim.AdamW, 0.0, steps=2000, lr=lr),
+    "weight decay 0.5": train(torch.optim.AdamW, decay, steps=2000, lr=lr),
+    "weight decay 0.5, β₁ = 0": train(
+        torch.optim.AdamW, decay, steps=2000, lr=lr, betas=(0.0, 0.999)
+    ),
+}
+print(f"{'':25} |W| at 0   1000   2000   last 1000: mean |W|, angle/step")
+#>                           |W| at 0   1000   2000   last 1000: mean |W|, angle/step
+for name, (norms, angles) in runs.items():
+    shown = f"{norms[0]:5.2f}  {norms[1000]:5.2f}  {norms[-1]:5.2f}"
+    means = f"{sum(norms[-1000:]) / 1000:5.2f}   {sum(angles[-1000:]) / 1000:.4f}"
+    print(f"{name:<25} {shown}        {means}")
+    #> no weight decay            7.94  15.29  19.60        17.51   0.0048
+    #> weight decay 0.5           7.94   4.46   4.00         4.21   0.0231
+    #> weight decay 0.5, β₁ = 0   7.94   4.68   4.07         4.35   0.0995
+
+# Where decay balances the steps, if successive gradients are uncorrelated.
+for beta1 in [0.9, 0.0]:
+    predicted = math.sqrt(2 * lr * decay * (1 - beta1) / (1 + beta1))
+    print(f"beta1 = {beta1}: predicted angle/step {predicted:.4f}")
+    #> beta1 = 0.9: predicted angle/step 0.0229
+    #> beta1 = 0.0: predicted angle/step 0.1000

@@ -1,0 +1,40 @@
+"""The Training dynamics page's optimizer runs: W (64 x 32) -> RMSNorm (eps = 0, so the
+loss ignores |W|) -> a linear head, on teacher labels of which 30% are redrawn at random
+(so the gradient never vanishes), trained by any torch.optim optimizer. Float64."""
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from snippets.placement.tiny_lm import one_thread
+
+generator = torch.Generator().manual_seed(0)
+x = torch.randn(4096, 32, dtype=torch.float64, generator=generator)
+labels = (x @ torch.randn(32, 10, dtype=torch.float64, generator=generator)).argmax(1)
+redrawn = torch.rand(4096, generator=generator) < 0.3
+labels[redrawn] = torch.randint(10, (int(redrawn.sum()),), generator=generator)
+
+@one_thread()
+def train(optimizer, weight_decay, steps, init_scale=1.0, **options):
+    """Batch 64, weight decay on W only. Returns |W| before each step and after the last,
+    and the angle each step turns W by (radians)."""
+    generator = torch.Generator().manual_seed(1)
+    W = torch.randn(64, 32, dtype=torch.float64, generator=generator) / 32**0.5
+    W = (init_scale * W).requires_grad_()
+    head = torch.zeros(10, 64, dtype=torch.float64, requires_grad=True)
+    groups = [{"params": [W], "weight_decay": weight_decay}, {"params": [head]}]
+    step = optimizer(groups, weight_decay=0.0, **options)
+    norms, angles = [W.norm().item()], []
+    for _ in range(steps):
+        batch = torch.randint(4096, (64,), generator=generator)
+        y = F.rms_norm(x[batch] @ W.T, (64,), eps=0.0)
+        step.zero_grad()
+        F.cross_entropy(y @ head.T, labels[batch]).backward()
+        before = W.detach().clone()
+        step.step()
+        with torch.no_grad():
+            cosine = (W * before).sum() / (W.norm() * before.norm())
+            angles.append(math.acos(min(cosine.item(), 1.0)))
+            norms.append(W.norm().item())
+    return norms, angles
