@@ -1,0 +1,37 @@
+import math
+
+import torch
+
+# (a) Adam's update from 100 gradients, and from the same gradients halved (the gradients
+# at 2W of a scale-invariant W): the same, up to Adam's eps (1e-8).
+torch.manual_seed(0)
+gradients = torch.randn(100, 1000, dtype=torch.float64)
+
+def adam_update(scale):
+    p = torch.zeros(1000, dtype=torch.float64, requires_grad=True)
+    adam = torch.optim.Adam([p], lr=1.0)
+    for g in gradients:
+        p.grad = scale * g
+        adam.step()
+    return p.detach()
+
+full, halved = adam_update(1.0), adam_update(0.5)
+change = ((halved - full).norm() / full.norm()).item()
+print(f"gradients halved: the update changes by {change:.1e} of its length")
+#> gradients halved: the update changes by 7.2e-08 of its length
+
+# (b) LLaMA's settings (7B and 13B): peak lr 3e-4, weight decay 0.1, beta1 0.9.
+lr, decay, beta1 = 3e-4, 0.1, 0.9
+angle = math.sqrt(2 * lr * decay * (1 - beta1) / (1 + beta1))
+print(f"equilibrium angle per step: {angle:.5f} rad, {math.degrees(angle):.3f} degrees")
+#> equilibrium angle per step: 0.00178 rad, 0.102 degrees
+
+# (c) N = |W|^2 follows N' = (1 - lr decay)^2 N + lr^2 |u|^2: the gap to its fixed point
+# shrinks by (1 - lr decay)^2 a step.
+steps = -1 / (2 * math.log(1 - lr * decay))
+print(f"steps for the gap to shrink to 1/e: {steps:.0f}")
+#> steps for the gap to shrink to 1/e: 16666
+print(f"1 / (2 lr decay) = {1 / (2 * lr * decay):.0f}")
+#> 1 / (2 lr decay) = 16667
+print(f"steps in a trillion tokens at 4M tokens a batch: {1e12 / 4e6:.0f}")
+#> steps in a trillion tokens at 4M tokens a batch: 250000
