@@ -1,6 +1,7 @@
 """The Implementations page's code: the copyable RMSNorm module refuses bad input with a clear
 message, gets the edge cases right, and builds and computes like torch.nn.RMSNorm on PyTorch's
-own test inputs; the variants agree with transformers' classes."""
+own test inputs; the variants agree with transformers' classes; the audit of transformers'
+norm classes tells each behaviour it reports from the others."""
 
 import math
 import re
@@ -15,6 +16,7 @@ from transformers.models.llama.modeling_llama import LlamaRMSNorm
 from transformers.models.qwen3.modeling_qwen3 import Qwen3RMSNorm
 
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
+from snippets.implementations.transformers_norms import behaviour
 from snippets.implementations.variants import (
     VARIANTS,
     rms_norm_gemma,
@@ -273,3 +275,51 @@ def test_a_negative_eps_gives_nan_and_inf_in_torch():
     x = torch.tensor([[0.5, 0.5], [1.0, 0.0]])  # mean squares 0.25 and 0.5
     y = F.rms_norm(x, (2,), eps=-0.5)  # rsqrt(-0.25) and rsqrt(0)
     assert y[0].isnan().all() and y[1, 0].isinf()
+
+
+class EpsOutside(torch.nn.Module):
+    """The RMSNorm authors' form: eps added to the RMS, in float32, one rounding."""
+
+    def __init__(self, hidden_size, eps=1e-8):
+        super().__init__()
+        self.weight, self.eps = torch.nn.Parameter(torch.ones(hidden_size)), eps
+
+    def forward(self, x):
+        h = x.float()
+        rms = h.pow(2).mean(-1, keepdim=True).sqrt()
+        return (self.weight.float() * h / (rms + self.eps)).to(x.dtype)
+
+
+class NoUpcast(torch.nn.Module):
+    """LLaMA's norm without its float32 upcast."""
+
+    def __init__(self, hidden_size, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps = torch.nn.Parameter(torch.ones(hidden_size)), eps
+
+    def forward(self, x):
+        return self.weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+
+
+class NeedsConfig(torch.nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(config.hidden_size))
+
+
+@pytest.mark.parametrize(
+    "cls, expected",
+    [
+        (LlamaRMSNorm, "w     inside  1e-06    LLaMA: x-hat rounded, then the gain"),
+        (
+            GemmaRMSNorm,
+            "1 + w inside  1e-06    Gemma: the gain in float32, one rounding",
+        ),
+        (EpsOutside, "w     outside 1e-08    Gemma: the gain in float32, one rounding"),
+        (NoUpcast, "w     inside  1e-06    other"),
+        (NeedsConfig, "not measured: NeedsConfig(64) raises AttributeError"),
+        (torch.nn.Identity, "not measured: no learned weight of one gain per feature"),
+    ],
+)
+def test_the_audit_tells_each_behaviour_apart(cls, expected):
+    assert behaviour(cls) == expected
