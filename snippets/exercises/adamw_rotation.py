@@ -26,8 +26,8 @@ angle = math.sqrt(2 * lr * decay * (1 - beta1) / (1 + beta1))
 print(f"equilibrium angle per step: {angle:.5f} rad, {math.degrees(angle):.3f} degrees")
 #> equilibrium angle per step: 0.00178 rad, 0.102 degrees
 
-# (c) N = |W|^2 follows N' = (1 - lr decay)^2 N + lr^2 |u|^2: the gap to its fixed point
-# shrinks by (1 - lr decay)^2 a step.
+# (c) N = |W|^2 follows N' = (1 - lr decay)^2 N + lr^2 s, s not depending on N: the gap to
+# its fixed point shrinks by (1 - lr decay)^2 a step.
 steps = -1 / (2 * math.log(1 - lr * decay))
 print(f"steps for the gap to shrink to 1/e: {steps:.0f}")
 #> steps for the gap to shrink to 1/e: 16666
