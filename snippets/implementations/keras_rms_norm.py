@@ -1,0 +1,57 @@
+import os
+
+# Keras 3 picks its backend when it is imported; on "torch" this layer calls F.rms_norm.
+os.environ["KERAS_BACKEND"] = "jax"
+
+import keras
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+n = 512
+norm = keras.layers.RMSNormalization()
+norm.build((None, n))
+scale = np.asarray(norm.scale.value)
+print("eps:", norm.epsilon, "| scale all ones:", bool(np.all(scale == 1)))
+#> eps: 1e-06 | scale all ones: True
+print("keras.ops.rms_normalization's default eps:", keras.config.epsilon())
+#> keras.ops.rms_normalization's default eps: 1e-07
+
+# eps inside the root: a row of 1e-3 has a mean square of 1e-6, as large as eps.
+row = keras.ops.convert_to_numpy(norm(np.full((1, n), 1e-3, "float32")))[0, 0]
+inside, outside = 1e-3 / (1e-6 + 1e-6) ** 0.5, 1e-3 / (1e-3 + 1e-6)
+print(f"row of 1e-3 -> {row:.4f} (eps inside: {inside:.4f}, outside: {outside:.4f})")
+#> row of 1e-3 -> 0.7071 (eps inside: 0.7071, outside: 0.9990)
+
+# A PyTorch weight loaded as scale, float32.
+generator = torch.Generator().manual_seed(0)
+x = 3 * torch.randn(64, n, generator=generator)
+weight = torch.rand(n, generator=generator) + 0.5
+norm.scale.assign(weight.numpy())
+keras_y = keras.ops.convert_to_numpy(norm(x.numpy()))
+torch_y = F.rms_norm(x, (n,), weight, eps=1e-6).numpy()
+# Differences in units in the last place (the float32 spacing at each value).
+ulps = np.abs(keras_y - torch_y) / np.spacing(np.abs(torch_y))
+print(f"float32: at most {ulps.max():.0f} units in the last place from F.rms_norm")
+#> float32: at most 4 units in the last place from F.rms_norm
+
+# bfloat16 in, under the default policy (float32): the layer casts the input to float32.
+x16 = x.to(torch.bfloat16)
+print("bfloat16 in ->", norm(keras.ops.cast(x16.float().numpy(), "bfloat16")).dtype)
+#> bfloat16 in -> float32
+
+# The "mixed_bfloat16" policy keeps scale in float32 and computes in bfloat16: its call
+# sees scale rounded to bfloat16, then computes in float32 and rounds once.
+mixed = keras.layers.RMSNormalization(dtype="mixed_bfloat16")
+mixed.build((None, n))
+mixed.scale.assign(weight.numpy())
+y16 = mixed(x16.float().numpy())
+print("mixed_bfloat16 ->", y16.dtype, "| scale stored as", mixed.scale.dtype)
+#> mixed_bfloat16 -> bfloat16 | scale stored as float32
+y16 = torch.tensor(keras.ops.convert_to_numpy(keras.ops.cast(y16, "float32")))
+for name, gain in [("bfloat16", weight.to(torch.bfloat16)), ("float32", weight)]:
+    exact = F.rms_norm(x16.double(), (n,), gain.double(), eps=1e-6).to(torch.bfloat16)
+    share = (y16 == exact).float().mean()
+    print(f"{name} gain: equals the exact value rounded once in {share:.1%}")
+    #> bfloat16 gain: equals the exact value rounded once in 100.0%
+    #> float32 gain: equals the exact value rounded once in 72.8%
