@@ -301,6 +301,15 @@ class NoUpcast(torch.nn.Module):
         return self.weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
 
 
+class FixedEps(torch.nn.Module):
+    def __init__(self, hidden_size):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(hidden_size))
+
+    def forward(self, x):
+        return F.rms_norm(x, self.weight.shape, self.weight, 1e-6)
+
+
 class NeedsConfig(torch.nn.Module):
     def __init__(self, config):
         super().__init__()
@@ -318,6 +327,7 @@ class NeedsConfig(torch.nn.Module):
         (EpsOutside, "w     outside 1e-08    Gemma: the gain in float32, one rounding"),
         (NoUpcast, "w     inside  1e-06    other"),
         (NeedsConfig, "not measured: NeedsConfig(64) raises AttributeError"),
+        (FixedEps, "not measured: no default eps"),
         (torch.nn.Identity, "not measured: no learned weight of one gain per feature"),
     ],
 )

@@ -1,6 +1,6 @@
 """Every class named *RMSNorm in transformers' modeling files, and how each behaves, measured
-on a hidden size of 64: how it applies its stored weight, where eps goes, its default eps,
-and where it rounds a bfloat16 input."""
+on a hidden size of 64: which gain it makes of its stored weight, where eps goes, its
+default eps, and where it rounds a bfloat16 input."""
 
 import importlib
 import inspect
@@ -92,6 +92,8 @@ def behaviour(cls):
     weight = getattr(norm, "weight", None)
     if not isinstance(weight, torch.nn.Parameter) or weight.shape != (HIDDEN,):
         return "not measured: no learned weight of one gain per feature"
+    if not isinstance(default_eps, float):
+        return "not measured: no default eps"
     torch.manual_seed(0)
     gain = gain_form(norm, default_eps)
     place = eps_place(cls, gain)
