@@ -40,8 +40,8 @@ x16 = x.to(torch.bfloat16)
 print("bfloat16 in ->", norm(keras.ops.cast(x16.float().numpy(), "bfloat16")).dtype)
 #> bfloat16 in -> float32
 
-# The "mixed_bfloat16" policy keeps scale in float32 and computes in bfloat16: its call
-# sees scale rounded to bfloat16, then computes in float32 and rounds once.
+# The "mixed_bfloat16" policy keeps scale in float32 with bfloat16 as the compute dtype: a
+# call sees scale rounded to bfloat16, and the op computes in float32 and rounds once.
 mixed = keras.layers.RMSNormalization(dtype="mixed_bfloat16")
 mixed.build((None, n))
 mixed.scale.assign(weight.numpy())
