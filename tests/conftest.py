@@ -148,7 +148,7 @@ NEXT_LONGEST = [
     "snippets/beyond/training.py",
     "snippets/placement/depth_ratio.py",
     "snippets/placement/deep_stack.py",
-    "snippets/dynamics/qk_norm.py",
+    "snippets/activations/qk_norm.py",
     "tests/test_benchmark.py",  # one worker runs the file (the smoke run is shared)
     "tests/test_new_page.py",
     "tests/test_kernel.py::test_liger",  # one worker runs the group (26 s)

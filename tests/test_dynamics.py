@@ -1,8 +1,7 @@
 """The Training dynamics page's claims: the gradient of a weight matrix feeding a norm is
 orthogonal to it and scales as 1/c; SGD grows |W|^2 by lr^2 |grad|^2; the equilibrium norm
 and angle under weight decay, and under AdamW's momentum; what weight decay does to each
-gain style; one large channel's effect on the others; QK-norm's bound on the logits;
-Gemma 2's logit cap."""
+gain style."""
 
 import math
 
@@ -10,7 +9,6 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from snippets.dynamics.attention_lm import Attention, logit_bound
 from snippets.dynamics.gain_decay import Model, param_groups, train
 
 
@@ -90,53 +88,3 @@ def test_nanogpt_rule_leaves_gains_and_biases_undecayed():
     decayed, rest = param_groups(Model("llama"), 0.1, gains_too=False)
     assert all(p.dim() >= 2 for p in decayed["params"])
     assert {p.dim() for p in rest["params"]} == {1} and rest["weight_decay"] == 0.0
-
-
-@pytest.mark.parametrize("m", [10.0, 100.0, 1000.0])
-def test_large_channel_scales_the_others(m):
-    torch.manual_seed(1)
-    n = 4096
-    x = torch.randn(n, dtype=torch.float64)
-    x = x / x.pow(2).mean().sqrt()
-    x[0] = m
-    rest = x[1:]
-    y = F.rms_norm(x, (n,), eps=0.0)[1:]
-    expected = 1 / math.sqrt((rest.pow(2).sum() + m**2) / n)
-    assert torch.allclose(y, rest * expected, rtol=1e-12)
-    assert math.isclose(expected, (1 + m**2 / n) ** -0.5, rel_tol=1e-3)
-
-
-def test_float16_square_overflows_above_255_875():
-    assert torch.tensor(255.875, dtype=torch.float16).pow(2).isfinite()
-    assert torch.tensor(256.0, dtype=torch.float16).pow(2).isinf()
-
-
-def test_qk_norm_bounds_the_logits():
-    torch.manual_seed(2)
-    attention = Attention(64, 4, qk_norm=True)
-    with torch.no_grad():
-        attention.q_norm.weight.uniform_(-3, 3)
-        attention.k_norm.weight.uniform_(-3, 3)
-        attention.qkv.weight.mul_(1000)
-        attention(torch.randn(2, 16, 64))
-    assert 0 < attention.max_logit <= logit_bound(attention)
-
-
-def test_gemma2_caps_attention_logits_at_50():
-    from transformers import Gemma2Config
-    from transformers.models.gemma2 import modeling_gemma2
-
-    assert Gemma2Config().attn_logit_softcapping == 50.0
-
-    class Module:
-        head_dim, num_key_value_groups, training = 4, 1, False
-
-    q = torch.full((1, 1, 1, 4), 100.0)
-    k = torch.full((1, 1, 2, 4), 100.0)
-    k[..., 1, :] = -100.0
-    v = torch.randn(1, 1, 2, 4)
-    _, weights = modeling_gemma2.eager_attention_forward(
-        Module(), q, k, v, None, scaling=0.5, softcap=50.0
-    )
-    # logits +-20000 capped to +-50: the weights are softmax([50, -50]).
-    assert torch.allclose(weights[0, 0, 0], torch.tensor([50.0, -50.0]).softmax(0))

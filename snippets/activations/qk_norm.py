@@ -1,7 +1,7 @@
 import torch
 from matplotlib.figure import Figure
 
-from snippets.dynamics.attention_lm import train_attention
+from snippets.activations.attention_lm import train_attention
 from snippets.placement.plots import save_svgs
 
 # 2 pre-RMSNorm layers, width 64, 4 heads of 16; 150 steps of AdamW at lr 0.1, no warmup.
@@ -51,4 +51,4 @@ def draw(translate):
         ax.legend()
     return fig
 
-save_svgs(draw, "dynamics_qk_norm")
+save_svgs(draw, "activations_qk_norm")
