@@ -2,7 +2,8 @@ import math
 
 import torch
 
-from snippets.dynamics.optimizer_runs import train
+from snippets.dynamics.optimizer_runs import plot_runs, train
+from snippets.placement.plots import save_svgs
 
 # The model and data of the SGD runs above (optimizer_runs.py). Two steps from W and two
 # from 3W (the head starts at zero, so the first step moves only the head): at 3W the
@@ -36,8 +37,12 @@ for name, (norms, angles) in runs.items():
     #> weight decay 0.5, β₁ = 0   7.94   4.68   4.07         4.35   0.0995
 
 # Where decay balances the steps, if successive gradients are uncorrelated.
-for beta1 in [0.9, 0.0]:
+predictions = {}
+for beta1, label in [(0.9, "√(2ηλ (1 - β₁) / (1 + β₁))"), (0.0, "√(2ηλ)")]:
     predicted = math.sqrt(2 * lr * decay * (1 - beta1) / (1 + beta1))
+    predictions[label] = predicted
     print(f"beta1 = {beta1}: predicted angle/step {predicted:.4f}")
     #> beta1 = 0.9: predicted angle/step 0.0229
     #> beta1 = 0.0: predicted angle/step 0.1000
+
+save_svgs(plot_runs(runs, predictions), "dynamics_adamw")

@@ -1,9 +1,8 @@
 import math
 
 import torch
-from matplotlib.figure import Figure
 
-from snippets.dynamics.optimizer_runs import train
+from snippets.dynamics.optimizer_runs import plot_runs, train
 from snippets.placement.plots import save_svgs
 
 # W (64 x 32) -> RMSNorm -> a linear head, on teacher labels of which 30% are redrawn at
@@ -26,26 +25,5 @@ print(f"weight decay, mean angle/step over the last 200 steps: {mean_angle:.4f}"
 print(f"arccos(1 - lr * decay) = {math.acos(1 - lr * decay):.4f}")
 #> arccos(1 - lr * decay) = 0.1000
 
-def draw(translate):
-    fig = Figure(figsize=(8, 3.2), layout="constrained")
-    left, right = fig.subplots(1, 2)
-    for (name, (norms, angles)), color in zip(runs.items(), ["tab:red", "tab:blue"]):
-        left.plot(range(len(norms)), norms, color=color, label=translate(name))
-        right.plot(
-            range(1, len(angles) + 1),
-            angles,
-            color=color,
-            label=translate(name),
-            linewidth=0.8,
-        )
-    right.axhline(
-        math.acos(1 - lr * decay), color="black", linestyle="--", label="arccos(1 - ηλ)"
-    )
-    left.set(title="|W|", ylim=(0, None))
-    right.set(title=translate("angle moved per step (radians)"), yscale="log")
-    for ax in (left, right):
-        ax.set(xlabel=translate("step"))
-        ax.legend()
-    return fig
-
-save_svgs(draw, "dynamics_norm_growth")
+predicted = {"arccos(1 - ηλ)": math.acos(1 - lr * decay)}
+save_svgs(plot_runs(runs, predicted), "dynamics_norm_growth")

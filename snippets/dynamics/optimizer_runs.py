@@ -1,11 +1,13 @@
 """The Training dynamics page's optimizer runs: W (64 x 32) -> RMSNorm (eps = 0, so the
 loss ignores |W|) -> a linear head, on teacher labels of which 30% are redrawn at random
-(so the gradient never vanishes), trained by any torch.optim optimizer. Float64."""
+(so the gradient never vanishes), trained by any torch.optim optimizer. Float64. And the
+figure of a set of runs."""
 
 import math
 
 import torch
 import torch.nn.functional as F
+from matplotlib.figure import Figure
 
 from snippets.placement.tiny_lm import one_thread
 
@@ -38,3 +40,31 @@ def train(optimizer, weight_decay, steps, init_scale=1.0, **options):
             angles.append(math.acos(min(cosine.item(), 1.0)))
             norms.append(W.norm().item())
     return norms, angles
+
+def plot_runs(runs, predictions):
+    """draw(translate), for save_svgs: |W| at left; at right the angle per step on a log
+    scale, with a line at each predicted angle. runs: {label: (norms, angles)};
+    predictions: {label: angle}."""
+
+    def draw(translate):
+        fig = Figure(figsize=(8, 3.2), layout="constrained")
+        left, right = fig.subplots(1, 2)
+        colors = ["tab:red", "tab:blue", "tab:green"]
+        for (name, (norms, angles)), color in zip(runs.items(), colors):
+            left.plot(range(len(norms)), norms, color=color, label=translate(name))
+            # From step 2: the head starts at zero, so step 1 turns W by 0 (off a log scale).
+            right.plot(
+                range(2, len(angles) + 1), angles[1:], color=color, linewidth=0.8
+            )
+        for (name, angle), style in zip(predictions.items(), ["--", ":"]):
+            right.axhline(angle, color="black", linestyle=style, label=name)
+        left.set(title="|W|", ylim=(0, None))
+        right.set(title=translate("angle moved per step (radians)"), yscale="log")
+        right.set_ylim(top=6 * max(predictions.values()))  # room for the legend
+        for ax in (left, right):
+            ax.set(xlabel=translate("step"))
+        left.legend()
+        right.legend(loc="upper right")
+        return fig
+
+    return draw

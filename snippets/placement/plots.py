@@ -32,6 +32,8 @@ KOREAN = {
     "attention entropy (nats)": "어텐션 엔트로피(nat)",
     "no weight decay": "가중치 감쇠 없음",
     "weight decay 0.01": "가중치 감쇠 0.01",
+    "weight decay 0.5": "가중치 감쇠 0.5",
+    "weight decay 0.5, β₁ = 0": "가중치 감쇠 0.5, β₁ = 0",
     "angle moved per step (radians)": "스텝당 회전 각도(라디안)",
     "relative to layer 1": "1번 층 대비",
 }
