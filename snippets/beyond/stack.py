@@ -75,9 +75,8 @@ class Stack(nn.Module):
             x = block(x)
         if self.final_norm is not None:
             x = self.final_norm(x)
-        if (
-            self.variant == "nGPT"
-        ):  # a fixed logit scale: the head sees RMS 1, as in the others
+        if self.variant == "nGPT":
+            # A fixed logit scale: the head sees RMS 1, as in the other variants.
             x = x * x.shape[-1] ** 0.5
         return self.head(x), inputs
 
