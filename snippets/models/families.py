@@ -31,6 +31,11 @@ import transformers as tf
 # DeepSeek-V3: DeepSeek's own code (deepseek-ai/DeepSeek-V3 9b4e978): dim 7168 in
 #   inference/configs/config_671B.json; eps, the default of its RMSNorm, 1e-6, which
 #   inference/model.py never changes. DeepseekV3Config's defaults are the same.
+# GPT-OSS: 120B, OpenAI's own code (openai/gpt-oss a194b99, gpt_oss/torch/model.py):
+#   hidden_size 2880 in its ModelConfig (the 120B's 36 layers and 128 experts), eps 1e-5,
+#   the default of its RMSNorm, which the model never changes; 20B, copies of
+#   openai/gpt-oss-20b's config.json (hidden_size 2880, rms_norm_eps 1e-05) and
+#   GptOssConfig's defaults (its docstring names that checkpoint).
 # T5: sizes, Google's gin files models/bi_v1_small.gin, bi_bert_base.gin, bi_v1_large.gin,
 #   bi_v1_3B.gin, bi_v1_11B.gin (google-research/text-to-text-transfer-transformer
 #   9fd7b14); eps, the default of Mesh TensorFlow's LayerStack, norm_epsilon=1e-6
@@ -90,6 +95,8 @@ MODELS = [  # a table, one model a line
     ("OLMo 2",      "olmo2",       "13B",          5120,   1e-6),
     ("OLMo 2",      "olmo2",       "32B",          5120,   1e-6),
     ("DeepSeek-V3", "deepseek_v3", "671B",         7168,   1e-6),
+    ("GPT-OSS",     "gpt_oss",     "20B",          2880,   1e-5),
+    ("GPT-OSS",     "gpt_oss",     "120B",         2880,   1e-5),
     ("T5",          "t5",          "Small",        512,    1e-6),
     ("T5",          "t5",          "Base",         768,    1e-6),
     ("T5",          "t5",          "Large",        1024,   1e-6),
@@ -182,6 +189,8 @@ for (family, model_type), group in groupby(MODELS, key=lambda line: line[:2]):
         #>             13B            5120  1e-06
         #>             32B            5120  1e-06
         #> DeepSeek-V3 671B           7168  1e-06  deepseek_v3 DeepseekV3RMSNorm (w)
+        #> GPT-OSS     20B            2880  1e-05  gpt_oss     GptOssRMSNorm (w)
+        #>             120B           2880  1e-05
         #> T5          Small           512  1e-06  t5          T5LayerNorm (w)
         #>             Base            768  1e-06
         #>             Large          1024  1e-06
