@@ -33,9 +33,10 @@ import transformers as tf
 #   inference/model.py never changes. DeepseekV3Config's defaults are the same.
 # GPT-OSS: 120B, OpenAI's own code (openai/gpt-oss a194b99, gpt_oss/torch/model.py):
 #   hidden_size 2880 in its ModelConfig (the 120B's 36 layers and 128 experts), eps 1e-5,
-#   the default of its RMSNorm, which the model never changes; 20B, copies of
-#   openai/gpt-oss-20b's config.json (hidden_size 2880, rms_norm_eps 1e-05) and
-#   GptOssConfig's defaults (its docstring names that checkpoint).
+#   the default of its RMSNorm, which the model never changes; 20B, two summaries of
+#   openai/gpt-oss-20b's config.json (EchoCog/gpt-oss-20b docs/gpt-oss-20b-architecture.md:
+#   hidden_size 2880, rms_norm_eps 1e-5; ParagEkbote/hf-model-inspector's report: hidden
+#   size 2880) and GptOssConfig's defaults (its docstring names that checkpoint).
 # T5: sizes, Google's gin files models/bi_v1_small.gin, bi_bert_base.gin, bi_v1_large.gin,
 #   bi_v1_3B.gin, bi_v1_11B.gin (google-research/text-to-text-transfer-transformer
 #   9fd7b14); eps, the default of Mesh TensorFlow's LayerStack, norm_epsilon=1e-6
