@@ -346,6 +346,19 @@ def test_x_and_r_get_separate_gradients():
     torch.testing.assert_close(x.grad, r.grad)
 
 
+@pytest.mark.parametrize("fused", [False, True], ids=["norm", "add and norm"])
+def test_second_derivatives_are_refused_not_silently_wrong(fused):
+    """The kernels' gradients have no autograd history: with create_graph=True both ops
+    raise, where a gradient treated as a constant would give a wrong second derivative."""
+    x, r, weight, dy, _ = add_inputs((4, 64), torch.float32, seed=7)
+    x = x.requires_grad_()
+    out = add_rms_norm_triton(x, r, weight)[0] if fused else rms_norm_triton(x, weight)
+    with pytest.raises(RuntimeError, match="no second derivatives.*create_graph=True"):
+        torch.autograd.grad(out, x, dy, create_graph=True)
+    (dx,) = torch.autograd.grad(out, x, dy)  # the first derivative is unaffected
+    assert not dx.requires_grad
+
+
 @pytest.mark.parametrize(
     "residual, error, words",
     [

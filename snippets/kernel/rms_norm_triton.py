@@ -278,6 +278,17 @@ def _gradient_rows(gradient, n):
     rows = gradient.reshape(-1, n)
     return rows if rows.stride(-1) == 1 else rows.contiguous()
 
+def _refuse_second_derivatives():
+    # Autograd cannot see into the kernels, so the gradients they return have no history: with
+    # create_graph=True (grad mode on during backward) a loss built on them would silently
+    # treat them as constants.
+    if torch.is_grad_enabled():
+        raise RuntimeError(
+            "rms_norm_triton has no second derivatives: backward with create_graph=True "
+            "(a gradient penalty, a Hessian-vector product) needs a differentiable norm, "
+            "such as torch.nn.functional.rms_norm"
+        )
+
 class TritonRMSNormFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, weight, eps, offset):
@@ -288,6 +299,7 @@ class TritonRMSNormFunction(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, dy):
+        _refuse_second_derivatives()
         x, weight, rstd = ctx.saved_tensors
         dx, dw = rms_norm_backward(dy, x, weight, rstd, ctx.offset)
         return dx, dw, None, None
@@ -302,6 +314,7 @@ class TritonAddRMSNormFunction(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, dy, dh):
+        _refuse_second_derivatives()
         h, weight, rstd = ctx.saved_tensors
         dx, dw = rms_norm_backward(dy, h, weight, rstd, ctx.offset, dh)
         return dx, dx, dw, None, None  # h = x + r: x and r get h's gradient
