@@ -280,8 +280,8 @@ def _gradient_rows(gradient, n):
 
 def _refuse_second_derivatives():
     # Autograd cannot see into the kernels, so the gradients they return have no history: with
-    # create_graph=True (grad mode on during backward) a loss built on them would silently
-    # treat them as constants.
+    # create_graph=True (grad mode on during backward), a penalty built on them and added to a
+    # loss would be differentiated as a constant, silently.
     if torch.is_grad_enabled():
         raise RuntimeError(
             "rms_norm_triton has no second derivatives: backward with create_graph=True "
