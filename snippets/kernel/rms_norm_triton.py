@@ -110,8 +110,10 @@ def rms_norm_backward_kernel(
 # The backward keeps several such tensors live (x, dy, w, dw, intermediates), and a
 # program of 16 or 32 warps gets at most 128 or 64 registers per thread. So ptxas spills
 # registers to local memory from BLOCK_N 16384 in the backward and at 65536 in the
-# forward (sm_90, triton 3.9, as launched: spill stores per thread, backward 548 bytes at
-# 16384, 800 at 32768, 2910 at 65536; forward 242 at 65536). Still correct, at the cost
+# forward (sm_90, triton 3.9, spill stores per thread, bfloat16: backward 192 bytes at
+# 16384, 740 at 32768, 2418 at 65536; forward 228 at 65536, when M, N, the strides and
+# the pointers' alignment are multiples of 16, which Triton specializes a launch for;
+# without that, as the tests compile, 548, 800, 2910 and 242). Still correct, at the cost
 # of traffic.
 
 # Forward: (largest BLOCK_N, num_warps), from a sweep of this kernel's num_warps on an H100
@@ -120,7 +122,7 @@ FORWARD_WARPS = (
     (1024, 2),  # N = 1024: 1, 2 and 4 warps alike, 8 and more slower
     (8192, 8),  # N = 2048 to 8192: 8 warps best or level with the best
     (16384, 16),  # N = 16384: 8, 16 and 32 warps alike
-    (MAX_N, 32),  # not timed: at 65536 32 warps spill 242 bytes, 16 warps 1714
+    (MAX_N, 32),  # not timed: at 65536 32 warps spill 228 bytes, 16 warps 232 (242, 1714)
 )
 
 # Backward: (largest BLOCK_N, programs per SM, BLOCK_M, num_warps), from a sweep of the
@@ -135,7 +137,7 @@ BACKWARD_SETTINGS = (
     (2048, 2, 2, 8),  # N = 2048: best at 4 per SM x 8 warps
     (4096, 2, 1, 8),  # N = 4096: best at 2 per SM x 8 warps
     (16384, 1, 1, 16),  # N = 8192 and 16384: best at 1 per SM x 16 warps
-    (MAX_N, 1, 1, 32),  # not timed: at 65536 32 warps spill 2910 bytes, 16 warps 12050
+    (MAX_N, 1, 1, 32),  # not timed: 32 warps spill 2418 bytes, 16 warps 9764 (2910, 12050)
 )
 
 def _row(table, block_n):
