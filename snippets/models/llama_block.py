@@ -7,15 +7,18 @@ from torch import nn
 
 from snippets.implementations.rms_norm_module import RMSNorm
 
-def rotary_tables(seq_len, head_dim, theta=10000.0):
-    """cos and sin of position * frequency, shape (seq_len, head_dim)."""
-    inv_freq = 1.0 / theta ** (torch.arange(0, head_dim, 2).float() / head_dim)
-    angles = torch.outer(torch.arange(seq_len).float(), inv_freq)
+def rotary_tables(seq_len, head_dim, theta=10000.0, device=None):
+    """cos and sin of position * frequency, shape (seq_len, head_dim), on `device`."""
+    halves = torch.arange(0, head_dim, 2, device=device).float()
+    inv_freq = 1.0 / theta ** (halves / head_dim)
+    angles = torch.outer(torch.arange(seq_len, device=device).float(), inv_freq)
     angles = torch.cat([angles, angles], dim=-1)  # the two halves share frequencies
     return angles.cos(), angles.sin()
 
 def rotate(x, cos, sin):
-    """Rotate pairs (x_i, x_{i + d/2}) by their position's angle (the LLaMA layout)."""
+    """Rotate pairs (x_i, x_{i + d/2}) by their position's angle: transformers' layout.
+    Meta's LLaMA code rotates neighbours (x_2i, x_2i+1); transformers' conversion script
+    permutes the query and key weights to match, so Meta's raw weights need that too."""
     first, second = x.chunk(2, dim=-1)
     return x * cos + torch.cat([-second, first], dim=-1) * sin
 
@@ -86,7 +89,7 @@ class TinyLlama(nn.Module):
 
     def forward(self, tokens):
         x = self.embed_tokens(tokens)
-        cos, sin = rotary_tables(tokens.shape[1], self.head_dim)
+        cos, sin = rotary_tables(tokens.shape[1], self.head_dim, device=tokens.device)
         for layer in self.layers:
             x = layer(x, cos, sin)
         return self.lm_head(self.norm(x))
