@@ -30,11 +30,16 @@ print(f"squares below 1: {(x**2 < 1).float().mean():.1%}")
 #> squares below 1: 68.7%
 
 # PyTorch's reductions add half-precision values in float32 and round once at the end.
-squares = x.half() ** 2
-print("torch.sum in float16:", squares.sum().item())
-#> torch.sum in float16: 4042.0
-print(
-    "equals the float32 sum rounded:",
-    bool(squares.sum() == squares.float().sum().half()),
-)
-#> equals the float32 sum rounded: True
+# In float16, each 1 added to 2048 rounds away (2049 is a tie, rounded to even); in float32
+# the total reaches 2050, which float16 holds.
+values = torch.tensor([2048.0, 1.0, 1.0, 0.0], dtype=torch.float16)
+totals = {
+    "torch.sum": values.sum(),
+    "running": running_sum(values),
+    "tree": tree_sum(values),
+}
+for name, total in totals.items():
+    print(f"[2048, 1, 1, 0] in float16, {name}: {total.item()}")
+    #> [2048, 1, 1, 0] in float16, torch.sum: 2050.0
+    #> [2048, 1, 1, 0] in float16, running: 2048.0
+    #> [2048, 1, 1, 0] in float16, tree: 2048.0
