@@ -10,6 +10,7 @@ import sys
 
 import pytest
 import torch
+import torch.nn.functional as F
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
@@ -196,19 +197,46 @@ def test_a_function_that_is_not_rmsnorm_is_a_usage_error():
         check(lambda x, weight: x + 1)
 
 
+class NamedEpsilon(torch.nn.Module):
+    def __init__(self, n, epsilon=1e-6):
+        super().__init__()
+        self.weight, self.epsilon = torch.nn.Parameter(torch.ones(n)), epsilon
+
+    def forward(self, x):
+        return F.rms_norm(x, x.shape[-1:], self.weight, self.epsilon)
+
+
+def test_eps_a_target_cannot_receive_is_a_usage_error():
+    with pytest.raises(UsageError, match="takes no argument named eps"):
+        check(NamedEpsilon, eps=1e-5)
+    with pytest.raises(UsageError, match="takes no argument named eps"):
+        check(lambda x, weight: F.rms_norm(x, x.shape[-1:], weight), eps=1e-5)
+    assert check(NamedEpsilon).passed  # without --eps it is checked as it is
+
+
+def test_an_eps_added_twice_is_caught_when_tiny_too():
+    def twice(x, weight, eps=1e-12):
+        return F.rms_norm(x, x.shape[-1:], weight, 2 * eps)
+
+    report = check(twice)
+    failed = [v for v in report.verdicts if v.check == "eps" and v.passed is False]
+    assert failed and "declares 1e-12" in failed[0].detail
+
+
 def test_init_is_reported_not_required_for_a_function():
     init = next(v for v in check(rms_norm).verdicts if v.check == "init")
     assert init.passed is None and "not applicable" in init.detail
 
 
-@pytest.mark.parametrize("eps", [1e-6, 1e-3, 1e-2])
+@pytest.mark.parametrize("eps", [1e-12, 1e-6, 1e-3, 1e-2])
 @pytest.mark.parametrize(
     "target",
     [RMSNorm, torch.nn.RMSNorm, LlamaRMSNorm, GemmaRMSNorm],
     ids=lambda t: f"{t.__module__.split('.')[0]}.{t.__name__}",
 )
 def test_real_implementations_pass_whatever_their_eps(target, eps):
-    # Near eps 1e-3 the wrong form's two estimates agree to well under 1% as well.
+    # Near eps 1e-3 the wrong form's two estimates agree to well under 1% as well; an eps
+    # of 1e-12 is measured on rows of its own scale, not lost next to a mean square of 1e-8.
     report = check(target, eps=eps)
     assert report.conventions["eps placement"] == "inside"
     assert report.passed

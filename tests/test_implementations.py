@@ -6,6 +6,7 @@ norm classes tells each behaviour it reports from the others."""
 import math
 import re
 
+import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
@@ -62,8 +63,16 @@ def test_matches_torch_for_one_and_several_trailing_dims():
         (lambda: RMSNorm(8, eps=-1e-6), ValueError, "got -1e-06"),
         (lambda: RMSNorm(8, eps=math.inf), ValueError, "got inf"),
         (lambda: RMSNorm(8, eps=math.nan), ValueError, "got nan"),
-        (lambda: RMSNorm(8, eps="1e-6"), TypeError, "eps must be a float, got str"),
-        (lambda: RMSNorm(8, eps=None), TypeError, "eps must be a float, got None"),
+        (
+            lambda: RMSNorm(8, eps="1e-6"),
+            TypeError,
+            "eps must be a real number, got str",
+        ),
+        (
+            lambda: RMSNorm(8, eps=None),
+            TypeError,
+            "eps must be a real number, got None",
+        ),
         (
             lambda: RMSNorm(8, elementwise_affine="no"),
             TypeError,
@@ -91,11 +100,31 @@ def test_matches_torch_for_one_and_several_trailing_dims():
             ValueError,
             "(8,), got (7,)",
         ),
+        (
+            lambda: rms_norm(torch.randn(2, 8), 8, [1.0] * 8),
+            TypeError,
+            "weight must be a torch.Tensor or None, got list",
+        ),
+        (lambda: RMSNorm(True), ValueError, "normalized_shape must be"),
     ],
 )
 def test_bad_input_gets_a_clear_error(make, error, message):
     with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
         make()
+
+
+def test_numpy_sizes_and_eps_are_taken_as_torch_takes_them():
+    norm = RMSNorm(np.int64(8), eps=np.float32(1e-5))
+    assert norm.normalized_shape == (8,) and type(norm.normalized_shape[0]) is int
+    assert norm.eps == pytest.approx(1e-5) and type(norm.eps) is float
+    torch.nn.RMSNorm(np.int64(8), eps=np.float32(1e-5))  # torch takes them too
+
+
+def test_reset_parameters_fills_in_a_model_built_on_the_meta_device():
+    norm = RMSNorm((4, 8), device="meta").to_empty(device="cpu")
+    norm.reset_parameters()
+    assert torch.equal(norm.weight, torch.ones(4, 8))
+    RMSNorm(8, elementwise_affine=False).reset_parameters()  # no weight: nothing to do
 
 
 def test_a_weight_of_the_wrong_shape_is_refused_in_forward():

@@ -16,6 +16,7 @@ import importlib
 import importlib.util
 import inspect
 import json
+import math
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -67,7 +68,8 @@ class Subject:
         self.device, self.declared_eps = device, eps
         if inspect.isclass(obj) and issubclass(obj, torch.nn.Module):
             takes = inspect.signature(obj).parameters
-            kwargs = {"eps": eps} if eps is not None and "eps" in takes else {}
+            _passable(obj, eps, takes)
+            kwargs = {"eps": eps} if eps is not None else {}
             try:
                 self.module = obj(N, **kwargs).to(device)
             except Exception as error:
@@ -90,6 +92,7 @@ class Subject:
         elif callable(obj):
             self.module, self.function = None, obj
             self.takes = inspect.signature(obj).parameters
+            _passable(obj, eps, self.takes)
             default = getattr(self.takes.get("eps"), "default", None)
             if self.declared_eps is None and isinstance(default, float):
                 self.declared_eps = default
@@ -112,6 +115,20 @@ class Subject:
         return self.function(x, weight, *kwargs.values())  # f(x, w) or f(x, w, eps)
 
 # --8<-- [end:subject]
+
+def _passable(obj, eps, takes):
+    # A declared eps that the target never receives would blame the target for it.
+    if eps is not None and "eps" not in takes:
+        raise UsageError(
+            f"--eps {eps:g}: {obj.__name__} takes no argument named eps to pass it to"
+        )
+
+def eps_rows(declared) -> torch.Tensor:
+    """The RMS of the rows that measure eps: 1e-4 and 3e-4, where a usual eps (1e-8 and
+    up) is large against the mean square, or sqrt(eps) and 3 sqrt(eps) for a smaller
+    declared eps, which float32's rounding of 1e-8 would hide."""
+    unit = min(1e-4, math.sqrt(declared)) if declared else 1e-4
+    return torch.tensor([1.0, 3.0], dtype=torch.float64) * unit
 
 def rows(scales, device, dtype=torch.float32, seed=0):
     """One row per scale, each with exactly that RMS."""
@@ -145,7 +162,8 @@ def conventions(norm: Subject, device) -> dict:
             "with weight 0 the output is neither 0 (gain w) nor x / rms (1 + w)"
         )
     neutral = torch.ones(N, device=device) if gain == "w" else zeros
-    r = torch.tensor([1e-4, 3e-4], dtype=torch.float64)
+    declared = norm.declared_eps
+    r = eps_rows(declared)
     tiny = rows(r.tolist(), device)
     ratio = (norm(tiny, neutral).double() / tiny.double()).mean(-1).cpu()
     inside, outside = 1 / ratio**2 - r**2, 1 / ratio - r
@@ -166,7 +184,6 @@ def conventions(norm: Subject, device) -> dict:
     where = min(spread, key=spread.get)
     if spread[where] <= 1e-2:
         found["eps"], found["eps placement"] = estimates[where].mean().item(), where
-    declared = norm.declared_eps
     # Measured to about 1e-5 of its value in float32; an eps added twice is 2e-3 off.
     if found["eps"] and declared and abs(found["eps"] - declared) <= 1e-4 * declared:
         found["eps"] = declared  # the measurement agrees: the exact value
@@ -214,13 +231,14 @@ def check_eps(norm, found, device):
         return Verdict(
             "eps",
             False,
-            f"uses eps {found['eps']:.4g}, declares {declared:g}",
+            f"uses eps {found['eps']:.6g}, declares {declared:.6g}",
             "math/#where-goes-and-why-it-matters",
         )
+    r = eps_rows(declared)
     return Verdict(
         "eps",
         True,
-        f"eps {found['eps']:.3g} inside the square root (rows of RMS 1e-4, 3e-4)",
+        f"eps {found['eps']:.3g} inside the square root (rows of RMS {r[0]:.3g}, {r[1]:.3g})",
         "math/#where-goes-and-why-it-matters",
     )
 

@@ -1,34 +1,31 @@
 """A copyable RMSNorm: torch.nn.RMSNorm's arguments, with checked inputs and float32 math."""
 
+import numbers
 from collections.abc import Sequence
 
 import torch
 from torch import nn
 
+def _is_size(n) -> bool:
+    # numbers.Integral takes Python and NumPy integers, as torch does; bool is refused.
+    return isinstance(n, numbers.Integral) and not isinstance(n, bool) and n > 0
+
 def _as_shape(normalized_shape) -> tuple[int, ...]:
-    shape = (
-        (normalized_shape,) if isinstance(normalized_shape, int) else normalized_shape
-    )
-    if (
-        not isinstance(shape, Sequence)
-        or not shape
-        or not all(
-            isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape
-        )
-    ):
+    shape = (normalized_shape,) if _is_size(normalized_shape) else normalized_shape
+    if not isinstance(shape, Sequence) or not shape or not all(map(_is_size, shape)):
         raise ValueError(
             "normalized_shape must be a positive int or a non-empty sequence of them,"
             f" got {normalized_shape!r}"
         )
-    return tuple(shape)
+    return tuple(int(n) for n in shape)
 
 def _check_eps(eps) -> float:
     if eps is None:  # torch.nn.RMSNorm's default: an epsilon that depends on the dtype
         raise TypeError(
-            "eps must be a float, got None: pass the eps the model was trained with"
+            "eps must be a real number, got None: pass the eps the model was trained with"
         )
-    if isinstance(eps, bool) or not isinstance(eps, (int, float)):
-        raise TypeError(f"eps must be a float, got {type(eps).__name__}")
+    if isinstance(eps, bool) or not isinstance(eps, numbers.Real):
+        raise TypeError(f"eps must be a real number, got {type(eps).__name__}")
     # eps > 0 keeps all-zero rows finite: they map to zeros instead of 0 * inf = NaN. It is
     # added in float32 (at least), so it must be a normal float32 number (1.2e-38 to
     # 3.4e38): a smaller eps loses precision and, below about 7e-46, rounds to 0; a larger
@@ -48,6 +45,10 @@ def rms_norm(x: torch.Tensor, normalized_shape, weight=None, eps: float = 1e-6):
     if tuple(x.shape[-len(shape) :]) != shape:
         raise ValueError(
             f"x must end in the dimensions {shape}, got a tensor of shape {tuple(x.shape)}"
+        )
+    if weight is not None and not isinstance(weight, torch.Tensor):
+        raise TypeError(
+            f"weight must be a torch.Tensor or None, got {type(weight).__name__}"
         )
     if weight is not None and tuple(weight.shape) != shape:
         raise ValueError(f"weight must have shape {shape}, got {tuple(weight.shape)}")
@@ -97,10 +98,17 @@ class RMSNorm(nn.Module):
         _check_options(elementwise_affine, dtype)
         self.elementwise_affine = elementwise_affine
         if elementwise_affine:
-            ones = torch.ones(self.normalized_shape, device=device, dtype=dtype)
-            self.weight = nn.Parameter(ones)
+            empty = torch.empty(self.normalized_shape, device=device, dtype=dtype)
+            self.weight = nn.Parameter(empty)
         else:
             self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """The weight to ones, as torch's does: also what fills in a model built on the
+        meta device (materialized with to_empty, then reset)."""
+        if self.weight is not None:
+            nn.init.ones_(self.weight)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return rms_norm(x, self.normalized_shape, self.weight, self.eps)
