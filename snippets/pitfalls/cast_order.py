@@ -4,14 +4,18 @@ from transformers.models.llama.modeling_llama import LlamaRMSNorm
 from transformers.models.olmo2.modeling_olmo2 import Olmo2RMSNorm
 from transformers.models.qwen3.modeling_qwen3 import Qwen3RMSNorm
 
-from snippets.implementations.variants import rms_norm_gemma, rms_norm_llama
+from snippets.implementations.variants import (
+    rms_norm_gemma,
+    rms_norm_llama,
+    rms_norm_scratch,
+)
 
 torch.manual_seed(0)
 x = torch.randn(64, 4096).bfloat16()
 gain = (
     torch.rand(4096) + 0.5
 ).bfloat16()  # weights in bfloat16, as in bfloat16 inference
-exact = rms_norm_llama(x.double(), gain.double())  # no float32 cast for float64 input
+exact = rms_norm_scratch(x.double(), gain.double())  # the definition, in float64
 
 def error(out):
     return (out.double() - exact).abs().mean().item()

@@ -15,7 +15,7 @@ print(rms_norm_half(x, weight))
 print(rms_norm_llama(x, weight))
 #> tensor([[ 1.9951, -0.1331,  0.0333,  0.0067]], dtype=torch.float16)
 
-# eps = 1e-8 rounds to 0 in float16, so an all-zero row divides 0 by 0.
+# eps = 1e-8 rounds to 0 in float16, so an all-zero row gives 0 * rsqrt(0) = 0 * inf = NaN.
 zeros = torch.zeros(1, 4, dtype=torch.float16)
 print(torch.tensor(1e-8, dtype=torch.float16).item())
 #> 0.0
