@@ -25,7 +25,7 @@ def test_both_orders_of_summing_stay_within_the_bound_for_positive_terms(dtype, 
 
 def test_a_float16_running_total_stalls_where_numbers_are_2_apart():
     ones = torch.ones(4096, dtype=torch.float16)
-    assert running_sum(ones).item() == 2048  # 2048 + 1 is a tie, rounded to even
+    assert running_sum(ones).item() == 2048  # 2049 is a tie: round half to even
     assert tree_sum(ones).item() == 4096  # every partial sum is a power of two
     assert tree_sum(ones.float()).item() == running_sum(ones.float()).item() == 4096
 

@@ -15,7 +15,8 @@ print(f"RMS {rms.item():.2f}, output {output.item():.2f} instead of 1.00")
 #> RMS 0.25, output 4.00 instead of 1.00
 
 # (c) Where a running total of ones stops: from 2 / eps on, numbers are 2 apart, so adding 1
-# lands halfway between two of them, and the tie rounds to the even one, back down.
+# lands halfway between two of them, and the tie goes to the one whose last significand bit
+# is 0 (round half to even): back down.
 for dtype in [torch.float16, torch.bfloat16, torch.float32]:
     stall = torch.tensor(2 / torch.finfo(dtype).eps, dtype=dtype)
     below, at = [

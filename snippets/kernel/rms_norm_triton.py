@@ -122,7 +122,7 @@ FORWARD_WARPS = (
     (1024, 2),  # N = 1024: 1, 2 and 4 warps alike, 8 and more slower
     (8192, 8),  # N = 2048 to 8192: 8 warps best or level with the best
     (16384, 16),  # N = 16384: 8, 16 and 32 warps alike
-    (MAX_N, 32),  # not timed: at 65536 32 warps spill 228 bytes, 16 warps 232 (242, 1714)
+    (MAX_N, 32),  # not timed: spills 228 bytes, 16 warps 232 (242, 1714)
 )
 
 # Backward: (largest BLOCK_N, programs per SM, BLOCK_M, num_warps), from a sweep of the
@@ -137,7 +137,7 @@ BACKWARD_SETTINGS = (
     (2048, 2, 2, 8),  # N = 2048: best at 4 per SM x 8 warps
     (4096, 2, 1, 8),  # N = 4096: best at 2 per SM x 8 warps
     (16384, 1, 1, 16),  # N = 8192 and 16384: best at 1 per SM x 16 warps
-    (MAX_N, 1, 1, 32),  # not timed: 32 warps spill 2418 bytes, 16 warps 9764 (2910, 12050)
+    (MAX_N, 1, 1, 32),  # not timed: spills 2418 bytes, 16 warps 9764 (2910, 12050)
 )
 
 def _row(table, block_n):

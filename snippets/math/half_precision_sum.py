@@ -30,7 +30,7 @@ print(f"squares below 1: {(x**2 < 1).float().mean():.1%}")
 #> squares below 1: 68.7%
 
 # PyTorch's reductions add half-precision values in float32 and round once at the end.
-# In float16, each 1 added to 2048 rounds away (2049 is a tie, rounded to even); in float32
+# In float16, each 1 added to 2048 rounds away (2049 is a tie, rounded half to even); in float32
 # the total reaches 2050, which float16 holds.
 values = torch.tensor([2048.0, 1.0, 1.0, 0.0], dtype=torch.float16)
 totals = {
