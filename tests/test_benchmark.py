@@ -427,7 +427,15 @@ def test_the_fused_kernel_is_held_to_liger_from_n_2048():
             for n in (1024, 2048, 4096)
             for mode in page.MODES
         ]
-        results = {"runs": runs, "add_and_norm": [page.FUSED, page.FUSED_PEER]}
+        sizes = [1024, 2048, 4096]
+        measured = [
+            {"dtype": "torch.bfloat16", "n": n, "timing": t}
+            for n in sizes
+            for t in ("graph", "eager")
+        ]
+        grid = {"dtypes": ["torch.bfloat16"], "sizes": sizes}
+        adds = [page.FUSED, page.FUSED_PEER]
+        results = {"runs": runs, "add_and_norm": adds, "copy": measured, "grid": grid}
         return page.targets(results, "en")[9]
 
     faster_below_2048 = {1024: 0.5, 2048: 1.1, 4096: 1.2}
@@ -464,17 +472,46 @@ def test_parts_of_a_gpu_run_measure_host_time_once():
 def test_parts_of_a_gpu_run_merge_into_one_file():
     part = {key: "same" for key in run.SAME_IN_PARTS} | {"kind": "gpu"}
     host = {"host_calls": 1000, "host_shape": [16, 1024], "host_us": {"a": 1}}
-    first = part | {"copy": ["fp32 copy"], "runs": ["fp32"]}
-    second = part | {"copy": ["bf16 copy"], "runs": ["bf16"]} | host
+    fp32 = {"dtype": "torch.float32", "n": 1024, "timing": "graph"}
+    bf16 = fp32 | {"dtype": "torch.bfloat16"}
+    first = part | {"copy": [fp32], "runs": ["fp32"]}
+    second = part | {"copy": [bf16], "runs": ["bf16"]} | host
     merged = run.merge([first, second])
-    assert merged["runs"] == ["fp32", "bf16"] and merged["copy"][1] == "bf16 copy"
+    assert merged["runs"] == ["fp32", "bf16"] and merged["copy"][1] == bf16
     assert {key: merged[key] for key in host} == host
     with pytest.raises(ValueError, match="no part measured host_us"):
         run.merge([first, first])
-    with pytest.raises(ValueError, match="git_commit differ"):
-        run.merge([first, second | {"git_commit": "another"}])
+    with pytest.raises(ValueError, match="two parts measured torch.float32, N = 1024"):
+        run.merge([first, first | host])  # a part run twice: its figures would be too
+    for key in ["git_commit", "python", "cpu"]:  # eager figures include host time
+        with pytest.raises(ValueError, match=f"{key} differ"):
+            run.merge([first, second | {key: "another"}])
     with pytest.raises(ValueError, match="only GPU runs"):
         run.merge([first | {"kind": "smoke"}])
+
+
+def test_a_part_of_a_run_is_never_written_among_the_results(capsys):
+    for out in [[], ["--out", str(run.RESULTS / "h100.json")]]:
+        with pytest.raises(SystemExit):
+            run.main(["--dtypes", "bfloat16", *out])
+        assert "a part of a run" in capsys.readouterr().err
+
+
+def test_targets_count_what_a_part_left_unmeasured_as_missed(smoke_results):
+    results = with_kernel_at(json.loads(smoke_results.read_text()), 96)
+    part = copy.deepcopy(results)
+    part["runs"] = [r for r in part["runs"] if r["dtype"] == "torch.bfloat16"]
+    part["copy"] = [c for c in part["copy"] if c["dtype"] == "torch.bfloat16"]
+    lines = page.targets(part, "en")
+    assert "every N and dtype: **missed**: float32, N = 100: not measured" in lines[2]
+    assert "**met**" in page.targets(results, "en")[2]  # the whole grid: met
+
+
+def test_a_figure_measured_twice_is_refused(smoke_results):
+    results = json.loads(smoke_results.read_text())
+    results["runs"] += results["runs"][:1]
+    with pytest.raises(ValueError, match="a figure appears twice"):
+        page.gpu_section("h100", results, "en")
 
 
 def test_cpu_table_shows_every_figure_and_the_layer_norm_ratios(tmp_path):

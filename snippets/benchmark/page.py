@@ -44,6 +44,7 @@ WORDS = {
         "name": "implementation",
         "copy": "copy",
         "failed": "failed",
+        "unmeasured": "not measured",
         "skipped": "Not run",
         "failures": "Failed",
         "modes": {
@@ -116,6 +117,7 @@ WORDS = {
         "name": "구현",
         "copy": "복사",
         "failed": "실패",
+        "unmeasured": "측정 없음",
         "skipped": "실행하지 않음",
         "failures": "실패",
         "modes": {
@@ -215,6 +217,17 @@ def _runs(results, family=None, **where) -> list[dict]:
         and (family is None or (r["implementation"] in adds) == (family == "add"))
     ]
 
+def _unmeasured(results, words, timing, dtypes=None, from_n=0) -> list[str]:
+    """The (dtype, N) of the run's whole grid that these results lack (a part of a run, or
+    a run cut short): a target holds only where it was measured, so each is a miss."""
+    measured = {(c["dtype"], c["n"]) for c in results["copy"] if c["timing"] == timing}
+    return [
+        f"{_short(dtype)}, N = {n}: {words['unmeasured']}"
+        for dtype in dtypes or results["grid"]["dtypes"]
+        for n in results["grid"]["sizes"]
+        if n >= from_n and (dtype, n) not in measured
+    ]
+
 def _figure(results, **where) -> dict | None:
     """The one entry at `where` that has a figure (not an error), if any."""
     found = [r for r in _runs(results, **where) if "error" not in r]
@@ -291,6 +304,7 @@ def _copy_target(results, words, mode, threshold) -> str:
     misses = failed + [
         f"{where} ({_percent(value)})" for value, where in figures if value < threshold
     ]
+    misses += _unmeasured(results, words, "graph")
     lowest = min(figures, default=None)
     shown = lowest and words["lowest"].format(
         value=_percent(lowest[0]), where=lowest[1]
@@ -300,7 +314,7 @@ def _copy_target(results, words, mode, threshold) -> str:
 def _not_slower(results, words, mine, peers, timing, from_n) -> str:
     """Met if, in bfloat16 from N = from_n on, `mine` is in no pass slower than the
     fastest of `peers` (those measured)."""
-    cases, misses = [], []
+    cases, misses = [], _unmeasured(results, words, timing, ["torch.bfloat16"], from_n)
     sizes = sorted({r["n"] for r in results["runs"] if r["n"] >= from_n})
     for mode in MODES:
         for n in sizes:
@@ -329,7 +343,7 @@ def _not_slower(results, words, mine, peers, timing, from_n) -> str:
 def _speedup_target(results, words, mode) -> str:
     """Met if the fused kernel is FUSED_SPEEDUP[mode] times as fast as UNFUSED at every N
     (graph, bfloat16)."""
-    cases, misses = [], []
+    cases, misses = [], _unmeasured(results, words, "graph", ["torch.bfloat16"])
     where = {"dtype": "torch.bfloat16", "mode": mode, "timing": "graph"}
     for n in sorted({r["n"] for r in _runs(results, **where)}):
         fused = _figure(results, implementation=FUSED, n=n, **where)
@@ -550,6 +564,12 @@ def gpu_section(stem, results, language: str) -> list[str]:
     Its tables' figures are right-aligned by the site's CSS (.benchmark-results): a
     Markdown alignment would repeat a style attribute in each of a thousand cells."""
     words = WORDS[language]
+    keys = [
+        tuple(r[k] for k in ("implementation", "dtype", "n", "mode", "timing"))
+        for r in results["runs"]
+    ]
+    if len(keys) != len(set(keys)):
+        raise ValueError(f"{stem}: a figure appears twice (parts merged that overlap)")
     lines = [f"### {results['device']} {{ #{stem} }}", "", _header(results, words), ""]
     lines += targets(results, language) + [""]
     for dtype in _dtypes(results):

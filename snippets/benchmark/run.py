@@ -540,6 +540,9 @@ def run(setup: Setup, found: dict, skipped: dict, commit=None) -> dict:
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     results = environment(setup.kind, device, commit)
     results |= {"rows": setup.rows, "eps": EPS, "rounds": setup.rounds}
+    # What the whole run covers, a part or not: the page reports what is missing from it.
+    whole = SETUPS[setup.kind]
+    results["grid"] = {"dtypes": [str(d) for d in whole.dtypes], "sizes": list(whole.sizes)}
     results["timings"] = {t: TIMERS[device.type][t] for t in setup.timings}
     # The residual add with the norm: figures comparable with each other, not with the norm's.
     add_and_norm = [name for name, impl in found.items() if impl.residual]
@@ -584,6 +587,8 @@ def summary(entry) -> str:
 # What every part of a merged GPU run must share.
 SAME_IN_PARTS = ["kind", "device", "driver", "cuda", *PACKAGES, "git_commit"]
 SAME_IN_PARTS += ["code_sha256", "rows", "rounds", "timings", "skipped", "add_and_norm"]
+# Eager figures include host time: the same host and Python too.
+SAME_IN_PARTS += ["python", "cpu", "cpu_cores", "cpu_threads", "torch_threads", "grid"]
 
 def part_setup(setup: Setup, dtypes=None, sizes=None) -> Setup:
     """The setup of one part of a run: these dtypes (names) and N only. host_us, timed on
@@ -610,6 +615,13 @@ def merge(parts: list[dict]) -> dict:
         raise ValueError("no part measured host_us (a part that times bfloat16 does)")
     for key in ["host_calls", "host_shape", "host_us"]:
         merged[key] = timed_host[0][key]
+    measured = set()
+    for part in parts:
+        here = {(c["dtype"], c["n"], c["timing"]) for c in part["copy"]}
+        if measured & here:
+            dtype, n, timing = min(measured & here)
+            raise ValueError(f"two parts measured {dtype}, N = {n}, {timing} timing")
+        measured |= here
     merged["copy"] = [c for part in parts for c in part["copy"]]
     merged["runs"] = [r for part in parts for r in part["runs"]]
     return merged
@@ -696,6 +708,13 @@ def main(argv=None) -> int:
         out = args.out and checked(kind, args.out)
     except ValueError as error:
         parser.error(str(error))
+    if (args.dtypes or args.sizes) and kind != "smoke" and (
+        out is None or out.is_relative_to(RESULTS)
+    ):
+        parser.error(
+            "a part of a run (--dtypes, --sizes) is written outside the results with"
+            " --out, then merged with --merge"
+        )
     if args.merge:
         results = merge([json.loads(path.read_text()) for path in args.merge])
     else:

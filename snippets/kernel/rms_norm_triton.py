@@ -6,6 +6,7 @@ then run, slowly, on CPU tensors.
 """
 
 import functools
+import numbers
 
 import torch
 import triton
@@ -207,7 +208,7 @@ def _check(x, weight, eps, offset):
     float32 = torch.finfo(torch.float32)
     if (
         isinstance(eps, bool)
-        or not isinstance(eps, (int, float))
+        or not isinstance(eps, numbers.Real)  # Python and NumPy numbers, as torch takes
         or not float32.tiny <= eps <= float32.max
     ):
         raise ValueError(
