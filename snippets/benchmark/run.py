@@ -542,7 +542,10 @@ def run(setup: Setup, found: dict, skipped: dict, commit=None) -> dict:
     results |= {"rows": setup.rows, "eps": EPS, "rounds": setup.rounds}
     # What the whole run covers, a part or not: the page reports what is missing from it.
     whole = SETUPS[setup.kind]
-    results["grid"] = {"dtypes": [str(d) for d in whole.dtypes], "sizes": list(whole.sizes)}
+    results["grid"] = {
+        "dtypes": [str(d) for d in whole.dtypes],
+        "sizes": list(whole.sizes),
+    }
     results["timings"] = {t: TIMERS[device.type][t] for t in setup.timings}
     # The residual add with the norm: figures comparable with each other, not with the norm's.
     add_and_norm = [name for name, impl in found.items() if impl.residual]
@@ -708,8 +711,10 @@ def main(argv=None) -> int:
         out = args.out and checked(kind, args.out)
     except ValueError as error:
         parser.error(str(error))
-    if (args.dtypes or args.sizes) and kind != "smoke" and (
-        out is None or out.is_relative_to(RESULTS)
+    if (
+        (args.dtypes or args.sizes)
+        and kind != "smoke"
+        and (out is None or out.is_relative_to(RESULTS))
     ):
         parser.error(
             "a part of a run (--dtypes, --sizes) is written outside the results with"
