@@ -40,6 +40,20 @@ def test_qk_norm_bounds_the_logits():
     assert 0 < attention.max_logit <= logit_bound(attention)
 
 
+def test_the_logit_bound_is_reached_when_keys_align_with_queries():
+    """The bound is tight: with constant gains (2 and -1.5) and keys that are minus the
+    queries, each token's logit on itself is sqrt(head_dim) * 2 * 1.5, the bound."""
+    torch.manual_seed(3)
+    attention = Attention(64, 4, qk_norm=True)
+    with torch.no_grad():
+        attention.q_norm.weight.fill_(2.0)
+        attention.k_norm.weight.fill_(-1.5)
+        attention.qkv.weight[64:128] = -attention.qkv.weight[:64]  # k = -q
+        attention(torch.randn(2, 16, 64))
+    assert logit_bound(attention) == pytest.approx(12.0)  # head_dim 16
+    assert attention.max_logit == pytest.approx(12.0, rel=1e-4)
+
+
 def test_gemma2_caps_attention_logits_at_50():
     from transformers import Gemma2Config
     from transformers.models.gemma2 import modeling_gemma2

@@ -39,6 +39,22 @@ def test_gradcheck_runs_where_the_implementation_computes_in_float64():
     assert "gradcheck in float64 passes" in gradients.detail
 
 
+@pytest.mark.parametrize(
+    "target, order, agreement",
+    [
+        (RMSNorm, "float32 throughout", "bit for bit"),
+        (LlamaRMSNorm, "Hugging Face", "bit for bit"),
+        (GemmaRMSNorm, "float32 throughout", "bit for bit"),
+    ],
+    ids=lambda v: getattr(v, "__name__", v),
+)
+def test_the_cast_order_and_agreement_are_measured(target, order, agreement):
+    report = check(target)
+    assert report.conventions["cast order"] == order
+    compared = next(v for v in report.verdicts if v.check == "agreement")
+    assert agreement in compared.detail
+
+
 def layer_norm_like(x, weight, eps=1e-6):
     x = x - x.mean(-1, keepdim=True)  # subtracts the mean: not RMSNorm
     return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
@@ -59,6 +75,18 @@ def no_eps(x, weight):
 def whole_tensor(x, weight, eps=1e-6):
     # The statistic over every element, batch included.
     return weight * x * torch.rsqrt(x.pow(2).mean() + eps)
+
+
+def pooled_over_rows(x, weight, eps=1e-6):
+    # The statistic over every dimension but the first: right for 2-D input only.
+    dims = tuple(range(1, x.dim()))
+    return weight * x * torch.rsqrt(x.pow(2).mean(dims, keepdim=True) + eps)
+
+
+def divides_by_n_minus_1(x, weight, eps=1e-6):
+    # A small error (1 / 2n of the output), far above float32 rounding, far below 10%.
+    mean_square = x.pow(2).sum(-1, keepdim=True) / (x.shape[-1] - 1)
+    return weight * x * torch.rsqrt(mean_square + eps)
 
 
 class BackwardWithoutR(torch.autograd.Function):
@@ -99,6 +127,8 @@ class TruncNormalInit(RMSNorm):
         (no_eps, "zero rows"),
         (backward_without_r, "gradients"),
         (whole_tensor, "shapes"),
+        (pooled_over_rows, "shapes"),
+        (divides_by_n_minus_1, "forward"),
         (TruncNormalInit, "init"),
     ],
     ids=lambda v: getattr(v, "__name__", v),

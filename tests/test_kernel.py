@@ -349,6 +349,30 @@ def test_x_and_r_get_separate_gradients():
 
 
 @pytest.mark.parametrize("fused", [False, True], ids=["norm", "add and norm"])
+def test_gradients_that_arrive_expanded_or_transposed(fused):
+    """autograd passes dy as it comes: y.sum() gives ones expanded (strides 0), and a
+    transposed tensor has rows that are not contiguous; the result must not depend on it."""
+    torch.manual_seed(8)
+    x = torch.randn(6, 48, device=DEVICE)
+    r, weight = torch.randn_like(x), torch.rand(48, device=DEVICE) + 0.5
+    transposed = torch.randn(48, 6, device=DEVICE).t()
+    for dy in [torch.ones(1, 1, device=DEVICE).expand(6, 48), transposed]:
+        grads = []
+        for norm in ["kernel", "torch"]:
+            leaf = x.clone().requires_grad_()
+            h = leaf + r if fused else leaf
+            if norm == "torch":
+                y = torch.nn.functional.rms_norm(h, (48,), weight, 1e-6)
+            elif fused:
+                y = add_rms_norm_triton(leaf, r, weight)[0]
+            else:
+                y = rms_norm_triton(leaf, weight)
+            (dx,) = torch.autograd.grad(y, leaf, dy)
+            grads.append(dx)
+        torch.testing.assert_close(*grads)
+
+
+@pytest.mark.parametrize("fused", [False, True], ids=["norm", "add and norm"])
 def test_second_derivatives_are_refused_not_silently_wrong(fused):
     """The kernels' gradients have no autograd history: with create_graph=True both ops
     raise, where a gradient treated as a constant would give a wrong second derivative."""
@@ -588,6 +612,22 @@ for fused in [False, True]:
         constexprs = {"ADD_DH": fused, "BLOCK_M": block_m, "BLOCK_N": block_n}
         build(kernel.rms_norm_backward_kernel, backward, constexprs, num_warps)
 """
+
+
+def test_every_launch_turns_fp_fusion_off():
+    """The compile test below compiles with enable_fp_fusion=False because the launches
+    pass it: each kernel[grid](...) call in the file does."""
+    tree = ast.parse((ROOT / "snippets" / "kernel" / "rms_norm_triton.py").read_text())
+    launches = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)
+    ]
+    assert len(launches) == 2  # the forward kernel's and the backward kernel's
+    for launch in launches:
+        options = {keyword.arg: keyword.value for keyword in launch.keywords}
+        fusion = options.get("enable_fp_fusion")
+        assert isinstance(fusion, ast.Constant) and fusion.value is False
 
 
 def test_kernels_compile_for_an_h100_without_spills_up_to_8192():

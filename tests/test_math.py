@@ -27,6 +27,10 @@ def test_a_float16_running_total_stalls_where_numbers_are_2_apart():
     ones = torch.ones(4096, dtype=torch.float16)
     assert running_sum(ones).item() == 2048  # 2049 is a tie: round half to even
     assert tree_sum(ones).item() == 4096  # every partial sum is a power of two
+    # Each pair rounds to float16: 2048 + 1 loses the 1, where one rounding would not.
+    mixed = torch.tensor([2048.0, 1.0, 1.0, 0.0], dtype=torch.float16)
+    assert tree_sum(mixed).item() == running_sum(mixed).item() == 2048
+    assert mixed.sum().item() == 2050  # torch adds in float32, rounds once
     assert tree_sum(ones.float()).item() == running_sum(ones.float()).item() == 4096
 
 

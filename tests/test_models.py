@@ -49,7 +49,7 @@ def test_block_matches_transformers_llama_decoder_layer():
     ours = DecoderBlock(64, n_heads=4, n_kv_heads=2, hidden=172, eps=1e-5)
     ours.load_state_dict(theirs.state_dict())  # the same names and shapes
 
-    x = torch.randn(2, 10, 64)
+    x = torch.randn(2, 10, 64) * 3e-3  # mean square 9e-6: the eps (1e-5) matters
     positions = torch.arange(10).unsqueeze(0).expand(2, -1)
     cos_sin = LlamaRotaryEmbedding(config)(x, positions)
     causal = torch.full((10, 10), float("-inf")).triu(1)[None, None]
@@ -64,13 +64,13 @@ def test_fused_block_matches_transformers_in_outputs_and_gradients():
     """The block with the Kernel page's fused add and norm: transformers' decoder layer's
     output, and its gradients for the input and every parameter, in float32."""
     torch.manual_seed(1)
-    config = LlamaConfig(**CONFIG)
+    config = LlamaConfig(**CONFIG | {"rms_norm_eps": 0.1})  # large, so that it matters
     config._attn_implementation = "eager"
     theirs = LlamaDecoderLayer(config, layer_idx=0)
     with torch.no_grad():
         for norm in (theirs.input_layernorm, theirs.post_attention_layernorm):
             norm.weight.uniform_(0.5, 1.5)
-    ours = FusedDecoderBlock(64, n_heads=4, n_kv_heads=2, hidden=172, eps=1e-5)
+    ours = FusedDecoderBlock(64, n_heads=4, n_kv_heads=2, hidden=172, eps=0.1)
     ours.load_state_dict(theirs.state_dict())
     x = torch.randn(2, 10, 64)
     positions = torch.arange(10).unsqueeze(0).expand(2, -1)
