@@ -589,7 +589,8 @@ def summary(entry) -> str:
 
 # What every part of a merged GPU run must share.
 SAME_IN_PARTS = ["kind", "device", "driver", "cuda", *PACKAGES, "git_commit"]
-SAME_IN_PARTS += ["code_sha256", "rows", "rounds", "timings", "skipped", "add_and_norm"]
+SAME_IN_PARTS += ["code_sha256", "rows", "eps", "rounds", "timings", "skipped"]
+SAME_IN_PARTS += ["add_and_norm"]
 # Eager figures include host time: the same host and Python too.
 SAME_IN_PARTS += ["python", "cpu", "cpu_cores", "cpu_threads", "torch_threads", "grid"]
 
