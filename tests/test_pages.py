@@ -4,9 +4,9 @@
   only from its own folder or module of the snippets package (index.md -> snippets/home/,
   notebooks/playground.md -> snippets/notebooks/playground.py).
 - A Korean page includes the same snippet files, in the same order, as its English twin, and
-  shows the same formulas and the same numbers.
+  shows the same formulas and the same numbers, each as many times and with its sign.
 - Every decimal number, scientific-notation number and percentage in a page's text is written
-  in, or printed by, a snippet that page includes.
+  in, or printed by, a snippet that page includes (a negative one with its sign).
 """
 
 import re
@@ -22,24 +22,30 @@ HEADING = re.compile(r"^#{2,6} (?P<text>.+?)[ \t]*$", re.MULTILINE)
 EXPLICIT_ID = re.compile(r"\{ *#(?P<id>[\w-]+) *\}$")
 # Version numbers are facts about tools, not results; they are not checked against the code.
 VERSION = re.compile(r"\b(?:Python|PyTorch|torch|MkDocs)\s+\d+(?:\.\d+)+")
-# 1.3693, 0.75, 1e-6, 5.0e-07, 29.2%: but not integers, and not 2.13.0 or 127.0.0.1.
-NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?:e[-+]?\d+)?%?")
+# 1.3693, 0.75, 1e-6, 5.0e-07, 29.2%, -0.52: but not integers, and not 2.13.0 or
+# 127.0.0.1. A number may follow Hangul (Python's \w would take it for part of a word);
+# a minus is its sign where it is attached and follows no letter, digit or bracket (in
+# "x - 0.5" and "a-0.5" it subtracts).
+NUMBER = re.compile(
+    r"(?<![A-Za-z0-9_.])((?<![A-Za-z0-9_.)\]}])-)?(\d+(?:\.\d+)*(?:e[-+]?\d+)?%?)"
+)
 
 EN_PAGES = pages("en")
 
 
-def numbers(text: str) -> set[tuple[float, bool]]:
-    """Every decimal, scientific or percentage number, as (value, is_percentage)."""
+def numbers(text: str) -> list[tuple[float, bool]]:
+    """Every decimal, scientific or percentage number, as (value, is_percentage), as
+    often as the text writes it."""
     text = VERSION.sub("", text.replace("\u2212", "-"))
-    found = set()
-    for token in NUMBER.findall(text):
+    found = []
+    for sign, token in NUMBER.findall(text):
         is_percentage = token.endswith("%")
         digits = token.rstrip("%")
         if digits.count(".") > 1 or not (
             "." in digits or "e" in digits or is_percentage
         ):
             continue
-        found.add((float(digits), is_percentage))
+        found.append((float(sign + digits), is_percentage))
     return found
 
 
@@ -142,7 +148,10 @@ def test_every_number_on_a_page_comes_from_its_code(path: Path):
         (ROOT / target.split(":")[0]).read_text(encoding="utf-8")
         for target in includes(text)
     )
-    unexplained = numbers(prose(text)) - numbers(code)
+    written = set(numbers(code))
+    # A page may give a printed -4.5e-08 as an error of 4.5e-08, but never the reverse.
+    written |= {(abs(value), percentage) for value, percentage in written}
+    unexplained = set(numbers(prose(text))) - written
     shown = sorted(f"{value:g}{'%' if pct else ''}" for value, pct in unexplained)
     assert not unexplained, (
         f"{page_id(path)} states {shown}, which no included snippet writes or prints"
@@ -161,3 +170,18 @@ def test_every_snippet_file_is_shown_on_a_page():
         if path.name != "__init__.py"
     }
     assert scripts - shown == set(), "snippet files that no page shows"
+
+
+def test_numbers_keep_their_sign_and_count_and_may_follow_hangul():
+    text = "약0.5, −0.25 and 12.5%; x - 0.75, a-1.5, 2.13.0, 3 and 12.5%"
+    assert numbers(text) == [
+        (0.5, False), (-0.25, False), (12.5, True), (0.75, False), (1.5, False),
+        (12.5, True),
+    ]  # fmt: skip
+    assert differences("numbers", numbers("0.5 and 0.5"), numbers("0.5")) == [
+        "numbers: the same ones, a different number of times"
+    ]
+    assert differences("numbers", numbers("-0.5"), numbers("0.5")) == [
+        "numbers only on the English page: -0.5",
+        "numbers only on the Korean page: 0.5",
+    ]
