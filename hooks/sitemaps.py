@@ -15,9 +15,7 @@ from mkdocs.plugins import event_priority
 def on_post_build(config, **kwargs):
     site = Path(config.site_dir)
     sitemap = site / "sitemap.xml"
-    if (
-        not sitemap.is_file()
-    ):  # a nested per-language build; the outer one does the work
+    if not sitemap.is_file():  # a nested per-language build: the outer one copies
         return
     for page in site.rglob("index.html"):
         if page.parent != site:

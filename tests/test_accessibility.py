@@ -100,9 +100,7 @@ def test_open_search_dialog_meets_wcag_21_aa(page, language, preference):
     page.set_viewport_size({"width": 400, "height": 800})
     page.goto(url_path(language, Path("index.md")))
     search(page, "RMS")
-    page.wait_for_timeout(
-        500
-    )  # let the dialog's fade-in finish before measuring contrast
+    page.wait_for_timeout(500)  # the dialog's fade-in ends before contrast is measured
     assert violations(page, ALL_RULES) == []
 
 

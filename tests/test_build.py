@@ -61,15 +61,17 @@ def test_formulas_are_rendered_to_mathml(built_site, language, page):
     soup = built_page(built_site, language, page)
     content = copy.copy(soup.select_one("article.md-content__inner"))  # edited below
     assert not content.select(".arithmatex"), "a formula was left for JavaScript"
-    formulas = len(FORMULA.findall(prose(read(DOCS / language / page))))
-    assert len(content.find_all("math")) == formulas
+    formulas = FORMULA.findall(prose(read(DOCS / language / page)))
+    blocks = sum(1 for block, _ in formulas if block)  # $$...$$
+    assert len(content.find_all("math")) == len(formulas)
     # Browsers do not break lines inside MathML: on a phone a long formula would widen the
     # page unless it sits in a box that scrolls sideways (the site's CSS styles both boxes).
-    for math in content.find_all("math"):
-        box = math.parent
-        assert box.name in ("span", "div") and {"math-inline", "math-block"} & set(
-            box.get("class", [])
-        ), f"a formula outside a scrolling box: {math.get_text()[:60]!r}"
+    # A $$ formula is a displayed block of its own, a $ formula sits in its line.
+    displayed = content.select("div.math-block > math[display=block]")
+    in_line = content.select("span.math-inline > math:not([display=block])")
+    assert (len(displayed), len(in_line)) == (blocks, len(formulas) - blocks), (
+        "a formula outside its scrolling box, or displayed in a line, or the reverse"
+    )
     for element in content.find_all(["math", "pre", "code"]):
         element.decompose()
     leftover = LATEX_LEFT.search(content.get_text())
@@ -204,6 +206,14 @@ def test_sitemap_lists_both_languages_under_site_url(built_site):
     assert locations == {
         urljoin(SITE_URL, url_path(lang, page)) for lang, page in PAGES
     }
+
+
+def test_every_page_folder_has_the_sitemap_the_language_selector_fetches(built_site):
+    # hooks/sitemaps.py: the selector fetches sitemap.xml beside each twin of the page.
+    sitemap = (built_site / "sitemap.xml").read_bytes()
+    for language, page in PAGES:
+        folder = built_site / url_path(language, page).removeprefix(SITE_PATH)
+        assert (folder / "sitemap.xml").read_bytes() == sitemap, f"{language}/{page}"
 
 
 PAGE_BUDGET = 300_000  # bytes of HTML before compression

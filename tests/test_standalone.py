@@ -18,8 +18,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from packaging.version import Version
 
 from conftest import DOCS, ROOT, built_page, includes, pages, read, shown_code
+from scripts import standalone as scripts_standalone
 from scripts.standalone import NO_SITE_PACKAGE, standalone
 
 # What checks one block, run in the block's folder with block.py beside it.
@@ -235,3 +237,75 @@ def test_a_helper_is_written_out_with_only_what_the_script_needs():
     assert "def rms_norm_llama(" in shown and "def rms_norm_gemma(" not in shown
     assert "# From snippets/implementations/variants.py" in shown
     assert "from snippets" not in shown
+
+
+HELPER = """import math
+
+# The root of two, once.
+ROOT2 = math.sqrt(2)
+
+
+def unused():
+    pass
+
+
+# Twice a number.
+def double(x):
+    return 2 * x  # exact in binary
+"""
+SCRIPT = "import math\n\nfrom snippets.demo.helper import ROOT2, double\n\nprint(double(ROOT2))\n"
+
+
+def demo_repository(root: Path) -> Path:
+    """A repository whose snippets package holds one helper and one script using it."""
+    (root / "snippets" / "demo").mkdir(parents=True)
+    (root / "snippets" / "demo" / "helper.py").write_text(HELPER)
+    (root / "snippets" / "demo" / "script.py").write_text(SCRIPT)
+    return root
+
+
+def test_a_helper_is_written_out_with_its_comments_and_nothing_twice(tmp_path: Path):
+    shown = standalone(SCRIPT, "script.py", demo_repository(tmp_path))
+    assert shown == (
+        "import math\n\n"  # the script's own import, not repeated from the helper
+        "# From snippets/demo/helper.py, one of this site's helper modules:\n"
+        "# The root of two, once.\n"
+        "ROOT2 = math.sqrt(2)\n\n"  # one blank line where unused() was left out
+        "# Twice a number.\n"
+        "def double(x):\n"
+        "    return 2 * x  # exact in binary\n"
+        "# (end of snippets/demo/helper.py)\n\n"
+        "print(double(ROOT2))\n"
+    )
+
+
+def test_write_all_rewrites_what_an_edit_changed_and_only_that(tmp_path: Path):
+    root = demo_repository(tmp_path)
+    written = scripts_standalone.write_all(root) / "snippets" / "demo" / "script.py"
+    assert written.read_text() == standalone(SCRIPT, "script.py", root)
+    helper = written.with_name("helper.py")
+    (root / "snippets" / "demo" / "helper.py").write_text(
+        HELPER.replace("2 * x", "x + x")
+    )
+    scripts_standalone.write_all(root)  # the helper edited: the script shows the edit
+    assert "return x + x" in written.read_text()
+    assert helper.read_text().count("x + x") == 1
+    edited = written.stat().st_mtime_ns
+    scripts_standalone.write_all(root)  # nothing edited: nothing rewritten
+    assert written.stat().st_mtime_ns == edited
+
+
+def test_a_block_names_each_package_it_imports_at_the_pinned_version():
+    pins = dict(
+        line.split("==")
+        for line in (ROOT / "constraints.txt").read_text().splitlines()
+        if "==" in line and not line.startswith("#")
+    )
+    code = "import os\nimport torch\nfrom matplotlib.figure import Figure\n"
+    code += "import numpy as np\nimport torch.nn\n"
+    named = scripts_standalone.requirements(code)
+    assert [name for name, _ in named] == ["torch", "matplotlib", "numpy"]
+    for name, version in named:  # torch's 2.13.0+cpu is the pinned 2.13.0's CPU build
+        assert Version(version).public == pins[name], name
+    with pytest.raises(ValueError, match="not_a_package is imported but not installed"):
+        scripts_standalone.requirements("import not_a_package\n")

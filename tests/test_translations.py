@@ -183,19 +183,21 @@ def test_an_english_change_without_its_korean_twin_is_caught(tmp_path: Path):
     docs = tmp_path / "docs"
     shutil.copytree(DOCS / "en", docs / "en")
     shutil.copytree(DOCS / "ko", docs / "ko")
-    for korean in (docs / "ko").rglob(
-        "*.md"
-    ):  # the real pages' state is another test's
+    # The real pages' state is another test's.
+    for korean in (docs / "ko").rglob("*.md"):
         translations.mark(korean, docs)
     assert translations.problems(docs) == []
 
-    english = docs / "en" / "math.md"
-    english.write_text(english.read_text(encoding="utf-8") + "\nOne more sentence.\n")
+    changed = ["math.md", "notebooks/playground.md"]  # a page in a subfolder too
+    for page in changed:
+        english = docs / "en" / page
+        english.write_text(english.read_text(encoding="utf-8") + "\nOne more.\n")
     assert [line.split(":")[0] for line in translations.problems(docs)] == [
-        "ko/math.md"
+        f"ko/{page}" for page in changed
     ]
 
-    translations.mark(docs / "ko" / "math.md", docs)
+    for page in changed:
+        translations.mark(docs / "ko" / page, docs)
     assert translations.problems(docs) == []
 
 

@@ -165,9 +165,8 @@ def sm_count(device: torch.device) -> int:
 
 def _rows(x: torch.Tensor, n: int, name: str) -> torch.Tensor:
     """x as a 2-D (rows, n) view without copying; rows may be strided, elements may not."""
-    if (
-        x.stride(-1) != 1 and n > 1
-    ):  # a row of one element is contiguous whatever its stride
+    # A row of one element is contiguous whatever its stride.
+    if x.stride(-1) != 1 and n > 1:
         raise ValueError(
             f"{name} must have contiguous rows (last-dimension stride 1),"
             f" got strides {tuple(x.stride())}"
