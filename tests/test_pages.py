@@ -20,8 +20,12 @@ from conftest import DOCS, FENCE, FORMULA, INCLUDE, ROOT, includes, pages, prose
 TITLE = re.compile(r'title="(?P<title>[^"]*)"')
 HEADING = re.compile(r"^#{2,6} (?P<text>.+?)[ \t]*$", re.MULTILINE)
 EXPLICIT_ID = re.compile(r"\{ *#(?P<id>[\w-]+) *\}$")
-# Version numbers are facts about tools, not results; they are not checked against the code.
-VERSION = re.compile(r"\b(?:Python|PyTorch|torch|MkDocs)\s+\d+(?:\.\d+)+")
+# Version numbers are facts about tools, not results, and arXiv identifiers name papers:
+# neither is checked against the code.
+NOT_RESULTS = re.compile(
+    r"\b(?:Python|PyTorch|torch|MkDocs)\s+\d+(?:\.\d+)+|\barXiv:\d{4}\.\d{4,5}"
+    r"|https://arxiv\.org/abs/\d{4}\.\d{4,5}"
+)
 # 1.3693, 0.75, 1e-6, 5.0e-07, 29.2%, -0.52: but not integers, and not 2.13.0 or
 # 127.0.0.1. A number may follow Hangul (Python's \w would take it for part of a word);
 # a minus is its sign where it is attached and follows no letter, digit or bracket (in
@@ -36,7 +40,7 @@ EN_PAGES = pages("en")
 def numbers(text: str) -> list[tuple[float, bool]]:
     """Every decimal, scientific or percentage number, as (value, is_percentage), as
     often as the text writes it."""
-    text = VERSION.sub("", text.replace("\u2212", "-"))
+    text = NOT_RESULTS.sub("", text.replace("\u2212", "-"))
     found = []
     for sign, token in NUMBER.findall(text):
         is_percentage = token.endswith("%")

@@ -1,0 +1,143 @@
+"""Citations: every paper a page cites links to its entry on the References page, which gives
+the paper's arXiv link and names the pages that cite it, in both languages.
+
+- A citation on a page ("Xiong et al. (2020)", "(Ashkboos et al., 2024)", "Zhang and
+  Sennrich (2019)", "Xiong 등(2020)", "Zhang과 Sennrich(2019)") has its authors linked to
+  references.md#<first author>-<year>[-<word>], the year the text gives.
+- Every entry of the References page is cited, and lists exactly the pages that cite it, by
+  their navigation titles; the two languages' References pages hold the same entries in the
+  same order, each with one arXiv link.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import DOCS, LANGUAGES, all_pages, mkdocs_config, pages, prose, read
+
+REFERENCES = Path("references.md")
+# Authors (a surname and "et al." or "등", or two surnames joined by "and", "과" or "와"),
+# the link to their entry if there is one, then the year.
+CITATION = re.compile(
+    r"(?P<authors>[A-Z][A-Za-z-]+(?:\s+et\s+al\.|\s?등|(?:\s+and|과|와)\s+[A-Z][A-Za-z-]+))"
+    r"(?:\]\((?P<target>[^)\s]*)\))?"
+    r"[\s,(]*(?P<year>(?:19|20)\d\d)\b"
+)
+TARGET = re.compile(
+    r"(?:\.\./)*references\.md#(?P<key>[a-z]+-(?P<year>\d{4})[a-z0-9-]*)"
+)
+ENTRY = re.compile(
+    r'^- <span id="(?P<key>[a-z0-9-]+)"></span>(?P<text>.+)$', re.MULTILINE
+)
+ARXIV = re.compile(
+    r"\[arXiv:(?P<id>\d{4}\.\d{4,5})\]\(https://arxiv\.org/abs/(?P=id)\)"
+)
+CITED_ON = re.compile(r"\[(?P<title>[^\]]+)\]\((?P<page>[\w/]+\.md)\)")
+CITED_ON_WORDS = {"en": "Cited on: ", "ko": "인용한 페이지: "}
+CITING_PAGES = [
+    (language, page) for language, page in all_pages() if page != REFERENCES
+]
+
+
+def entries(language: str) -> dict[str, str]:
+    """key -> the entry's text, in the page's order."""
+    text = read(DOCS / language / REFERENCES)
+    return {m["key"]: m["text"] for m in ENTRY.finditer(text)}
+
+
+def citations(language: str, page: Path) -> list[re.Match]:
+    return list(CITATION.finditer(prose(read(DOCS / language / page))))
+
+
+def nav_titles(language: str) -> dict[str, str]:
+    """page -> its title in the navigation, in this language."""
+    config = mkdocs_config()
+    titles = {}
+
+    def walk(items):
+        for item in items:
+            ((title, target),) = item.items()
+            if isinstance(target, list):
+                walk(target)
+            else:
+                titles[target] = title
+
+    walk(config["nav"])
+    if language == "en":
+        return titles
+    (settings,) = [
+        entry
+        for entry in config["plugins"]
+        if isinstance(entry, dict) and "i18n" in entry
+    ]
+    (translated,) = [
+        lang for lang in settings["i18n"]["languages"] if lang["locale"] == language
+    ]
+    words = translated["nav_translations"]
+    return {page: words[title] for page, title in titles.items()}
+
+
+@pytest.mark.parametrize(
+    "language, page", CITING_PAGES, ids=lambda p: p if isinstance(p, str) else str(p)
+)
+def test_every_citation_links_to_its_reference(language, page):
+    keys = entries(language)
+    for citation in citations(language, page):
+        where = f"{language}/{page}: {citation[0]!r}"
+        assert citation["target"], f"{where}: link the authors to references.md#..."
+        target = TARGET.fullmatch(citation["target"])
+        assert target, f"{where}: not a link to an entry of the References page"
+        assert target["key"] in keys, f"{where}: no entry {target['key']}"
+        assert target["year"] == citation["year"], f"{where}: another year's entry"
+        surname = citation["authors"].split()[0].removesuffix("과").removesuffix("와")
+        assert target["key"].startswith(surname.lower() + "-"), where
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_reference_is_cited_and_names_the_pages_citing_it(language):
+    cited = {}
+    for citing_language, page in CITING_PAGES:
+        if citing_language == language:
+            for citation in citations(language, page):
+                key = TARGET.fullmatch(citation["target"] or "")
+                if key:
+                    cited.setdefault(key["key"], set()).add(page.as_posix())
+    titles = nav_titles(language)
+    for key, text in entries(language).items():
+        assert key in cited, f"{language}: {key} is cited on no page"
+        listed = text.partition(CITED_ON_WORDS[language])[2]
+        assert listed, f"{language}: {key} does not say where it is cited"
+        shown = {m["page"]: m["title"] for m in CITED_ON.finditer(listed)}
+        assert set(shown) == cited[key], f"{language}: {key} names other pages"
+        for page, title in shown.items():
+            assert title == titles[page], f"{language}: {key} calls {page} {title!r}"
+        assert len(ARXIV.findall(text)) == 1, f"{language}: {key} needs one arXiv link"
+
+
+def test_both_languages_list_the_same_papers_in_the_same_order():
+    english, korean = (entries(language) for language in LANGUAGES)
+    assert list(english) == list(korean)
+    for key in english:
+        assert ARXIV.findall(english[key]) == ARXIV.findall(korean[key]), key
+    assert list(english) == sorted(english), "entries in order of first author and year"
+    assert len(english) == len(set(english)) > 10
+    assert REFERENCES in pages("en")
+
+
+def test_an_unlinked_or_mislinked_citation_is_caught():
+    text = (
+        "As Xiong et al. (2020) show, and [Kim et al.](references.md#kim-2024) (2025) and"
+        " SliceGPT ([Ashkboos et al.](references.md#ashkboos-2024-slicegpt), 2024)."
+    )
+    found = [(m["authors"], m["target"], m["year"]) for m in CITATION.finditer(text)]
+    assert found == [
+        ("Xiong et al.", None, "2020"),
+        ("Kim et al.", "references.md#kim-2024", "2025"),
+        ("Ashkboos et al.", "references.md#ashkboos-2024-slicegpt", "2024"),
+    ]
+    korean = "Xiong 등(2020)과 Zhang과 Sennrich(2019)"
+    assert [m["authors"] for m in CITATION.finditer(korean)] == [
+        "Xiong 등",
+        "Zhang과 Sennrich",
+    ]
