@@ -321,8 +321,33 @@ def page(browser, server):
             and tab.problems.append(f"left the site: {r.url}")
         ),
     )
+    # Requests not yet answered, and the paths of those answered (see all_answered).
+    tab.pending, tab.answered = set(), []
+    tab.on("request", lambda r: tab.pending.add(r))
+    for event in ["requestfinished", "requestfailed"]:
+        tab.on(event, lambda r: (tab.pending.discard(r), tab.answered.append(r.url)))
     yield tab
     context.close()
+
+
+# What a page requests after it has loaded: the sitemap of each language, which the language
+# selector reads, and the search index, the last thing the search worker loads.
+LATE_REQUESTS = {"sitemap.xml": len(LANGUAGES), "search_index.json": 1}
+
+
+def all_answered(page, timeout_s: float = 30):
+    """Wait until the page's late requests have been made and every request is answered, so
+    that any failed request or console error it caused has been recorded. (Playwright's
+    "networkidle" waits for half a second without requests instead: longer, every time.)"""
+    deadline = time.monotonic() + timeout_s
+    while page.pending or any(
+        sum(url.endswith(f"/{name}") for url in page.answered) < count
+        for name, count in LATE_REQUESTS.items()
+    ):
+        assert time.monotonic() < deadline, (
+            f"unanswered: {page.pending or page.answered}"
+        )
+        page.wait_for_timeout(20)
 
 
 @pytest.fixture
@@ -335,11 +360,21 @@ def empty_search_index(page, built_site):
     page.route("**/search/search_index.json", lambda route: route.fulfill(json=empty))
 
 
+# A click on each closed block's summary, again for blocks inside the ones just opened.
+CLICK_CLOSED_SUMMARIES = """() => {
+  for (let depth = 0; depth < 5; depth++) {
+    const closed = document.querySelectorAll("article details:not([open]) > summary");
+    closed.forEach(summary => summary.click());
+  }
+}"""
+
+
 def open_collapsed_blocks(page):
-    """Open every collapsed block (the exercises' solutions), as a reader would."""
-    closed = page.locator("article details:not([open]) > summary")
-    while closed.count():
-        closed.first.click()
+    """Open every collapsed block (the exercises' solutions), as a reader would: by clicking
+    its summary (in the page, all at once: a click from Playwright waits for each to be
+    scrolled to and stable, about 0.1 s each)."""
+    page.evaluate(CLICK_CLOSED_SUMMARIES)
+    assert not page.locator("article details:not([open])").count()
 
 
 def search(page, term: str):

@@ -14,6 +14,7 @@ from conftest import (
     LANGUAGES,
     LATEX_LEFT,
     ROOT,
+    all_answered,
     all_pages,
     includes,
     open_collapsed_blocks,
@@ -113,9 +114,7 @@ def test_reader_visits_the_page(page, server, language, path):
     open_collapsed_blocks(page)
     check_copy_buttons(page, language, path)
     check_fits_a_phone(page)
-    # Every request answered (the search worker's scripts, the sitemaps the language
-    # selector reads), so that any console error or failed request has been recorded.
-    page.wait_for_load_state("networkidle")
+    all_answered(page)
     assert page.problems == []
     check_language_selector(page, server, language, path)
     assert page.problems == []
@@ -173,7 +172,8 @@ def test_light_and_dark_follow_the_reader_toggle_and_persist(page):
 def test_screenshot_math_page(page, language):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(url_path(language, Path("math.md")), wait_until="networkidle")
+    page.goto(url_path(language, Path("math.md")))
+    all_answered(page)
     shot = SCREENSHOTS / f"math-{language}.png"
     page.screenshot(path=shot, full_page=True)
     assert shot.stat().st_size > 50_000
