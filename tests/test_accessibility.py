@@ -10,7 +10,14 @@ import pytest
 # axe-core, as the axe-playwright-python package bundles it.
 from axe_playwright_python.base import AXE_SCRIPT
 
-from conftest import LANGUAGES, all_pages, open_collapsed_blocks, search, url_path
+from conftest import (
+    LANGUAGES,
+    SITE_PATH,
+    all_pages,
+    open_collapsed_blocks,
+    search,
+    url_path,
+)
 
 PAGES = all_pages()
 RULE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
@@ -101,6 +108,12 @@ def test_open_search_dialog_meets_wcag_21_aa(page, language, preference):
     page.goto(url_path(language, Path("index.md")))
     search(page, "RMS")
     page.wait_for_timeout(500)  # the dialog's fade-in ends before contrast is measured
+    assert violations(page, ALL_RULES) == []
+
+
+@pytest.mark.usefixtures("empty_search_index")
+def test_not_found_page_meets_wcag_21_aa(page):
+    page.goto(f"{SITE_PATH}404.html")
     assert violations(page, ALL_RULES) == []
 
 

@@ -216,6 +216,19 @@ def test_every_page_folder_has_the_sitemap_the_language_selector_fetches(built_s
         assert (folder / "sitemap.xml").read_bytes() == sitemap, f"{language}/{page}"
 
 
+def test_the_one_not_found_page_is_english_and_points_korean_readers_home(built_site):
+    # GitHub Pages answers every missing path with the root 404.html: the English build's
+    # (hooks/not_found.py), not the last language built over it.
+    soup = BeautifulSoup((built_site / "404.html").read_text("utf-8"), "html.parser")
+    assert soup.html["lang"] == "en"
+    navigation = [a.get_text(strip=True) for a in soup.select("nav.md-nav--primary a")]
+    assert "Math" in navigation and "수학" not in navigation
+    korean = soup.select_one('article p[lang="ko"]')
+    assert "페이지가 없습니다" in korean.get_text()
+    assert korean.a["href"] == f"{SITE_PATH}ko/"
+    assert [p.name for p in built_site.rglob("404.html")] == ["404.html"]
+
+
 PAGE_BUDGET = 300_000  # bytes of HTML before compression
 
 
