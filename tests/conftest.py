@@ -321,7 +321,7 @@ def page(browser, server):
             and tab.problems.append(f"left the site: {r.url}")
         ),
     )
-    # Requests not yet answered, and the paths of those answered (see all_answered).
+    # Requests not yet answered, and the URLs of those answered (see all_answered).
     tab.pending, tab.answered = set(), []
     tab.on("request", lambda r: tab.pending.add(r))
     for event in ["requestfinished", "requestfailed"]:

@@ -253,7 +253,10 @@ def unused():
 def double(x):
     return 2 * x  # exact in binary
 """
-SCRIPT = "import math\n\nfrom snippets.demo.helper import ROOT2, double\n\nprint(double(ROOT2))\n"
+SCRIPT = (
+    "import math\n\nfrom snippets.demo.helper import ROOT2, double\n\n"
+    "print(double(ROOT2))\n"
+)
 
 
 def demo_repository(root: Path) -> Path:
