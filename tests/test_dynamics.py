@@ -3,13 +3,12 @@ orthogonal to it and scales as 1/c; SGD grows |W|^2 by lr^2 |grad|^2; the equili
 and angle under weight decay, and under AdamW's momentum; what weight decay does to each
 gain style."""
 
+import importlib
 import math
 
 import pytest
 import torch
 import torch.nn.functional as F
-
-from snippets.dynamics.gain_decay import Model, param_groups, train
 
 
 def loss_grad(W, x, head, labels):
@@ -73,8 +72,15 @@ def test_momentum_shortens_the_equilibrium_angle_not_the_norm(beta1):
     assert math.isclose(norm, math.sqrt(lr * size / (2 * decay)), rel_tol=0.03)
 
 
-def test_weight_decay_moves_unread_gains_to_zero_or_to_one():
-    steps, lr, decay = 30, 0.01, 0.1
+@pytest.fixture(scope="module")
+def gain_decay():
+    """The page's script on weight decay and gains. Importing it runs it (three trainings,
+    about 2 s), so it is imported by the tests that use it, not when tests are collected."""
+    return importlib.import_module("snippets.dynamics.gain_decay")
+
+
+def test_weight_decay_moves_unread_gains_to_zero_or_to_one(gain_decay):
+    steps, lr, decay, train = 30, 0.01, 0.1, gain_decay.train
     llama, _ = train("llama", gains_too=True, lr=lr, decay=decay, steps=steps)
     gemma, _ = train("gemma", gains_too=True, lr=lr, decay=decay, steps=steps)
     kept, _ = train("llama", gains_too=False, lr=lr, decay=decay, steps=steps)
@@ -84,7 +90,8 @@ def test_weight_decay_moves_unread_gains_to_zero_or_to_one():
     assert torch.equal(kept[16:], torch.ones(16))
 
 
-def test_nanogpt_rule_leaves_gains_and_biases_undecayed():
-    decayed, rest = param_groups(Model("llama"), 0.1, gains_too=False)
+def test_nanogpt_rule_leaves_gains_and_biases_undecayed(gain_decay):
+    model = gain_decay.Model("llama")
+    decayed, rest = gain_decay.param_groups(model, 0.1, gains_too=False)
     assert all(p.dim() >= 2 for p in decayed["params"])
     assert {p.dim() for p in rest["params"]} == {1} and rest["weight_decay"] == 0.0
