@@ -72,6 +72,15 @@ def mkdocs_config() -> dict:
     return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
 
 
+def i18n_language(locale: str) -> dict:
+    """One language's settings for the i18n plugin in mkdocs.yml (its nav_translations...)."""
+    config = mkdocs_config()
+    i18n = next(
+        p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p
+    )
+    return next(lang for lang in i18n["languages"] if lang["locale"] == locale)
+
+
 def pages(language: str) -> list[Path]:
     """Markdown pages of one language, relative to docs/<language>/."""
     base = DOCS / language

@@ -19,6 +19,7 @@ from conftest import (
     SITE_URL,
     all_pages,
     built_page,
+    i18n_language,
     includes,
     mkdocs_config,
     pages,
@@ -110,12 +111,8 @@ def test_language_selector_leads_to_the_same_page(built_site, language, page):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_navigation_titles_are_in_the_page_language(built_site, language):
-    config = mkdocs_config()
-    titles = [next(iter(entry)) for entry in config["nav"]]
-    i18n = next(
-        p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p
-    )
-    settings = next(lang for lang in i18n["languages"] if lang["locale"] == language)
+    titles = [next(iter(entry)) for entry in mkdocs_config()["nav"]]
+    settings = i18n_language(language)
     expected = [
         settings.get("nav_translations", {}).get(title, title) for title in titles
     ]

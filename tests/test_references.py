@@ -14,7 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DOCS, LANGUAGES, all_pages, mkdocs_config, pages, prose, read
+from conftest import (
+    DOCS,
+    LANGUAGES,
+    all_pages,
+    i18n_language,
+    mkdocs_config,
+    pages,
+    prose,
+    read,
+)
 
 REFERENCES = Path("references.md")
 # Authors (a surname and "et al." or "등", or two surnames joined by "and", "과" or "와"),
@@ -52,7 +61,6 @@ def citations(language: str, page: Path) -> list[re.Match]:
 
 def nav_titles(language: str) -> dict[str, str]:
     """page -> its title in the navigation, in this language."""
-    config = mkdocs_config()
     titles = {}
 
     def walk(items):
@@ -63,18 +71,10 @@ def nav_titles(language: str) -> dict[str, str]:
             else:
                 titles[target] = title
 
-    walk(config["nav"])
+    walk(mkdocs_config()["nav"])
     if language == "en":
         return titles
-    (settings,) = [
-        entry
-        for entry in config["plugins"]
-        if isinstance(entry, dict) and "i18n" in entry
-    ]
-    (translated,) = [
-        lang for lang in settings["i18n"]["languages"] if lang["locale"] == language
-    ]
-    words = translated["nav_translations"]
+    words = i18n_language(language)["nav_translations"]
     return {page: words[title] for page, title in titles.items()}
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DOCS, mkdocs_config, pages
+from conftest import DOCS, i18n_language, mkdocs_config, pages
 from scripts import translations
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -63,13 +63,8 @@ def nav_titles(entries: list) -> list[str]:
 
 def test_every_navigation_title_has_a_korean_title():
     """The i18n plugin shows an untranslated title in English on the Korean site, silently."""
-    config = mkdocs_config()
-    i18n = next(
-        p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p
-    )
-    korean = next(lang for lang in i18n["languages"] if lang["locale"] == "ko")
-    translated = korean.get("nav_translations", {})
-    titles = nav_titles(config["nav"])
+    translated = i18n_language("ko").get("nav_translations", {})
+    titles = nav_titles(mkdocs_config()["nav"])
     missing = [title for title in titles if title not in translated]
     assert missing == [], (
         f"mkdocs.yml: the navigation titles {missing} have no Korean title; add a line"
