@@ -9,12 +9,10 @@ page itself (overrides/404.html) speaks to a Korean reader too.
 
 from mkdocs.plugins import event_priority
 
-DEFAULT_LANGUAGE = "en"
-
 
 # After mkdocs-static-i18n (priority -100) has set the theme language of this language's build.
 @event_priority(-110)
 def on_config(config):
-    if config.theme["language"] != DEFAULT_LANGUAGE:
+    if config.theme["language"] != config.plugins["i18n"].default_language:
         config.theme.static_templates.discard("404.html")
     return config
