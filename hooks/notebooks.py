@@ -7,9 +7,11 @@ stays a Markdown page to i18n, which keeps its language twin and sitemap entry. 
 mkdocs-jupyter .ipynb files directly does not survive i18n, which replaces mkdocs-jupyter's file
 objects: the pages come out as raw JSON, ultrabug/mkdocs-static-i18n#198.)
 
-`on_page_content` then fits nbconvert's HTML into the site: no inline CSS or JavaScript
-(MathJax from a CDN among it), code cells as Material code blocks with a copy button, formulas
-handed to hooks/mathml.py, links to other pages resolved, and alt text on each figure.
+`on_page_content` gives each such page the front matter of its Markdown (its description),
+which the executed notebook lacks, then fits nbconvert's HTML into the site: no inline CSS or
+JavaScript (MathJax from a CDN among it), code cells as Material code blocks with a copy
+button, formulas handed to hooks/mathml.py, links to other pages resolved, and alt text on
+each figure.
 Set NOTEBOOKS_EXECUTE=0 to build without running the notebooks (pages without outputs).
 """
 
@@ -22,6 +24,7 @@ import nbformat
 from bs4 import BeautifulSoup, Comment
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
+from mkdocs.utils.meta import get_data
 from nbclient.exceptions import CellExecutionError
 
 from scripts import notebooks, standalone
@@ -38,6 +41,8 @@ _DISPLAY_MATH = re.compile(r"^\$\$(.+?)\$\$$", re.DOTALL)
 _INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$")
 _ANSI_COLOR = re.compile(r"\x1b\[[0-9;]*m")
 _REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#)", re.IGNORECASE)
+# The front matter of each notebook page, by the executed notebook rendered in its place.
+_FRONT_MATTER = {}
 
 
 # After mkdocs-static-i18n (priority -100) has picked each language's files.
@@ -56,12 +61,14 @@ def on_files(files, config):
                 message = _ANSI_COLOR.sub("", str(error))
                 raise PluginError(f"{file.src_uri}: a cell raised\n{message}") from None
             file.abs_src_path = str(executed)
+            _FRONT_MATTER[file.abs_src_path] = get_data(page.read_text("utf-8"))[1]
     return files
 
 
 def on_page_content(html, page, config, files):
     if not notebooks.is_notebook(page.file.src_uri):
         return html
+    page.meta.update(_FRONT_MATTER[page.file.abs_src_path])
     soup = BeautifulSoup(html, "html.parser")
     _strip(soup)
     for highlighted in soup.select("div.highlight-ipynb"):

@@ -2,9 +2,10 @@
 
 It writes what a page needs to pass the whole check as created:
 
-- docs/en/NAME.md and docs/ko/NAME.md: the title, one section whose Korean heading carries
-  the English anchor, and the include of a first snippet; the Korean page records the English
-  version it translates (scripts/translations.py);
+- docs/en/NAME.md and docs/ko/NAME.md: a description for search results (front matter), the
+  title, one section whose Korean heading carries the English anchor, and the include of a
+  first snippet; the Korean page records the English version it translates
+  (scripts/translations.py);
 - snippets/NAME/: the page's package (__init__.py with its docstring) and a first snippet
   with its #> lines;
 - mkdocs.yml: the page in `nav` (before the Glossary, or after the title given with
@@ -40,9 +41,11 @@ def pages(name: str, title: str, korean_title: str) -> dict[str, str]:
     include += f'--8<-- "snippets/{name}/first_example.py"\n```\n'
     english, korean, anchor = SECTION
     return {
-        "en": f"# {title}\n\nWhat this page answers, in a paragraph.\n\n"
+        "en": "---\ndescription: What this page answers, in a sentence for search results.\n"
+        f"---\n\n# {title}\n\nWhat this page answers, in a paragraph.\n\n"
         f"## {english}\n\nThe RMS of $[3, 4]$ is 3.5355:\n\n{include}",
-        "ko": f"# {korean_title}\n\n이 페이지가 답하는 질문을 한 문단으로 적습니다.\n\n"
+        "ko": "---\ndescription: 이 페이지가 답하는 질문을 검색 결과에 보일 한 문장으로 적습니다.\n"
+        f"---\n\n# {korean_title}\n\n이 페이지가 답하는 질문을 한 문단으로 적습니다.\n\n"
         f"## {korean} {{ #{anchor} }}\n\n$[3, 4]$의 RMS는 3.5355입니다.\n\n{include}",
     }
 

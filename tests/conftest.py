@@ -21,6 +21,7 @@ from urllib.parse import urlparse
 import pytest
 import torch
 import yaml
+from mkdocs.utils.meta import get_data
 
 from scripts.standalone import standalone
 
@@ -54,6 +55,7 @@ FENCE = re.compile(
 )
 INCLUDE = re.compile(r'^\s*--8<--\s+"(?P<target>[^"]+)"\s*$')
 FORMULA = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.DOTALL)
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 
 
@@ -107,6 +109,12 @@ def url_path(language: str, page: Path) -> str:
 def read(path: Path) -> str:
     """A Markdown page without its front matter."""
     return _FRONT_MATTER.sub("", path.read_text(encoding="utf-8"), count=1)
+
+
+def description(path: Path):
+    """The `description` in a page's front matter, read as MkDocs reads it (None if none):
+    Material puts it in the page's <meta name="description"> for search results."""
+    return get_data(path.read_text(encoding="utf-8"))[1].get("description")
 
 
 def includes(text: str) -> list[str]:

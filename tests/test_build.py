@@ -1,6 +1,6 @@
 """The built site: both languages, MathML formulas, no third-party requests, language links to
-the twin page, Korean navigation titles, one search index for both languages, and code blocks
-that show their snippet files unchanged."""
+the twin page, each page's own description, Korean navigation titles, one search index for
+both languages, and code blocks that show their snippet files unchanged."""
 
 import copy
 import json
@@ -13,12 +13,14 @@ from bs4 import BeautifulSoup
 from conftest import (
     DOCS,
     FORMULA,
+    HANGUL,
     LANGUAGES,
     LATEX_LEFT,
     SITE_PATH,
     SITE_URL,
     all_pages,
     built_page,
+    description,
     i18n_language,
     includes,
     mkdocs_config,
@@ -109,6 +111,13 @@ def test_language_selector_leads_to_the_same_page(built_site, language, page):
     assert targets == {other: url_path(other, page) for other in LANGUAGES}
 
 
+@pytest.mark.parametrize("language, page", PAGES, ids=page_id)
+def test_each_page_tells_search_engines_its_own_description(built_site, language, page):
+    # Notebook pages included: hooks/notebooks.py carries their front matter over.
+    meta = built_page(built_site, language, page).select('meta[name="description"]')
+    assert [tag["content"] for tag in meta] == [description(DOCS / language / page)]
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_navigation_titles_are_in_the_page_language(built_site, language):
     titles = [next(iter(entry)) for entry in mkdocs_config()["nav"]]
@@ -134,7 +143,6 @@ ENGLISH_INTERFACE = (
     "Permanent link",
     "Made with",
 )
-HANGUL = re.compile(r"[\uac00-\ud7a3]")
 # Material's Korean strings drop spaces and use -세요; overrides/partials/language.html fixes them.
 MATERIAL_KOREAN = ("세요", "언어설정", "맨위로", "하단/푸터", "네비게이션")
 

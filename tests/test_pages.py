@@ -5,8 +5,11 @@
   notebooks/playground.md -> snippets/notebooks/playground.py).
 - A Korean page includes the same snippet files, in the same order, as its English twin, and
   shows the same formulas and the same numbers, each as many times and with its sign.
-- Every decimal number, scientific-notation number and percentage in a page's text is written
-  in, or printed by, a snippet that page includes (a negative one with its sign).
+- Every decimal number, scientific-notation number and percentage in a page's text (its
+  description included) is written in, or printed by, a snippet that page includes (a negative
+  one with its sign).
+- Every page has a description of its own, in its language and short enough for a search
+  result, in its front matter.
 """
 
 import re
@@ -15,7 +18,21 @@ from pathlib import Path
 import pytest
 from markdown.extensions.toc import slugify
 
-from conftest import DOCS, FENCE, FORMULA, INCLUDE, ROOT, includes, pages, prose, read
+from conftest import (
+    DOCS,
+    FENCE,
+    FORMULA,
+    HANGUL,
+    INCLUDE,
+    ROOT,
+    description,
+    i18n_language,
+    includes,
+    mkdocs_config,
+    pages,
+    prose,
+    read,
+)
 
 TITLE = re.compile(r'title="(?P<title>[^"]*)"')
 HEADING = re.compile(r"^#{2,6} (?P<text>.+?)[ \t]*$", re.MULTILINE)
@@ -155,11 +172,33 @@ def test_every_number_on_a_page_comes_from_its_code(path: Path):
     written = set(numbers(code))
     # A page may give a printed -4.5e-08 as an error of 4.5e-08, but never the reverse.
     written |= {(abs(value), percentage) for value, percentage in written}
-    unexplained = set(numbers(prose(text))) - written
+    stated = prose(text) + "\n" + (description(path) or "")
+    unexplained = set(numbers(stated)) - written
     shown = sorted(f"{value:g}{'%' if pct else ''}" for value, pct in unexplained)
     assert not unexplained, (
         f"{page_id(path)} states {shown}, which no included snippet writes or prints"
     )
+
+
+@pytest.mark.parametrize("path", ALL_PAGES, ids=page_id)
+def test_every_page_has_a_description_for_search_results(path: Path):
+    described = description(path)
+    assert isinstance(described, str), (
+        f"{page_id(path)}: no `description:` in its front matter (Material would give"
+        " the site's description, the same on every page)"
+    )
+    # Search results show about 160 characters; fewer than 30 say little more than a title.
+    assert 30 <= len(described) <= 160, f"{page_id(path)}: {len(described)} characters"
+    korean = path.is_relative_to(DOCS / "ko")
+    assert bool(HANGUL.search(described)) == korean, f"{page_id(path)}: {described}"
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_no_two_pages_share_a_description(language: str):
+    site = (mkdocs_config() | i18n_language(language))["site_description"]
+    described = [description(DOCS / language / page) for page in EN_PAGES]
+    assert len(set(described)) == len(described), "two pages share a description"
+    assert site not in described, "a page repeats the site's description"
 
 
 def test_every_snippet_file_is_shown_on_a_page():

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DOCS, i18n_language, mkdocs_config, pages
+from conftest import DOCS, HANGUL, i18n_language, mkdocs_config, pages
 from scripts import translations
 
-HANGUL = re.compile(r"[\uac00-\ud7a3]")
 LATIN = re.compile(r"[A-Za-z]")
 # What is not prose: front matter, code fences, math, inline code, links' targets, HTML tags.
 NOT_PROSE = re.compile(
