@@ -59,6 +59,20 @@ HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 
 
+def python_module(
+    module: str, *args: str, cwd: Path = ROOT, env: dict | None = None
+) -> subprocess.CompletedProcess:
+    """`python -m module args...` with the tests' interpreter, its output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 def mkdocs_config() -> dict:
     """mkdocs.yml as data: `!ENV [NAME, default]` as its default, other tags as None."""
 
@@ -201,11 +215,8 @@ def _build(root: Path) -> None:
     """`mkdocs build --strict` into <root>/rmsnorm/; any warning fails it."""
     site = root / SITE_PATH.strip("/")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": SITE_URL}
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)]
     start = time.perf_counter()
-    result = subprocess.run(
-        command, cwd=ROOT, env=env, capture_output=True, text=True, check=False
-    )
+    result = python_module("mkdocs", "build", "--strict", "-d", str(site), env=env)
     log = result.stdout + result.stderr
     assert result.returncode == 0, f"strict build failed:\n{log}"
     assert "WARNING" not in log, f"build logged warnings:\n{log}"

@@ -26,7 +26,6 @@ import json
 import runpy
 import statistics
 import subprocess
-import sys
 import warnings
 from dataclasses import replace
 from pathlib import Path
@@ -36,7 +35,7 @@ import markdown
 import pytest
 import torch
 
-from conftest import DOCS, LANGUAGES, ROOT, mkdocs_config, read
+from conftest import DOCS, LANGUAGES, ROOT, mkdocs_config, python_module, read
 from snippets.benchmark import page, run, tune
 from snippets.kernel import rms_norm_triton as kernel
 
@@ -52,13 +51,7 @@ pytestmark = pytest.mark.xdist_group("benchmark")
 
 
 def benchmark(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "snippets.benchmark.run", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return python_module("snippets.benchmark.run", *args)
 
 
 @pytest.fixture(scope="session")

@@ -5,8 +5,6 @@ failing check."""
 import contextlib
 import io
 import json
-import subprocess
-import sys
 
 import pytest
 import torch
@@ -14,7 +12,7 @@ import torch.nn.functional as F
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
-from conftest import ROOT
+from conftest import python_module
 from snippets.check.__main__ import UsageError, check, main
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
 from snippets.implementations.variants import rms_norm_paper_code
@@ -138,13 +136,7 @@ def test_each_check_catches_its_mistake(target, check_name):
 
 
 def command(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "snippets.check", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return python_module("snippets.check", *args)
 
 
 def in_process(*args) -> tuple[int, str, str]:

@@ -3,12 +3,9 @@
 Snippet files are linted by tests/test_snippets.py instead, with pytest-examples' settings.
 """
 
-import subprocess
-import sys
-
 import pytest
 
-from conftest import ROOT
+from conftest import python_module
 
 OWN_CODE = ["hooks", "scripts", "tests"]
 
@@ -17,11 +14,5 @@ OWN_CODE = ["hooks", "scripts", "tests"]
     "command", [["check"], ["format", "--check", "--diff"]], ids=str
 )
 def test_ruff(command):
-    result = subprocess.run(
-        [sys.executable, "-m", "ruff", *command, *OWN_CODE],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = python_module("ruff", *command, *OWN_CODE)
     assert result.returncode == 0, result.stdout + result.stderr

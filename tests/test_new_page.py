@@ -7,12 +7,11 @@ the whole suite's, which the README's trial of the scaffold ran; see "Adding a p
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, python_module
 from scripts import new_page
 
 
@@ -34,14 +33,11 @@ def clone(tmp_path_factory) -> Path:
 
 def test_a_new_page_passes_the_page_checks(clone: Path):
     new_page.create("trial_page", "Trial page", "시험 페이지", root=clone)
-    result = subprocess.run(
-        [
-            sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
-            "tests/test_pages.py", "tests/test_translations.py", "tests/test_snippets.py",
-            "-k", "not browser",
-        ],
+    result = python_module(
+        "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+        "tests/test_pages.py", "tests/test_translations.py", "tests/test_snippets.py",
+        "-k", "not browser",
         cwd=clone, env={**os.environ, "PYTHONPATH": str(clone)},
-        capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout[-3000:]
     ran = result.stdout.strip().splitlines()[-1]

@@ -13,14 +13,21 @@ run in a Jupyter kernel, rendered by mkdocs-jupyter in both languages.
 """
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from conftest import DOCS, LANGUAGES, ROOT, SITE_PATH, built_page, pages, url_path
+from conftest import (
+    DOCS,
+    LANGUAGES,
+    ROOT,
+    SITE_PATH,
+    built_page,
+    pages,
+    python_module,
+    url_path,
+)
 from scripts import notebooks, standalone
 
 NOTEBOOKS = [page for page in pages("en") if notebooks.is_notebook(page.as_posix())]
@@ -158,13 +165,7 @@ def test_a_cell_that_raises_fails_the_build(tmp_path: Path):
         f"hooks: [{ROOT / 'hooks' / 'notebooks.py'}]\n"
         "plugins: [mkdocs-jupyter: {include: ['*.ipynb'], allow_errors: false}]\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = python_module("mkdocs", "build", "--strict", cwd=tmp_path)
     assert result.returncode != 0
     assert "notebooks/broken.md: a cell raised" in result.stderr
     assert "ValueError: broken on purpose" in result.stderr
