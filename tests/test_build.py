@@ -1,6 +1,7 @@
 """The built site: both languages, MathML formulas, no third-party requests, language links to
-the twin page, each page's own description, Korean navigation titles, one search index for
-both languages, and code blocks that show their snippet files unchanged."""
+the twin page, each page's own description (for search results and link previews), Korean
+navigation titles, one search index for both languages, and code blocks that show their
+snippet files unchanged."""
 
 import copy
 import json
@@ -112,10 +113,29 @@ def test_language_selector_leads_to_the_same_page(built_site, language, page):
 
 
 @pytest.mark.parametrize("language, page", PAGES, ids=page_id)
-def test_each_page_tells_search_engines_its_own_description(built_site, language, page):
+def test_each_page_gives_search_results_and_link_previews_its_description(
+    built_site, language, page
+):
+    soup = built_page(built_site, language, page)
     # Notebook pages included: hooks/notebooks.py carries their front matter over.
-    meta = built_page(built_site, language, page).select('meta[name="description"]')
-    assert [tag["content"] for tag in meta] == [description(DOCS / language / page)]
+    described = description(DOCS / language / page)
+    meta = soup.select('meta[name="description"]')
+    assert [tag["content"] for tag in meta] == [described]
+    # Open Graph (overrides/main.html), which chat apps and social sites read.
+    site = mkdocs_config()["site_name"]
+    tags = soup.select('meta[property^="og:"]')
+    graph = {tag["property"]: tag["content"] for tag in tags}
+    assert len(graph) == len(tags), "an Open Graph property given twice"
+    title = graph.pop("og:title")
+    assert graph == {
+        "og:type": "website",
+        "og:site_name": site,
+        "og:description": described,
+        "og:url": soup.select_one('link[rel="canonical"]')["href"],
+        "og:locale": {"en": "en_US", "ko": "ko_KR"}[language],
+    }
+    # The page's title without the site's name (which the home page's title is alone).
+    assert soup.title.get_text() in (f"{title} - {site}", site) and title != site
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
