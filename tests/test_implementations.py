@@ -5,6 +5,7 @@ norm classes tells each behaviour it reports from the others."""
 
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -360,3 +361,36 @@ class NeedsConfig(torch.nn.Module):
 )
 def test_the_audit_tells_each_behaviour_apart(cls, expected):
     assert behaviour(cls) == expected
+
+
+def autocast_lists() -> dict[str, set[str]]:
+    """The operations on each of autocast's lists (AT_FORALL_FP32...; not the list of
+    deprecated backends), read from the header the installed PyTorch ships: its CUDA
+    autocast registers them (aten/src/ATen/autocast_mode.cpp)."""
+    header = Path(torch.__file__).parent / "include" / "ATen" / "autocast_mode.h"
+    macros = re.findall(
+        r"^#define (AT_FORALL_(?!DEPRECATED)\w+)\(_\)\s*\\\n(.*?)(?=\n\n|\n#)",
+        header.read_text(encoding="utf-8"),
+        re.MULTILINE | re.DOTALL,
+    )
+    return {
+        name: set(re.findall(r"_\((?:ADD_NS\()?(\w+)", body)) for name, body in macros
+    }
+
+
+def test_autocast_runs_rms_norm_in_float32_on_a_gpu_and_leaves_it_on_a_cpu():
+    # "Under autocast" on the Implementations page: what this site cannot run on a GPU.
+    lists = autocast_lists()
+    assert {"rms_norm", "layer_norm"} <= lists["AT_FORALL_FP32"]
+    registered = torch._C._dispatch_has_kernel_for_dispatch_key
+    assert registered("aten::rms_norm", "AutocastCUDA")
+    assert not registered("aten::rms_norm", "AutocastCPU")
+    # Of what the LLaMA and Gemma forms run, only pow and rsqrt are on a list (float32, which
+    # they already get): they return the same types on a GPU as on a CPU. Nor are the
+    # embedding and the residual add: the residual stream stays float32 there too.
+    on_lists = set().union(*lists.values())
+    assert {"matmul", "linear", "pow", "rsqrt"} <= on_lists
+    assert {"pow", "rsqrt"} <= lists["AT_FORALL_FP32"]
+    assert on_lists.isdisjoint({"mul", "add", "mean", "to", "_to_copy", "embedding"})
+    for op in ["mul.Tensor", "add.Tensor", "mean.dim", "_to_copy", "embedding"]:
+        assert not registered(f"aten::{op}", "AutocastCUDA"), op

@@ -1,0 +1,55 @@
+import warnings
+
+import torch
+import torch.nn.functional as F
+
+from snippets.implementations.variants import rms_norm_gemma, rms_norm_llama
+
+torch.manual_seed(0)
+n = 256
+# Mixed precision: every parameter stays float32.
+embed, linear = torch.nn.Embedding(1000, n), torch.nn.Linear(n, n)
+offset = 0.1 * torch.randn(n)  # Gemma stores the gain as 1 + offset
+gain = 1 + offset  # the same float32 gain, stored as LLaMA and PyTorch store it
+norms = {
+    "F.rms_norm": lambda x: F.rms_norm(x, (n,), gain, 1e-6),
+    "LLaMA form": lambda x: rms_norm_llama(x, gain),
+    "Gemma form": lambda x: rms_norm_gemma(x, offset),
+}
+
+def name(tensor):
+    return str(tensor.dtype)[6:]
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        stream = embed(torch.randint(1000, (4096,)))
+        x = linear(stream)  # a sublayer's output
+        stream = stream + x  # the residual add promotes it to float32
+        print(f"residual stream {name(stream)}, after a linear layer {name(x)}")
+        #> residual stream float32, after a linear layer bfloat16
+        returned = {name(norm(stream)) for norm in norms.values()}
+        print("norms of the residual stream return", returned)
+        #> norms of the residual stream return {'float32'}
+
+        # A norm right after a linear layer: its exact output in float64, rounded once.
+        x64 = x.double()
+        exact = gain.double() * x64 / (x64.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
+        rounded_once = exact.to(torch.bfloat16)
+        for label, norm in norms.items():
+            y = norm(x)
+            # The next layer computes with y cast to bfloat16.
+            right = (y.to(torch.bfloat16) == rounded_once).sum().item()
+            share = f"{right}/{y.numel()} ({right / y.numel():.3%})"
+            print(f"{label} returns {name(y):<8} rounded once: {share}")
+            #> F.rms_norm returns bfloat16 rounded once: 1048576/1048576 (100.000%)
+            #> LLaMA form returns float32  rounded once: 777697/1048576 (74.167%)
+            #> Gemma form returns bfloat16 rounded once: 1048576/1048576 (100.000%)
+        after = {name(linear(norm(x))) for norm in norms.values()}
+        print("the next linear layer returns", after)
+        #> the next linear layer returns {'bfloat16'}
+
+# F.rms_norm warns that a bfloat16 input with a float32 gain skips its fused kernel.
+message = str(caught[0].message)
+print("warning:", message[message.index("Cannot") :].split(".")[0])
+#> warning: Cannot dispatch to fused implementation
