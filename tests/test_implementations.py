@@ -13,6 +13,16 @@ import torch
 import torch.nn.functional as F
 from torch.testing._internal.common_methods_invocations import op_db
 from torch.testing._internal.common_modules import module_db
+from transformers import (
+    Gemma3TextConfig,
+    Gemma3TextModel,
+    LlamaConfig,
+    LlamaModel,
+    Olmo2Config,
+    Olmo2Model,
+    Qwen3Config,
+    Qwen3Model,
+)
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 from transformers.models.qwen3.modeling_qwen3 import Qwen3RMSNorm
@@ -394,3 +404,62 @@ def test_autocast_runs_rms_norm_in_float32_on_a_gpu_and_leaves_it_on_a_cpu():
     assert on_lists.isdisjoint({"mul", "add", "mean", "to", "_to_copy", "embedding"})
     for op in ["mul.Tensor", "add.Tensor", "mean.dim", "_to_copy", "embedding"]:
         assert not registered(f"aten::{op}", "AutocastCUDA"), op
+
+
+TINY = {
+    "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
+    "num_key_value_heads": 4, "head_dim": 16, "intermediate_size": 128,
+    "vocab_size": 128, "eos_token_id": 0,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "model_class, config_class, after_a_projection",
+    [
+        (LlamaModel, LlamaConfig, set()),
+        (Qwen3Model, Qwen3Config, {"q_norm", "k_norm"}),
+        (
+            Gemma3TextModel,
+            Gemma3TextConfig,
+            {
+                "q_norm",
+                "k_norm",
+                "post_attention_layernorm",
+                "post_feedforward_layernorm",
+            },
+        ),
+        (
+            Olmo2Model,
+            Olmo2Config,
+            {
+                "q_norm",
+                "k_norm",
+                "post_attention_layernorm",
+                "post_feedforward_layernorm",
+            },
+        ),
+    ],
+    ids=lambda value: getattr(value, "__name__", ""),
+)
+def test_under_autocast_only_the_norms_after_a_projection_see_bfloat16(
+    model_class, config_class, after_a_projection
+):
+    # "Under autocast": transformers' own models, float32 parameters, on a CPU.
+    torch.manual_seed(0)
+    model = model_class(config_class(**TINY))
+    received = {}
+
+    def record(module, args, output, name):
+        received.setdefault(name.split(".")[-1], set()).add(args[0].dtype)
+
+    for name, module in model.named_modules():
+        if type(module).__name__.endswith("RMSNorm"):
+            module.register_forward_hook(
+                lambda m, a, o, name=name: record(m, a, o, name)
+            )
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        model(input_ids=torch.arange(5)[None])
+    bfloat16 = {name for name, dtypes in received.items() if dtypes == {torch.bfloat16}}
+    assert bfloat16 == after_a_projection
+    others = {name: dtypes for name, dtypes in received.items() if name not in bfloat16}
+    assert others and all(dtypes == {torch.float32} for dtypes in others.values())
