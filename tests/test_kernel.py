@@ -22,6 +22,8 @@ from functools import cache, partial
 import pytest
 import torch
 import torch.nn.functional as F
+from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
+from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
 if not torch.cuda.is_available():
     os.environ["TRITON_INTERPRET"] = (
@@ -654,3 +656,24 @@ def test_kernels_compile_for_an_h100_without_spills_up_to_8192():
     assert all(
         int(stack) == 0 for block_n, stack, _ in compiled if int(block_n) <= 8192
     ), result.stdout
+
+
+@pytest.mark.parametrize(
+    "norm_class, epsilon, offset",
+    [(LlamaRMSNorm, "variance_epsilon", 0.0), (GemmaRMSNorm, "eps", 1.0)],
+    ids=["llama", "gemma"],
+)
+def test_the_kernel_takes_the_place_of_transformers_norms(norm_class, epsilon, offset):
+    # The Kernel page's "In a transformers model": each class's weight and eps, its offset.
+    torch.manual_seed(0)
+    norm = norm_class(64, eps=1e-5).to(DEVICE)
+    with torch.no_grad():
+        norm.weight.uniform_(-0.5, 0.5).add_(1.0 - offset)
+    x = torch.randn(3, 5, 64, device=DEVICE, requires_grad=True)
+    ours = rms_norm_triton(x, norm.weight, eps=getattr(norm, epsilon), offset=offset)
+    theirs = norm(x)
+    torch.testing.assert_close(ours, theirs)
+    dy = torch.randn_like(theirs)
+    grads = [torch.autograd.grad(y, (x, norm.weight), dy) for y in (ours, theirs)]
+    for a, b in zip(*grads, strict=True):
+        torch.testing.assert_close(a, b)
