@@ -5,6 +5,7 @@ norm classes tells each behaviour it reports from the others."""
 
 import math
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -404,6 +405,10 @@ def test_autocast_runs_rms_norm_in_float32_on_a_gpu_and_leaves_it_on_a_cpu():
     assert on_lists.isdisjoint({"mul", "add", "mean", "to", "_to_copy", "embedding"})
     for op in ["mul.Tensor", "add.Tensor", "mean.dim", "_to_copy", "embedding"]:
         assert not registered(f"aten::{op}", "AutocastCUDA"), op
+    # Attention casts its queries and keys, on either device.
+    assert "scaled_dot_product_attention" in lists["AT_FORALL_LOWER_PRECISION_FP"]
+    for key in ["AutocastCPU", "AutocastCUDA"]:
+        assert registered("aten::scaled_dot_product_attention", key)
 
 
 TINY = {
@@ -414,10 +419,10 @@ TINY = {
 
 
 @pytest.mark.parametrize(
-    "model_class, config_class, after_a_projection",
+    "model_class, config_class, after_a_projection, rotated_to",
     [
-        (LlamaModel, LlamaConfig, set()),
-        (Qwen3Model, Qwen3Config, {"q_norm", "k_norm"}),
+        (LlamaModel, LlamaConfig, set(), torch.float32),
+        (Qwen3Model, Qwen3Config, {"q_norm", "k_norm"}, torch.float32),
         (
             Gemma3TextModel,
             Gemma3TextConfig,
@@ -427,6 +432,7 @@ TINY = {
                 "post_attention_layernorm",
                 "post_feedforward_layernorm",
             },
+            torch.float32,
         ),
         (
             Olmo2Model,
@@ -437,17 +443,18 @@ TINY = {
                 "post_attention_layernorm",
                 "post_feedforward_layernorm",
             },
+            torch.bfloat16,  # its rotary embedding casts back to its input's dtype
         ),
     ],
     ids=lambda value: getattr(value, "__name__", ""),
 )
 def test_under_autocast_only_the_norms_after_a_projection_see_bfloat16(
-    model_class, config_class, after_a_projection
+    model_class, config_class, after_a_projection, rotated_to, monkeypatch
 ):
     # "Under autocast": transformers' own models, float32 parameters, on a CPU.
     torch.manual_seed(0)
     model = model_class(config_class(**TINY))
-    received = {}
+    received, rotated = {}, set()
 
     def record(module, args, output, name):
         received.setdefault(name.split(".")[-1], set()).add(args[0].dtype)
@@ -457,9 +464,21 @@ def test_under_autocast_only_the_norms_after_a_projection_see_bfloat16(
             module.register_forward_hook(
                 lambda m, a, o, name=name: record(m, a, o, name)
             )
+    # The rotary embedding, between a QK-norm and the attention: what it hands on.
+    modeling = sys.modules[model_class.__module__]
+    rotary = modeling.apply_rotary_pos_emb
+
+    def rotate(*args, **kwargs):
+        query, key = rotary(*args, **kwargs)
+        rotated.update({query.dtype, key.dtype})
+        return query, key
+
+    monkeypatch.setattr(modeling, "apply_rotary_pos_emb", rotate)
     with torch.autocast("cpu", dtype=torch.bfloat16):
         model(input_ids=torch.arange(5)[None])
     bfloat16 = {name for name, dtypes in received.items() if dtypes == {torch.bfloat16}}
     assert bfloat16 == after_a_projection
     others = {name: dtypes for name, dtypes in received.items() if name not in bfloat16}
     assert others and all(dtypes == {torch.float32} for dtypes in others.values())
+    # Its cos and sin are float32: what it hands the attention, where autocast casts.
+    assert rotated == {rotated_to}

@@ -1,5 +1,10 @@
 import torch
-from transformers.models.qwen3.modeling_qwen3 import Qwen3RMSNorm
+from transformers import Qwen3Config
+from transformers.models.qwen3.modeling_qwen3 import (
+    Qwen3RMSNorm,
+    Qwen3RotaryEmbedding,
+    apply_rotary_pos_emb,
+)
 
 class OneCast(Qwen3RMSNorm):
     """Qwen3RMSNorm with one change: the gain multiplies in float32, then one cast."""
@@ -10,26 +15,43 @@ class OneCast(Qwen3RMSNorm):
         h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.variance_epsilon)
         return (self.weight * h).to(input_dtype)  # was: self.weight * h.to(input_dtype)
 
+def off(y, exact):
+    """Cast to bfloat16, as autocast does at a matrix multiplication: how many values
+    differ from the exact value rounded once."""
+    wrong = (y.to(torch.bfloat16) != exact.to(torch.bfloat16)).sum().item()
+    return (
+        f"{str(y.dtype)[6:]}, off in {wrong} of {y.numel()} ({wrong / y.numel():.3%})"
+    )
+
 torch.manual_seed(0)
-head_dim = 128
-query = torch.randn(4096, head_dim).to(torch.bfloat16)  # a query projection's output
+head_dim, positions = 128, 4096
+query = torch.randn(1, 1, positions, head_dim).to(torch.bfloat16)  # q_proj's output
 gain = 1 + 0.1 * torch.randn(head_dim)  # a float32 parameter, as in mixed precision
+# Qwen3's rotary embedding: float32 cos and sin, since the residual stream is float32.
+rotary = Qwen3RotaryEmbedding(Qwen3Config(head_dim=head_dim))
+stream = torch.zeros(1, positions, head_dim)
+cos, sin = rotary(stream, torch.arange(positions)[None])
 
-# The exact values, in float64, rounded once to bfloat16.
+# The exact values, in float64: the norm's output, and the query the attention gets.
 q64 = query.double()
-exact = gain.double() * q64 / (q64.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
-rounded_once = exact.to(torch.bfloat16)
+normed = gain.double() * q64 / (q64.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
+rotated, _ = apply_rotary_pos_emb(normed, normed, cos.double(), sin.double())
 
+outputs = {}
 for norm_class in [Qwen3RMSNorm, OneCast]:
     norm = norm_class(head_dim, eps=1e-6)
     with torch.no_grad():
         norm.weight.copy_(gain)
     with torch.autocast("cpu", dtype=torch.bfloat16):
         y = norm(query)
-    # Cast to bfloat16, as autocast does before the next matrix multiplication: how
-    # many values are off the exact value rounded once?
-    wrong = (y.to(torch.bfloat16) != rounded_once).sum().item()
-    share = f"{wrong} of {y.numel()} ({wrong / y.numel():.3%})"
-    print(f"{norm_class.__name__:<12} returns {str(y.dtype)[6:]:<8} off: {share}")
-    #> Qwen3RMSNorm returns float32  off: 135640 of 524288 (25.871%)
-    #> OneCast      returns bfloat16 off: 1 of 524288 (0.000%)
+        q, _ = apply_rotary_pos_emb(y, y, cos, sin)
+    outputs[norm_class.__name__] = y, q
+
+for name, (y, q) in outputs.items():
+    print(f"{name:<12} returns {off(y, normed)}")
+    #> Qwen3RMSNorm returns float32, off in 135640 of 524288 (25.871%)
+    #> OneCast      returns bfloat16, off in 1 of 524288 (0.000%)
+for name, (y, q) in outputs.items():
+    print(f"{name:<12} rotated {off(q, rotated)}")
+    #> Qwen3RMSNorm rotated float32, off in 169057 of 524288 (32.245%)
+    #> OneCast      rotated float32, off in 171718 of 524288 (32.753%)

@@ -38,7 +38,7 @@ with warnings.catch_warnings(record=True) as caught:
         rounded_once = exact.to(torch.bfloat16)
         for label, norm in norms.items():
             y = norm(x)
-            # The next layer computes with y cast to bfloat16.
+            # Cast to bfloat16, as autocast does at a matrix multiplication.
             right = (y.to(torch.bfloat16) == rounded_once).sum().item()
             share = f"{right}/{y.numel()} ({right / y.numel():.3%})"
             print(f"{label} returns {name(y):<8} rounded once: {share}")
@@ -46,8 +46,8 @@ with warnings.catch_warnings(record=True) as caught:
             #> LLaMA form returns float32  rounded once: 777697/1048576 (74.167%)
             #> Gemma form returns bfloat16 rounded once: 1048576/1048576 (100.000%)
         after = {name(linear(norm(x))) for norm in norms.values()}
-        print("the next linear layer returns", after)
-        #> the next linear layer returns {'bfloat16'}
+        print("a linear layer on it returns", after)
+        #> a linear layer on it returns {'bfloat16'}
 
 # F.rms_norm warns that a bfloat16 input with a float32 gain skips its fused kernel.
 message = str(caught[0].message)
