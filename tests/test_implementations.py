@@ -454,7 +454,7 @@ def test_under_autocast_only_the_norms_after_a_projection_see_bfloat16(
     # "Under autocast": transformers' own models, float32 parameters, on a CPU.
     torch.manual_seed(0)
     model = model_class(config_class(**TINY))
-    received, rotated = {}, set()
+    received, rotated, cos_sin = {}, set(), set()
 
     def record(module, args, output, name):
         received.setdefault(name.split(".")[-1], set()).add(args[0].dtype)
@@ -468,8 +468,9 @@ def test_under_autocast_only_the_norms_after_a_projection_see_bfloat16(
     modeling = sys.modules[model_class.__module__]
     rotary = modeling.apply_rotary_pos_emb
 
-    def rotate(*args, **kwargs):
-        query, key = rotary(*args, **kwargs)
+    def rotate(query, key, cos, sin, *args, **kwargs):
+        cos_sin.update({cos.dtype, sin.dtype})
+        query, key = rotary(query, key, cos, sin, *args, **kwargs)
         rotated.update({query.dtype, key.dtype})
         return query, key
 
@@ -480,5 +481,6 @@ def test_under_autocast_only_the_norms_after_a_projection_see_bfloat16(
     assert bfloat16 == after_a_projection
     others = {name: dtypes for name, dtypes in received.items() if name not in bfloat16}
     assert others and all(dtypes == {torch.float32} for dtypes in others.values())
-    # Its cos and sin are float32: what it hands the attention, where autocast casts.
+    # Its cos and sin are float32; what it hands the attention, where autocast casts.
+    assert cos_sin == {torch.float32}
     assert rotated == {rotated_to}

@@ -13,6 +13,7 @@ sets it).
 """
 
 import ast
+import copy
 import os
 import re
 import subprocess
@@ -22,6 +23,7 @@ from functools import cache, partial
 import pytest
 import torch
 import torch.nn.functional as F
+from transformers import LlamaConfig, LlamaForCausalLM
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
@@ -48,6 +50,7 @@ from snippets.implementations.variants import (
 from snippets.kernel import rms_norm_triton as kernel
 from snippets.kernel.add_bytes import PASSES, tensors_moved
 from snippets.kernel.bfloat16 import bfloat16_rounded, bfloat16_truncated
+from snippets.kernel.in_transformers import use_triton_norms
 from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
 
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
@@ -677,3 +680,30 @@ def test_the_kernel_takes_the_place_of_transformers_norms(norm_class, epsilon, o
     grads = [torch.autograd.grad(y, (x, norm.weight), dy) for y in (ours, theirs)]
     for a, b in zip(*grads, strict=True):
         torch.testing.assert_close(a, b)
+
+
+def test_a_transformers_model_runs_with_the_kernel_in_place_of_its_norms():
+    # The Kernel page's "In a transformers model": a tiny LlamaForCausalLM, float32.
+    torch.manual_seed(0)
+    config = LlamaConfig(
+        hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+        num_attention_heads=4, num_key_value_heads=2, vocab_size=128, rms_norm_eps=1e-5,
+    )  # fmt: skip
+    reference = LlamaForCausalLM(config).to(DEVICE)
+    with torch.no_grad():  # gains away from their initial ones, so that they matter
+        for module in reference.modules():
+            if isinstance(module, LlamaRMSNorm):
+                module.weight.uniform_(0.5, 1.5)
+    model = copy.deepcopy(reference)
+    assert use_triton_norms(model) == 2 * config.num_hidden_layers + 1
+    assert not any(isinstance(module, LlamaRMSNorm) for module in model.modules())
+    assert list(model.state_dict()) == list(reference.state_dict())
+    tokens = torch.randint(config.vocab_size, (2, 16), device=DEVICE)
+    ours, theirs = (each(tokens, labels=tokens) for each in (model, reference))
+    torch.testing.assert_close(ours.logits, theirs.logits)
+    torch.testing.assert_close(ours.loss, theirs.loss)
+    ours.loss.backward()
+    theirs.loss.backward()
+    gradients = dict(model.named_parameters())
+    for name, parameter in reference.named_parameters():
+        torch.testing.assert_close(gradients[name].grad, parameter.grad, msg=name)
