@@ -1,8 +1,9 @@
 """Shared fixtures: the repository layout and one strict build of the site per test session.
 
-The site's own tools (BeautifulSoup, Playwright, the notebook packages) are imported where
-they are used: the kernel's tests then run on a GPU machine that has only torch, triton and
-pytest (`python -m pytest tests/test_kernel.py`)."""
+The site's own tools (MkDocs, BeautifulSoup, Playwright, the notebook packages) are imported
+where they are used: the kernel's tests then run on a GPU machine that has torch, triton,
+transformers and pytest but not those (`python -m pytest tests/test_kernel.py`; a test in
+tests/test_kernel.py checks it)."""
 
 import http.server
 import json
@@ -21,7 +22,6 @@ from urllib.parse import urlparse
 import pytest
 import torch
 import yaml
-from mkdocs.utils.meta import get_data
 
 from scripts.standalone import standalone
 
@@ -128,6 +128,10 @@ def read(path: Path) -> str:
 def description(path: Path):
     """The `description` in a page's front matter, read as MkDocs reads it (None if none):
     Material puts it in the page's <meta name="description"> for search results."""
+    from mkdocs.utils.meta import (
+        get_data,
+    )  # not at the top: the GPU machine has no MkDocs
+
     return get_data(path.read_text(encoding="utf-8"))[1].get("description")
 
 

@@ -707,3 +707,48 @@ def test_a_transformers_model_runs_with_the_kernel_in_place_of_its_norms():
     gradients = dict(model.named_parameters())
     for name, parameter in reference.named_parameters():
         torch.testing.assert_close(gradients[name].grad, parameter.grad, msg=name)
+
+
+# What the GPU machine lacks of the site's tools (the device's package list): its run of
+# these tests must not need them. Nor its pytest plugins, which differ from these.
+NOT_ON_THE_GPU_MACHINE = [
+    "bs4", "jupytext", "liger_kernel", "material", "mkdocs", "nbclient", "nbformat",
+    "playwright", "pytest_examples",
+]  # fmt: skip
+
+
+def test_what_runs_on_the_gpu_machine_needs_nothing_it_lacks():
+    # These tests, the checker and the benchmark with its sweep (README, "Kernel and
+    # benchmark"), imported and collected with those packages made unimportable.
+    blocked = ", ".join(repr(name) for name in NOT_ON_THE_GPU_MACHINE)
+    collect = (
+        f"import sys; sys.modules.update(dict.fromkeys([{blocked}]));"
+        " import snippets.check.__main__, snippets.benchmark.run, snippets.benchmark.tune;"
+        " import pytest; sys.exit(pytest.main(['--collect-only', '-q', '-o', 'addopts=',"
+        " '-p', 'no:cacheprovider', 'tests/test_kernel.py']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", collect],
+        cwd=ROOT,
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_on_a_gpu_autocast_runs_rms_norm_in_float32():
+    # The Implementations page's "Under autocast", which says what CUDA autocast does from
+    # PyTorch's lists: here run, on the GPU machine's call of these tests.
+    torch.manual_seed(0)
+    x = torch.randn(64, 256, device="cuda").to(torch.bfloat16)
+    offset = 0.1 * torch.randn(256, device="cuda")
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        y = F.rms_norm(x, (256,), 1 + offset, 1e-6)
+        llama, gemma = rms_norm_llama(x, 1 + offset), rms_norm_gemma(x, offset)
+    assert (y.dtype, llama.dtype, gemma.dtype) == (
+        torch.float32, torch.float32, torch.bfloat16,
+    )  # fmt: skip
+    torch.testing.assert_close(y, F.rms_norm(x.float(), (256,), 1 + offset, 1e-6))
