@@ -176,6 +176,16 @@ def rerun_for_language(code: list[str]) -> list[int]:
     return setting + list(range(reading[0], len(code)))
 
 
+def _warnings(run) -> list[str]:
+    """What the run's cells wrote to stderr."""
+    return [
+        output.text
+        for cell in run.cells
+        for output in cell.outputs
+        if output.output_type == "stream" and output.name == "stderr"
+    ]
+
+
 def execute(nb, cache: Path | None = None) -> dict[str, list[tuple]]:
     """Run the notebook's code cells (with LANGUAGE "en") in a fresh kernel (`run_cells`),
     then in the same kernel the cells `rerun_for_language` names, per other language;
@@ -191,7 +201,9 @@ def execute(nb, cache: Path | None = None) -> dict[str, list[tuple]]:
         run = run_cells(
             code + [localized(code[i], lang) for lang in others for i in rerun]
         )
-        if cached:
+        # A run that wrote a warning is not kept: it may come from the machine (a missing
+        # font), not the code, and would outlast the fix. The tests reject it anyway.
+        if cached and not _warnings(run):
             cached.parent.mkdir(parents=True, exist_ok=True)
             partial = cached.with_suffix(".partial")
             nbformat.write(run, partial)

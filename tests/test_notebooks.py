@@ -6,7 +6,8 @@ run in a Jupyter kernel, rendered by mkdocs-jupyter in both languages.
 - Each notebook runs in a fresh kernel without an error (nbclient), in the build or earlier
   with the same code and environment (the cache key), and both languages publish that run:
   the same printed output, each language's own figures. The Korean figures are what a fresh
-  run of the Korean notebook draws, and no cell writes a warning (a missing glyph, say).
+  run of the Korean notebook draws, and no cell writes a warning (a missing glyph, say); a
+  run that wrote one is not cached, so it does not outlast its cause.
 - Each notebook page shows rendered cells and outputs, not the notebook's JSON; it loads no
   MathJax; it links its .ipynb for download; every figure has the alt text its page gives.
 - A cell that raises fails `mkdocs build`.
@@ -94,7 +95,9 @@ def test_the_site_shows_a_run_of_this_code(page: Path, built_site: Path):
     # checkout, as in CI, it runs it); a cell that raised would have failed the build.
     nb = notebooks.notebook(DOCS / "en" / page)
     cached = notebooks.cache_folder() / f"{notebooks.cache_key(nb)}.ipynb"
-    assert cached.is_file(), "the build left no run of this code"
+    assert cached.is_file(), (
+        "the build kept no run of this code (a warning is not kept)"
+    )
     runs = notebooks.execute(nb, cache=notebooks.cache_folder())  # read from the cache
     for language in LANGUAGES:
         shown = outputs_of(published(built_site, language, page))
@@ -169,3 +172,22 @@ def test_a_cell_that_raises_fails_the_build(tmp_path: Path):
     assert result.returncode != 0
     assert "notebooks/broken.md: a cell raised" in result.stderr
     assert "ValueError: broken on purpose" in result.stderr
+
+
+def test_a_run_with_a_warning_is_not_cached(tmp_path: Path, monkeypatch):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)")])
+
+    def run_writing(stream):
+        def run(sources):
+            cells = [nbformat.v4.new_code_cell(source) for source in sources]
+            cells[0].outputs = [nbformat.v4.new_output("stream", name=stream, text="1")]
+            return nbformat.v4.new_notebook(cells=cells)
+
+        return run
+
+    monkeypatch.setattr(notebooks, "run_cells", run_writing("stderr"))
+    notebooks.execute(nb, cache=tmp_path)
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(notebooks, "run_cells", run_writing("stdout"))
+    notebooks.execute(nb, cache=tmp_path)
+    assert [path.suffix for path in tmp_path.iterdir()] == [".ipynb"]
