@@ -22,32 +22,50 @@ from conftest import (
 
 PAGES = all_pages()
 RULE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
-ALL_RULES = {"type": "tag", "values": RULE_TAGS}
 BLOCKING = {"serious", "critical"}
 
 
-# Highlighted code is most of a page's elements (3969 of the Placement page's 4641, one per
-# token) and most of axe's time. A token's contrast depends only on its own colors, size,
-# weight and opacity and on its code block's background, so axe checks the rest of the page,
-# then one token of each such style: the longest, since axe leaves text of one character
-# undecided.
+# Most of axe's time on a page goes to its color rules (color-contrast, link-in-text-block),
+# which look at every element with text: one per token of highlighted code (3969 of the
+# Placement page's 4641 elements) and one per symbol of a formula. An element's verdict
+# under them depends only on its style: its color, size, weight, decoration and opacity,
+# what shows behind it (the backgrounds down to the first opaque one) and, for a link, the
+# color of the text around it. So the color rules run on one visible element of each such
+# style (the one with the longest text: axe leaves text of one character undecided), the
+# other rules on the whole page but its code's tokens (elements without attributes, which
+# only the color rules concern).
 MARK_STYLE_SAMPLES = """() => {
-  const longest = new Map();
-  for (const token of document.querySelectorAll("div.highlight code span")) {
-    if (token.children.length) continue;  // only tokens: text, no elements inside
-    const own = getComputedStyle(token);
-    const block = getComputedStyle(token.closest("code"));
-    const style = [token.className, own.color, own.backgroundColor, own.fontSize,
-      own.fontWeight, own.opacity, block.backgroundColor].join("|");
-    const best = longest.get(style);
-    if (!best || token.textContent.trim().length > best.textContent.trim().length) {
-      longest.set(style, token);
+  const behind = new Map();  // element -> what shows behind its text
+  const backdrop = element => {
+    if (!element) return "";
+    if (!behind.has(element)) {
+      const style = getComputedStyle(element);
+      const own = [style.backgroundColor, style.backgroundImage, style.opacity].join(" ");
+      const opaque = style.backgroundColor.startsWith("rgb(") && style.opacity === "1";
+      behind.set(element, opaque ? own : own + " / " + backdrop(element.parentElement));
     }
+    return behind.get(element);
+  };
+  const ownText = element => [...element.childNodes]
+    .filter(node => node.nodeType === Node.TEXT_NODE)
+    .map(node => node.textContent).join("").trim();
+  const longest = new Map();
+  for (const element of document.body.querySelectorAll("*")) {
+    if (["SCRIPT", "STYLE", "TEMPLATE"].includes(element.tagName)) continue;
+    const text = ownText(element);
+    if (!text || !element.checkVisibility({visibilityProperty: true})) continue;
+    const own = getComputedStyle(element);
+    const around = element.parentElement ? getComputedStyle(element.parentElement).color : "";
+    const style = [element.tagName === "A", own.color, own.fontSize, own.fontWeight,
+      own.fontStyle, own.textDecorationLine, own.borderBottomStyle, own.textShadow,
+      around, backdrop(element)].join("|");
+    const best = longest.get(style);
+    if (!best || text.length > ownText(best).length) longest.set(style, element);
   }
-  for (const token of longest.values()) token.dataset.styleSample = "";
+  for (const element of longest.values()) element.dataset.styleSample = "";
 }"""
-# The whole page but its code's tokens, then one token of each style.
-PARTS = [{"exclude": [["div.highlight code"]]}, {"include": [["[data-style-sample]"]]}]
+WITHOUT_CODE_TOKENS = {"exclude": [["div.highlight code"]]}
+STYLE_SAMPLES = {"include": [["[data-style-sample]"]]}
 
 
 def load_axe(page):
@@ -56,8 +74,7 @@ def load_axe(page):
 
 
 def color_rules(page) -> list[str]:
-    """The rules axe files under colors (color-contrast, link-in-text-block): most of its
-    time on a page."""
+    """The rules axe files under colors (color-contrast, link-in-text-block)."""
     load_axe(page)
     return page.evaluate(
         "tags => axe.getRules(tags).filter(r => r.tags.includes('cat.color'))"
@@ -66,21 +83,28 @@ def color_rules(page) -> list[str]:
     )
 
 
-def violations(page, selection: dict, without=()) -> list[str]:
-    """axe's serious and critical violations of the rules in `selection` (axe's runOnly),
-    but those named in `without`."""
+def violations(page, colors=True, others=True) -> list[str]:
+    """axe's serious and critical violations of its rules with RULE_TAGS: those it files
+    under colors (`colors`), on one element of each style, and the others (`others`), on
+    the page but its code's tokens."""
     page.evaluate(MARK_STYLE_SAMPLES)
-    load_axe(page)
-    # Details of the violations only: listing every passing element too doubles axe's time.
-    options = {"runOnly": selection, "resultTypes": ["violations"]}
-    options["rules"] = {rule: {"enabled": False} for rule in without}
+    color = color_rules(page)
+    runs = []
+    if others:
+        tagged = {"type": "tag", "values": RULE_TAGS}
+        disabled = {rule: {"enabled": False} for rule in color}
+        runs.append((WITHOUT_CODE_TOKENS, {"runOnly": tagged, "rules": disabled}))
+    if colors:
+        runs.append((STYLE_SAMPLES, {"runOnly": {"type": "rule", "values": color}}))
     run = "([context, options]) => axe.run(context, options)"
     return [
         f"{rule['id']} ({rule['impact']}) at {node['target']}: "
         + " ".join(node["failureSummary"].split("\n")[1:]).strip()
-        for part in PARTS
-        if part is PARTS[0] or page.locator("[data-style-sample]").count()
-        for rule in page.evaluate(run, [part, options])["violations"]
+        for context, options in runs
+        # Details of the violations only: listing every passing element too doubles axe's time.
+        for rule in page.evaluate(
+            run, [context, {**options, "resultTypes": ["violations"]}]
+        )["violations"]
         if rule["impact"] in BLOCKING
         for node in rule["nodes"]
     ]
@@ -101,9 +125,9 @@ def test_page_meets_wcag_21_aa(page, language, path):
     if language != "en":
         # The same elements and styles as its English twin, so the same colors in both
         # schemes, measured there: the rules that do not depend on colors.
-        assert violations(page, ALL_RULES, without=color_rules(page)) == []
+        assert violations(page, colors=False) == []
         return
-    assert violations(page, ALL_RULES) == [], "light scheme"
+    assert violations(page) == [], "light scheme"
     # Then the toggle to dark: the page is the same but for its colors, so only the rules
     # axe files under colors can change their verdict.
     page.locator("form[data-md-component=palette] label:visible").click()
@@ -112,7 +136,7 @@ def test_page_meets_wcag_21_aa(page, language, path):
         "document.getAnimations().every(a => a.playState != 'running')"
     )
     assert scheme(page) == "slate"
-    assert violations(page, {"type": "rule", "values": color_rules(page)}) == [], "dark"
+    assert violations(page, others=False) == [], "dark"
 
 
 @pytest.mark.parametrize("preference", ["light", "dark"])
@@ -124,19 +148,28 @@ def test_open_search_dialog_meets_wcag_21_aa(page, language, preference):
     page.goto(url_path(language, Path("index.md")))
     search(page, "RMS")
     page.wait_for_timeout(500)  # the dialog's fade-in ends before contrast is measured
-    assert violations(page, ALL_RULES) == []
+    assert violations(page) == []
 
 
 @pytest.mark.usefixtures("empty_search_index")
 def test_not_found_page_meets_wcag_21_aa(page):
     page.goto(f"{SITE_PATH}404.html")
-    assert violations(page, ALL_RULES) == []
+    assert violations(page) == []
 
 
-def test_a_code_token_with_too_little_contrast_is_caught(page):
-    # The check of the test above: one token style made pale is reported, though axe
-    # sees only the first token of each style.
+@pytest.mark.parametrize(
+    "pale, element",
+    [(".md-typeset .highlight .n", ".n"), (".md-typeset math mi", "mi")],
+    ids=["code token", "formula symbol"],
+)
+def test_a_style_with_too_little_contrast_is_caught(page, pale, element):
+    # The check of the sampling above: a style of code tokens or of formula symbols made
+    # pale is reported, though axe sees only one element of each style.
     page.goto(url_path("en", Path("math.md")))
-    page.add_style_tag(content=".md-typeset .highlight .n { color: #ddd !important }")
-    found = violations(page, {"type": "rule", "values": ["color-contrast"]})
-    assert len(found) == 1 and found[0].startswith("color-contrast (serious) at ['.n")
+    page.add_style_tag(content=f"{pale} {{ color: #ddd !important }}")
+    found = violations(page, others=False)
+    # Each line: "color-contrast (serious) at ['... > mi[...]']: ...", the element last.
+    targets = [line.split(" at ", 1)[1].split("]: ", 1)[0] for line in found]
+    elements = [target.split(" > ")[-1].lstrip("['") for target in targets]
+    assert found and all(line.startswith("color-contrast (serious)") for line in found)
+    assert all(name.startswith(element) for name in elements), found
