@@ -99,7 +99,8 @@ def check_language_selector(page, server, language, path):
     target = other(language)
     page.locator(".md-select").first.hover()
     page.locator(f".md-select a[hreflang={target}]").first.click()
-    page.wait_for_url(server + url_path(target, path))
+    # Arrived once the twin's document arrives: its own visit checks how it loads.
+    page.wait_for_url(server + url_path(target, path), wait_until="commit")
     assert page.locator("html").get_attribute("lang") == target
 
 
