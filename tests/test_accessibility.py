@@ -2,7 +2,8 @@
 the English pages in the light color scheme and, for the rules that depend on colors, the
 dark one (reached with the toggle); the Korean pages, which have their English twins' elements
 and styles, for the rules that do not depend on colors; the search dialog open, in both
-languages and schemes; and the 404 page: no serious or critical violations."""
+languages and schemes; and the 404 page: no serious or critical violations. The color rules
+see one element of each style (a pale style is still caught)."""
 
 from pathlib import Path
 
