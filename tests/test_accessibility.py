@@ -159,18 +159,31 @@ def test_not_found_page_meets_wcag_21_aa(page):
 
 
 @pytest.mark.parametrize(
-    "pale, element",
-    [(".md-typeset .highlight .n", ".n"), (".md-typeset math mi", "mi")],
-    ids=["code token", "formula symbol"],
+    "style, rule, element",
+    [
+        (
+            ".md-typeset .highlight .n { color: #ddd !important }",
+            "color-contrast",
+            ".n",
+        ),
+        (".md-typeset math mi { color: #ddd !important }", "color-contrast", "mi"),
+        # A link in a paragraph told from its text only by a color too close to it.
+        (
+            ".md-typeset p a { color: #444 !important; text-decoration: none !important }",
+            "link-in-text-block",
+            "a",
+        ),
+    ],
+    ids=["pale code token", "pale formula symbol", "link too like its text"],
 )
-def test_a_style_with_too_little_contrast_is_caught(page, pale, element):
-    # The check of the sampling above: a style of code tokens or of formula symbols made
-    # pale is reported, though axe sees only one element of each style.
+def test_a_style_that_fails_a_color_rule_is_caught(page, style, rule, element):
+    # The check of the sampling above: code tokens, formula symbols or links given a
+    # failing style are reported, though axe sees only one element of each style.
     page.goto(url_path("en", Path("math.md")))
-    page.add_style_tag(content=f"{pale} {{ color: #ddd !important }}")
+    page.add_style_tag(content=style)
     found = violations(page, others=False)
     # Each line: "color-contrast (serious) at ['... > mi[...]']: ...", the element last.
     targets = [line.split(" at ", 1)[1].split("]: ", 1)[0] for line in found]
     elements = [target.split(" > ")[-1].lstrip("['") for target in targets]
-    assert found and all(line.startswith("color-contrast (serious)") for line in found)
+    assert found and all(line.startswith(f"{rule} (serious)") for line in found), found
     assert all(name.startswith(element) for name in elements), found
