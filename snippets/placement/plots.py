@@ -50,8 +50,11 @@ def fonts(language: str) -> list[str]:
     try:
         font_manager.findfont(KOREAN_FONT, fallback_to_default=False)
     except ValueError as error:
+        # Matplotlib lists the fonts once: one installed since is found after its
+        # cache is deleted.
         raise RuntimeError(
-            f"the Korean plots need the font {KOREAN_FONT} (Debian: fonts-nanum)"
+            f"the Korean plots need the font {KOREAN_FONT} (Debian: fonts-nanum); if it "
+            f"is installed, delete matplotlib's font cache in {matplotlib.get_cachedir()}"
         ) from error
     return ["DejaVu Sans", KOREAN_FONT]
 
