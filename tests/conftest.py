@@ -159,15 +159,20 @@ def shown_code(target: str, language: str = "en") -> str:
 
 
 @cache
-def built_page(site: Path, language: str, page: Path) -> "BeautifulSoup":
-    """A page of the built site, parsed once per test process: several tests read it, none
-    may change it (copy.copy a part to edit it)."""
+def parsed_html(path: Path) -> "BeautifulSoup":
+    """A built HTML file, parsed once per test process (about 0.3 s a page): several tests
+    read it, none may change it (copy.copy a part to edit it)."""
     from bs4 import BeautifulSoup
 
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def built_page(site: Path, language: str, page: Path) -> "BeautifulSoup":
+    """A page of the built site, parsed (parsed_html)."""
     served = url_path(language, page).removeprefix(SITE_PATH)
     path = site / served / "index.html"
     assert path.is_file(), f"{language}/{page} was not built at {path}"
-    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    return parsed_html(path)
 
 
 def prose(text: str) -> str:

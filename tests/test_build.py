@@ -9,7 +9,6 @@ import re
 from urllib.parse import urljoin
 
 import pytest
-from bs4 import BeautifulSoup
 
 from conftest import (
     DOCS,
@@ -26,6 +25,7 @@ from conftest import (
     includes,
     mkdocs_config,
     pages,
+    parsed_html,
     prose,
     read,
     shown_code,
@@ -84,7 +84,7 @@ def test_formulas_are_rendered_to_mathml(built_site, language, page):
 
 def test_nothing_is_loaded_from_another_host(built_site):
     for path in sorted(built_site.rglob("*.html")):
-        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        soup = parsed_html(path)
         urls = [
             element.get(attribute)
             for tag, attribute in LOADING_ATTRIBUTES.items()
@@ -244,7 +244,7 @@ def test_every_page_folder_has_the_sitemap_the_language_selector_fetches(built_s
 def test_the_one_not_found_page_is_english_and_points_korean_readers_home(built_site):
     # GitHub Pages answers every missing path with the root 404.html: the English build's
     # (hooks/not_found.py), not the last language built over it.
-    soup = BeautifulSoup((built_site / "404.html").read_text("utf-8"), "html.parser")
+    soup = parsed_html(built_site / "404.html")
     assert soup.html["lang"] == "en"
     navigation = [a.get_text(strip=True) for a in soup.select("nav.md-nav--primary a")]
     assert "Math" in navigation and "수학" not in navigation
