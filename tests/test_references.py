@@ -2,8 +2,9 @@
 the paper's arXiv link and names the pages that cite it, in both languages.
 
 - A citation on a page ("Xiong et al. (2020)", "(Ashkboos et al., 2024)", "Zhang and
-  Sennrich (2019)", "Xiong 등(2020)", "Zhang과 Sennrich(2019)") has its authors linked to
-  references.md#<first author>-<year>[-<word>], the year the text gives.
+  Sennrich (2019)", "(van Laarhoven, 2017)", "Xiong 등(2020)", "Zhang과 Sennrich(2019)") has
+  its authors linked to references.md#<first author>-<year>[-<word>], the year the text
+  gives (the first author's surname written without spaces: vanlaarhoven-2017).
 - Every entry of the References page is cited, and lists exactly the pages that cite it, by
   their navigation titles; the two languages' References pages hold the same entries in the
   same order, each with one arXiv link.
@@ -26,10 +27,13 @@ from conftest import (
 )
 
 REFERENCES = Path("references.md")
-# Authors (a surname and "et al." or "등", or two surnames joined by "and", "과" or "와"),
-# the link to their entry if there is one, then the year.
+# Authors (a surname and "et al." or "등", two surnames joined by "and", "과" or "와", or
+# one surname, with its particle, right before a comma or bracket and the year), the link
+# to their entry if there is one, then the year.
 CITATION = re.compile(
-    r"(?P<authors>[A-Z][A-Za-z-]+(?:\s+et\s+al\.|\s?등|(?:\s+and|과|와)\s+[A-Z][A-Za-z-]+))"
+    r"(?P<authors>(?P<surname>(?:(?:van|von|de)\s+)?[A-Z][A-Za-z-]+)"
+    r"(?:\s+et\s+al\.|\s?등|(?:\s+and|과|와)\s+[A-Z][A-Za-z-]+"
+    r"|(?=(?:\]\([^)\s]*\))?\s*[,(]\s*(?:19|20)\d\d)))"
     r"(?:\]\((?P<target>[^)\s]*)\))?"
     r"[\s,(]*(?P<year>(?:19|20)\d\d)\b"
 )
@@ -90,8 +94,8 @@ def test_every_citation_links_to_its_reference(language, page):
         assert target, f"{where}: not a link to an entry of the References page"
         assert target["key"] in keys, f"{where}: no entry {target['key']}"
         assert target["year"] == citation["year"], f"{where}: another year's entry"
-        surname = citation["authors"].split()[0].removesuffix("과").removesuffix("와")
-        assert target["key"].startswith(surname.lower() + "-"), where
+        surname = citation["surname"].replace(" ", "").lower()
+        assert target["key"].startswith(surname + "-"), where
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -136,8 +140,13 @@ def test_an_unlinked_or_mislinked_citation_is_caught():
         ("Kim et al.", "references.md#kim-2024", "2025"),
         ("Ashkboos et al.", "references.md#ashkboos-2024-slicegpt", "2024"),
     ]
-    korean = "Xiong 등(2020)과 Zhang과 Sennrich(2019)"
+    korean = "Xiong 등(2020)과 Zhang과 Sennrich(2019), van Laarhoven(2017)"
     assert [m["authors"] for m in CITATION.finditer(korean)] == [
         "Xiong 등",
         "Zhang과 Sennrich",
+        "van Laarhoven",
     ]
+    # One author: the surname before a comma or bracket and the year, linked or not.
+    single = "(van Laarhoven, 2017) and [Ba](references.md#ba-2016) (2016), not LLaMA 2"
+    found = [(m["surname"], m["target"]) for m in CITATION.finditer(single)]
+    assert found == [("van Laarhoven", None), ("Ba", "references.md#ba-2016")]

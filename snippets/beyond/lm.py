@@ -14,6 +14,11 @@ from snippets.placement.tiny_lm import (
 
 LM_VARIANTS = ["pre-norm", "post-norm", "DeepNorm", "Peri-LN", "DyT"]
 
+def rms_norm(width):
+    """RMSNorm with the Placement page's eps (nn.RMSNorm's default would be float32's
+    machine epsilon, 1.19e-07)."""
+    return nn.RMSNorm(width, eps=1e-6)
+
 class Layer(nn.Module):
     def __init__(self, width, heads, variant, alpha):
         super().__init__()
@@ -22,10 +27,10 @@ class Layer(nn.Module):
         self.mlp = nn.Sequential(
             nn.Linear(width, 4 * width), nn.GELU(), nn.Linear(4 * width, width)
         )
-        norm = DyT if variant == "DyT" else nn.RMSNorm
+        norm = DyT if variant == "DyT" else rms_norm
         self.norm1, self.norm2 = norm(width), norm(width)
         if variant == "Peri-LN":  # a second norm per sublayer, on its output
-            self.out1, self.out2 = nn.RMSNorm(width), nn.RMSNorm(width)
+            self.out1, self.out2 = rms_norm(width), rms_norm(width)
 
     def forward(self, x):
         if self.variant in ("pre-norm", "DyT"):  # x + F(Norm(x))
@@ -49,7 +54,7 @@ class TinyLM(nn.Module):
             Layer(width, heads, variant, alpha) for _ in range(layers)
         )
         # The post-norm layouts end with a norm; the others need a final one.
-        final = {"pre-norm": nn.RMSNorm(width), "Peri-LN": nn.RMSNorm(width)}
+        final = {"pre-norm": rms_norm(width), "Peri-LN": rms_norm(width)}
         self.final_norm = DyT(width) if variant == "DyT" else final.get(variant)
         self.head = nn.Linear(width, vocab)
         # Xavier-normal weights for every variant, the queries, keys and values each as
