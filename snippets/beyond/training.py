@@ -25,7 +25,7 @@ def where(loss):
         return "near bigram"
     if abs(loss - unigram) < 0.1:
         return "at unigram"
-    return "in between"
+    return "above unigram" if loss > unigram else "in between"
 
 for variant in LM_VARIANTS:
     # At 0.03 training amplifies rounding, so only where the loss lands is printed.

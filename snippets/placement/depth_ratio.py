@@ -4,9 +4,9 @@ import torch
 
 from snippets.placement.stack import layer_statistics
 
-# Xiong et al. (2020): at initialization the last layer's weight gradient is smaller under
-# pre-norm by a factor that grows like sqrt(L). Measure the factor at several depths on the
-# same stack as above (the last block's first linear layer, mean of 5 seeds).
+# Xiong et al. (2020): at initialization their bounds on the last layer's weight gradient
+# differ between post-norm and pre-norm by a factor of sqrt(L). Measure the ratio at several
+# depths on the same stack as above (the last block's first linear layer, mean of 5 seeds).
 def last_layer_gradient(placement, depth):
     runs = [layer_statistics(placement, seed, depth=depth) for seed in range(5)]
     return torch.stack([run["weight_grad"][-1] for run in runs]).mean()

@@ -25,7 +25,7 @@ def where(loss):
         return "below bigram"
     if abs(loss - unigram) < 0.05:
         return "at unigram"
-    return "in between"
+    return "above unigram" if loss > unigram else "in between"
 
 for lr in rates:
     for placement in PLACEMENTS:
