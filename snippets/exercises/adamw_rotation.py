@@ -2,8 +2,8 @@ import math
 
 import torch
 
-# (a) Adam's update from 100 gradients, and from the same gradients halved (the gradients
-# at 2W of a scale-invariant W): the same, up to Adam's eps (1e-8).
+# (a) Adam's 100 updates from 100 gradients, summed, and from the same gradients halved
+# (the gradients at 2W of a scale-invariant W): the same, up to Adam's eps (1e-8).
 torch.manual_seed(0)
 gradients = torch.randn(100, 1000, dtype=torch.float64)
 
@@ -17,8 +17,8 @@ def adam_update(scale):
 
 full, halved = adam_update(1.0), adam_update(0.5)
 change = ((halved - full).norm() / full.norm()).item()
-print(f"gradients halved: the update changes by {change:.1e} of its length")
-#> gradients halved: the update changes by 7.2e-08 of its length
+print(f"gradients halved: the summed updates change by {change:.1e} of their length")
+#> gradients halved: the summed updates change by 7.2e-08 of their length
 
 # (b) LLaMA's settings (7B and 13B): peak lr 3e-4, weight decay 0.1, beta1 0.9.
 lr, decay, beta1 = 3e-4, 0.1, 0.9

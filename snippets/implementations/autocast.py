@@ -4,6 +4,7 @@ import torch
 import torch.nn.functional as F
 
 from snippets.implementations.variants import rms_norm_gemma, rms_norm_llama
+from snippets.kernel.bfloat16 import bfloat16_rounded
 
 torch.manual_seed(0)
 n = 256
@@ -35,7 +36,7 @@ with warnings.catch_warnings(record=True) as caught:
         # A norm right after a linear layer: its exact output in float64, rounded once.
         x64 = x.double()
         exact = gain.double() * x64 / (x64.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
-        rounded_once = exact.to(torch.bfloat16)
+        rounded_once = bfloat16_rounded(exact)  # .to(torch.bfloat16) rounds twice
         for label, norm in norms.items():
             y = norm(x)
             # Cast to bfloat16, as autocast does at a matrix multiplication.

@@ -8,6 +8,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from snippets.kernel.bfloat16 import bfloat16_rounded
+
 n = 512
 norm = keras.layers.RMSNormalization()
 norm.build((None, n))
@@ -50,7 +52,7 @@ print("mixed_bfloat16 ->", y16.dtype, "| scale stored as", mixed.scale.dtype)
 #> mixed_bfloat16 -> bfloat16 | scale stored as float32
 y16 = torch.tensor(keras.ops.convert_to_numpy(keras.ops.cast(y16, "float32")))
 for name, gain in [("bfloat16", weight.to(torch.bfloat16)), ("float32", weight)]:
-    exact = F.rms_norm(x16.double(), (n,), gain.double(), eps=1e-6).to(torch.bfloat16)
+    exact = bfloat16_rounded(F.rms_norm(x16.double(), (n,), gain.double(), eps=1e-6))
     share = (y16 == exact).float().mean()
     print(f"{name} gain: equals the exact value rounded once in {share:.1%}")
     #> bfloat16 gain: equals the exact value rounded once in 100.0%

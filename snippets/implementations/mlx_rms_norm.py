@@ -4,6 +4,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from snippets.kernel.bfloat16 import bfloat16_rounded
+
 n = 512
 norm = nn.RMSNorm(n)  # calls mx.fast.rms_norm(x, weight, eps)
 print("eps:", norm.eps, "| weight all ones:", bool(mx.all(norm.weight == 1)))
@@ -40,7 +42,7 @@ weight16 = weight.to(torch.bfloat16)
 norm.weight = mx.array(weight.numpy()).astype(mx.bfloat16)
 y16 = norm(x16_mlx)
 mlx16 = torch.tensor(np.array(y16.astype(mx.float32))).to(torch.bfloat16)
-exact = F.rms_norm(x16.double(), (n,), weight16.double(), eps=1e-5).to(torch.bfloat16)
+exact = bfloat16_rounded(F.rms_norm(x16.double(), (n,), weight16.double(), eps=1e-5))
 x_hat = x16.float() * torch.rsqrt(x16.float().pow(2).mean(-1, keepdim=True) + 1e-5)
 llama_order = weight16 * x_hat.to(torch.bfloat16)
 print("bfloat16 weight ->", y16.dtype)
