@@ -110,34 +110,34 @@ def rms_norm_backward_kernel(
 # tile-sized tensor: at most 32 with these settings up to BLOCK_N 32768, 64 at 65536.
 # The backward keeps several such tensors live (x, dy, w, dw, intermediates), and a
 # program of 16 or 32 warps gets at most 128 or 64 registers per thread. So ptxas spills
-# registers to local memory from BLOCK_N 16384 in the backward and at 65536 in the
+# registers to local memory from BLOCK_N 16384 in the backward and from 32768 in the
 # forward (sm_90, triton 3.9, spill stores per thread, bfloat16: backward 192 bytes at
-# 16384, 740 at 32768, 2418 at 65536; forward 228 at 65536, when M, N, the strides and
-# the pointers' alignment are multiples of 16, which Triton specializes a launch for;
-# without that, as the tests compile, 548, 800, 2910 and 242). Still correct, at the cost
-# of traffic.
+# 16384, 740 at 32768, 2418 at 65536; forward none at 32768 and 228 at 65536, when M, N,
+# the strides and the pointers' alignment are multiples of 16, which Triton specializes a
+# launch for; without that, as the tests compile, 548, 800 and 2910, and 4 and 242; with
+# the residual add, the forward 92 and 1158). Still correct, at the cost of traffic.
 
-# Forward: (largest BLOCK_N, num_warps), from a sweep of this kernel's num_warps on an H100
-# (bfloat16, M = 16384; for planning, not published) and, for the longest rows, from ptxas.
+# Forward: (largest BLOCK_N, num_warps), picked from a sweep of this kernel's num_warps on
+# an H100 (bfloat16, M = 16384) whose timings are not published, and, for the longest rows,
+# from ptxas. `python -m snippets.benchmark.tune` times every setting on a GPU.
 FORWARD_WARPS = (
-    (1024, 2),  # N = 1024: 1, 2 and 4 warps alike, 8 and more slower
-    (8192, 8),  # N = 2048 to 8192: 8 warps best or level with the best
-    (16384, 16),  # N = 16384: 8, 16 and 32 warps alike
+    (1024, 2),  # N = 1024
+    (8192, 8),  # N = 2048 to 8192
+    (16384, 16),  # N = 16384
     (MAX_N, 32),  # not timed: spills 228 bytes, 16 warps 232 (242, 1714)
 )
 
-# Backward: (largest BLOCK_N, programs per SM, BLOCK_M, num_warps), from a sweep of the
-# kernel with one row per step on an H100 (bfloat16, M = 16384; programs x warps, for
-# planning, not published) and, for the longest rows, from ptxas. Each program writes a
-# float32 dw partial, so at N <= 2048 BLOCK_M = 2 keeps the best setting's rows in flight
-# with half the programs. A tiled backward beat one row per step at N = 1024 to 4096, but
-# its settings were not recorded: BLOCK_M = 2 is to be confirmed on a GPU, by
-# `python -m snippets.benchmark.tune`, which times every setting of both tables.
+# Backward: (largest BLOCK_N, programs per SM, BLOCK_M, num_warps), picked from a sweep of
+# programs x warps for the kernel with one row per step on an H100 (bfloat16, M = 16384)
+# whose timings are not published, and, for the longest rows, from ptxas. Each program
+# writes a float32 dw partial, so at N <= 2048 BLOCK_M = 2 keeps the picked setting's rows
+# in flight (8 and 4 programs per SM of one row) with half the programs; BLOCK_M = 2 is
+# untimed. `python -m snippets.benchmark.tune` times every setting of both tables.
 BACKWARD_SETTINGS = (
-    (1024, 4, 2, 4),  # N = 1024: best at 8 per SM x 4 warps, far ahead of 2 per SM
-    (2048, 2, 2, 8),  # N = 2048: best at 4 per SM x 8 warps
-    (4096, 2, 1, 8),  # N = 4096: best at 2 per SM x 8 warps
-    (16384, 1, 1, 16),  # N = 8192 and 16384: best at 1 per SM x 16 warps
+    (1024, 4, 2, 4),  # N = 1024
+    (2048, 2, 2, 8),  # N = 2048
+    (4096, 2, 1, 8),  # N = 4096
+    (16384, 1, 1, 16),  # N = 8192 and 16384
     (MAX_N, 1, 1, 32),  # not timed: spills 2418 bytes, 16 warps 9764 (2910, 12050)
 )
 
