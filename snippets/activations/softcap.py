@@ -17,10 +17,12 @@ for before, after, d in zip(logits.tolist(), capped.tolist(), slope.tolist()):
     #> logit     50 -> 38.08, slope 0.42
     #> logit    100 -> 48.20, slope 0.0707
     #> logit   1000 -> 50.00, slope 0
-print(f"no two capped logits differ by 2 * cap = {2 * cap:g} or more")
-#> no two capped logits differ by 2 * cap = 100 or more
+# The widest gap: a huge logit against a huge negative one, capped to +cap and -cap.
+extremes = cap * torch.tanh(torch.tensor([1e6, -1e6], dtype=torch.float64) / cap)
+print(f"widest gap between two capped logits: {extremes[0] - extremes[1]:g} = 2 * cap")
+#> widest gap between two capped logits: 100 = 2 * cap
 
-# Logits that differ by less than 2 * cap can still put almost all the weight on one key.
+# Logits at most 2 * cap apart can still put almost all the weight on one key.
 row = cap * torch.tanh(torch.tensor([1000.0] + [-1000.0] * 31) / cap)
 print(f"capped 1000 against 31 capped -1000: weight {row.softmax(0)[0]:.6f}")
 #> capped 1000 against 31 capped -1000: weight 1.000000
