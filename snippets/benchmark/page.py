@@ -74,10 +74,17 @@ WORDS = {
         "missed": "**missed**",
         "none": "**not measured**",
         "lowest": "lowest {value}: {where}",
-        "graph_forward": "Graph, forward, at least {percent}% of copy at every N and "
-        "dtype",
-        "graph_both": "Graph, forward+backward, at least {percent}% of copy at every N and "
-        "dtype",
+        "graph_forward": "Graph, forward, at least {percent}% of the faster copy at every "
+        "N and dtype",
+        "graph_both": "Graph, forward+backward, at least {percent}% of the faster copy at "
+        "every N and dtype",
+        "faster_copy": "The faster copy is the copy of the same dtype and N replayed from "
+        "a CUDA graph or launched from Python, whichever moved more GB/s.",
+        "slow_copy": "Replayed from a CUDA graph, the copy ran slower than launched from "
+        "Python at {cases}. The graph tables' percentages there are of that slower copy, "
+        "which is why some pass 100%; the copy targets above count those figures against "
+        "the eager copy instead.",
+        "slow_copy_case": "{dtype}, N = {n} ({graph} against {eager} GB/s)",
         "eager": "Eager, bfloat16, N ≥ {n}: at least as fast as the fastest "
         "peer (F.rms_norm, torch.compile, Liger-Kernel, QuACK where present) in every "
         "pass",
@@ -146,8 +153,17 @@ WORDS = {
         "missed": "**미달**",
         "none": "**측정 없음**",
         "lowest": "최저 {value}: {where}",
-        "graph_forward": "그래프, 순전파: 모든 N과 dtype에서 복사 대비 {percent}% 이상",
-        "graph_both": "그래프, 순전파+역전파: 모든 N과 dtype에서 복사 대비 {percent}% 이상",
+        "graph_forward": "그래프, 순전파: 모든 N과 dtype에서 더 빠른 복사 대비 {percent}% "
+        "이상",
+        "graph_both": "그래프, 순전파+역전파: 모든 N과 dtype에서 더 빠른 복사 대비 "
+        "{percent}% 이상",
+        "faster_copy": "더 빠른 복사란 같은 dtype과 N에서 CUDA 그래프로 재생한 복사와 "
+        "Python에서 띄운 복사 가운데 GB/s가 더 높은 쪽입니다.",
+        "slow_copy": "다음 경우에는 CUDA 그래프로 재생한 복사가 Python에서 띄운 복사보다 "
+        "느렸습니다: {cases}. 이 경우 그래프 표의 백분율은 이 느린 복사를 기준으로 한 "
+        "값이어서 100%를 넘는 것도 있습니다. 위의 복사 대비 목표에서는 이 수치들을 대신 "
+        "즉시 실행 복사와 비교합니다.",
+        "slow_copy_case": "{dtype}, N = {n} (그래프 {graph} GB/s, 즉시 실행 {eager} GB/s)",
         "eager": "즉시 실행, bfloat16, N ≥ {n}: 모든 패스에서 가장 빠른 비교 "
         "대상(F.rms_norm, torch.compile, Liger-Kernel, QuACK 중 있는 것)보다 느리지 "
         "않음",
@@ -288,11 +304,30 @@ def _status(words, misses: list[str], shown: str | None) -> str:
         return words["none"]
     return f"{words['met']} ({shown})"
 
+def _copy_gbps(results, dtype, n) -> dict:
+    """timing -> the copy's GB/s at this dtype and N."""
+    return {
+        c["timing"]: c["gbps"]
+        for c in results["copy"]
+        if c["dtype"] == dtype and c["n"] == n and "gbps" in c
+    }
+
+def _of_faster_copy(results, run) -> float:
+    """A graph figure as a percentage of the faster copy of its dtype and N: replayed
+    from a CUDA graph, a large copy can run slower than launched from Python, and a figure
+    would then pass 100% of a copy the GPU can beat."""
+    copies = _copy_gbps(results, run["dtype"], run["n"])
+    graph, fastest = copies.get("graph"), max(copies.values(), default=None)
+    if graph is None or graph >= fastest:
+        return run["copy_percent"]  # as it is: the graph copy is the faster
+    return run["copy_percent"] * graph / fastest
+
 def _copy_target(results, words, mode, threshold) -> str:
-    """Met if the kernel's graph figure reaches `threshold` % of copy at every N, dtype."""
+    """Met if the kernel's graph figure reaches `threshold` % of the faster copy at every
+    N and dtype."""
     runs = _runs(results, implementation=KERNEL, mode=mode, timing="graph")
     figures = [
-        (run["copy_percent"], f"{_short(run['dtype'])}, N = {run['n']}")
+        (_of_faster_copy(results, run), f"{_short(run['dtype'])}, N = {run['n']}")
         for run in runs
         if "error" not in run
     ]
@@ -402,7 +437,8 @@ def targets(results, language: str) -> list[str]:
             _not_slower(results, words, FUSED, [FUSED_PEER], "graph", FUSED_PEER_FROM),
         )
     )
-    return [f"**{words['targets']}**", ""] + [f"- {a}: {b}." for a, b in lines]
+    targets = [f"- {a}: {b}." for a, b in lines]
+    return [f"**{words['targets']}**", "", *targets, "", words["faster_copy"]]
 
 # --8<-- [end:targets]
 
@@ -559,6 +595,23 @@ def _notes(results, words) -> list[str]:
             lines.append(f"- {where}: `{error}`")
     return lines
 
+def _slow_copies(results, words) -> list[str]:
+    """Where the graph-replayed copy was the slower of the two: a paragraph, or none."""
+    cases = []
+    for dtype in _dtypes(results):
+        for n in results["grid"]["sizes"]:
+            copies = _copy_gbps(results, dtype, n)
+            if len(copies) == 2 and copies["graph"] < copies["eager"]:
+                cases.append(
+                    words["slow_copy_case"].format(
+                        dtype=_short(dtype),
+                        n=n,
+                        graph=f"{copies['graph']:,.0f}",
+                        eager=f"{copies['eager']:,.0f}",
+                    )
+                )
+    return [words["slow_copy"].format(cases="; ".join(cases)), ""] if cases else []
+
 def gpu_section(stem, results, language: str) -> list[str]:
     """One GPU: heading, header, targets, sayings, tabs of tables and plots, host, notes.
     Its tables' figures are right-aligned by the site's CSS (.benchmark-results): a
@@ -571,7 +624,7 @@ def gpu_section(stem, results, language: str) -> list[str]:
     if len(keys) != len(set(keys)):
         raise ValueError(f"{stem}: a figure appears twice (parts merged that overlap)")
     lines = [f"### {results['device']} {{ #{stem} }}", "", _header(results, words), ""]
-    lines += targets(results, language) + [""]
+    lines += targets(results, language) + [""] + _slow_copies(results, words)
     for dtype in _dtypes(results):
         timings = []
         for timing in results["timings"]:
