@@ -137,10 +137,10 @@ def backward_rows():
 def test_every_launch_setting_with_several_tiles_per_program(n):
     """More rows than the programs take in one step, and a last tile cut short."""
     sms = kernel.sm_count(torch.device(DEVICE))
-    block_n, block_m, _, most = kernel.backward_launch(n, sms)
-    assert block_n == triton.next_power_of_2(n)
+    launch = kernel.backward_launch(n, sms)
+    assert launch.block_n == triton.next_power_of_2(n) and not launch.wide
     # Every program takes two tiles or more, and one row is left over.
-    m = 2 * most * block_m + 1
+    m = 2 * launch.most * launch.block_m + 1
     generator = torch.Generator().manual_seed(n)
     x = torch.randn(m, n, generator=generator).to(DEVICE)
     weight = torch.randn(n, generator=generator).to(DEVICE)
@@ -223,11 +223,41 @@ def test_strided_rows_and_a_long_row():
         run(rows, every_other.contiguous(), dy, 1e-6, 0.0),
     ):
         torch.testing.assert_close(a, b)
-    n = kernel.MAX_N
-    x, w = torch.randn(2, n, device=DEVICE), torch.rand(n, device=DEVICE)
-    dy = torch.randn(2, n, device=DEVICE)
+
+
+def test_wide_rows_loop_over_chunks():
+    """Rows longer than the launch tables go to the wide kernels, which walk along a row a
+    chunk at a time: a last chunk cut short, strided rows, more rows than programs (each
+    program's dw partial then adds several rows), alone and fused with the add."""
+    n = 2 * kernel.BACKWARD_WIDE[1] * 4 + 3  # past both tables: 32771
+    assert kernel.forward_launch(n).wide and kernel.backward_launch(n, 2).wide
+    m = 2 * kernel.backward_launch(n, kernel.sm_count(torch.device(DEVICE))).most + 1
+    big = torch.randn(m, n + 5, device=DEVICE)
+    x, w = big[:, :n], torch.rand(n, device=DEVICE)
+    dy = torch.randn(m, n, device=DEVICE)
     for got, want in zip(run(x, w, dy, 1e-6, 1.0), reference(x, w, dy, 1e-6, 1.0)):
         assert relative(got, want) < 1e-6
+    r, dh = torch.randn(m, n, device=DEVICE), torch.randn(m, n, device=DEVICE)
+    got = add_run(x, r, w, dy, dh, 1e-6, 0.0)
+    for a, b in zip(got, add_reference(x, r, w, dy, dh, 1e-6, 0.0)):
+        assert relative(a, b) < 1e-6
+
+
+@pytest.mark.parametrize("n", [64, 1000, 40000], ids=["tiles", "rows", "wide"])
+def test_a_rows_result_does_not_depend_on_the_batch(n):
+    """Batch invariance: a row's output, rstd and dx are the same bits whether it is
+    normalized alone, with a few rows or with many (the launch settings follow N, never M)."""
+    generator = torch.Generator().manual_seed(n)
+    x = torch.randn(67, n, generator=generator).to(DEVICE, torch.bfloat16)
+    w = torch.randn(n, generator=generator).to(DEVICE, torch.bfloat16)
+    dy = torch.randn(67, n, generator=generator).to(DEVICE, torch.bfloat16)
+    y, rstd, _ = kernel.rms_norm_forward(x, w, 1e-6, 0.0)
+    dx, _ = kernel.rms_norm_backward(dy, x, w, rstd, 0.0)
+    for m in [1, 3, 66]:
+        y_m, rstd_m, _ = kernel.rms_norm_forward(x[-m:], w, 1e-6, 0.0)
+        dx_m, _ = kernel.rms_norm_backward(dy[-m:], x[-m:], w, rstd_m, 0.0)
+        assert torch.equal(y_m, y[-m:]) and torch.equal(rstd_m, rstd[-m:]), m
+        assert torch.equal(dx_m, dx[-m:]), m
 
 
 @pytest.mark.parametrize(
@@ -248,11 +278,9 @@ def test_strided_rows_and_a_long_row():
             "cannot be viewed as rows",
         ),
         (
-            lambda x, w: rms_norm_triton(
-                torch.zeros(1, kernel.MAX_N + 1), torch.ones(kernel.MAX_N + 1)
-            ),
+            lambda x, w: rms_norm_triton(torch.zeros(1, 0), torch.ones(0)),
             ValueError,
-            "N must be between 1 and 65536",
+            "must be at least 1, got 0",
         ),
     ],
 )
@@ -553,6 +581,14 @@ def test_the_kernels_move_the_bytes_the_page_counts():
     ]
     assert sorted(lone_backward) == [("load", "DY"), ("load", "X"), ("store", "DX")]
     assert len(fused_backward) == len(set(fused_backward)) == 4
+    # The wide kernels read a row twice: the fewest bytes are those of the kernels above.
+    wide_forward = row_sized_accesses(
+        "rms_norm_forward_wide_kernel", "ADD_RESIDUAL", False
+    )
+    wide_backward = row_sized_accesses("rms_norm_backward_wide_kernel", "ADD_DH", False)
+    assert sorted(wide_forward) == [("load", "X"), ("load", "X"), ("store", "Y")]
+    assert sorted(set(wide_backward)) == sorted(set(lone_backward))
+    assert len(wide_backward) == 5
     assert len(fused_forward) == tensors_moved(PASSES["forward"]["fused"])
     assert len(fused_backward) == tensors_moved(PASSES["backward"]["fused"])
     for counted, lone, fused in [
@@ -577,8 +613,9 @@ from snippets.kernel import rms_norm_triton as kernel
 
 pointers = {"X": "*bf16", "W": "*bf16", "RSTD": "*fp32"}
 forward = {**pointers, "R": "*bf16", "H": "*bf16", "Y": "*bf16", "stride_x": "i32",
-           "stride_r": "i32", "stride_w": "constexpr", "N": "i32", "eps": "fp32",
-           "offset": "fp32", "ADD_RESIDUAL": "constexpr", "BLOCK_N": "constexpr"}
+           "stride_r": "i32", "stride_w": "constexpr", "M": "i32", "N": "i32",
+           "eps": "fp32", "offset": "fp32", "ADD_RESIDUAL": "constexpr",
+           "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"}
 backward = {**pointers, "DY": "*bf16", "DH": "*bf16", "DX": "*bf16", "DW_PARTIAL": "*fp32",
             "stride_dy": "i32", "stride_dh": "i32", "stride_x": "i32",
             "stride_w": "constexpr", "M": "i32", "N": "i32", "offset": "fp32",
@@ -606,16 +643,27 @@ def build(fn, types, constexprs, num_warps):
 
 # The shortest row and the longest of each row of the launch tables: every warp count, the
 # most values per thread for each, and every BLOCK_M; the lone norm and the fused add. And
-# 8192 in the backward, the longest row that must not spill, with the settings of 16384's.
+# 8192 in the backward, the longest row that must not spill, with the settings of 16384's;
+# and the wide kernels, at the rows one past each table.
+widest = {"forward": kernel.FORWARD_SETTINGS[-1][0], "backward": kernel.BACKWARD_SETTINGS[-1][0]}
 for fused in [False, True]:
-    for n in [1] + [largest for largest, _ in kernel.FORWARD_WARPS]:
-        block_n, num_warps = kernel.forward_launch(n)
-        constexprs = {"ADD_RESIDUAL": fused, "BLOCK_N": block_n}
-        build(kernel.rms_norm_forward_kernel, forward, constexprs, num_warps)
-    for n in [1, 8192] + [largest for largest, *_ in kernel.BACKWARD_SETTINGS]:
-        block_n, block_m, num_warps, _ = kernel.backward_launch(n, 132)  # an H100's SMs
-        constexprs = {"ADD_DH": fused, "BLOCK_M": block_m, "BLOCK_N": block_n}
-        build(kernel.rms_norm_backward_kernel, backward, constexprs, num_warps)
+    for n in [1] + [largest for largest, *_ in kernel.FORWARD_SETTINGS] + [widest["forward"] + 1]:
+        launch = kernel.forward_launch(n)
+        if launch.wide:
+            fn, constexprs = kernel.rms_norm_forward_wide_kernel, {}
+        else:
+            fn, constexprs = kernel.rms_norm_forward_kernel, {"BLOCK_M": launch.block_m}
+        constexprs |= {"ADD_RESIDUAL": fused, "BLOCK_N": launch.block_n}
+        build(fn, forward, constexprs, launch.num_warps)
+    rows = [1, 8192] + [largest for largest, *_ in kernel.BACKWARD_SETTINGS]
+    for n in rows + [widest["backward"] + 1]:
+        launch = kernel.backward_launch(n, 132)  # an H100's SMs
+        if launch.wide:
+            fn, constexprs = kernel.rms_norm_backward_wide_kernel, {}
+        else:
+            fn, constexprs = kernel.rms_norm_backward_kernel, {"BLOCK_M": launch.block_m}
+        constexprs |= {"ADD_DH": fused, "BLOCK_N": launch.block_n}
+        build(fn, backward, constexprs, launch.num_warps)
 """
 
 
@@ -635,12 +683,13 @@ def test_every_launch_turns_fp_fusion_off():
         assert isinstance(fusion, ast.Constant) and fusion.value is False
 
 
-def test_kernels_compile_for_an_h100_without_spills_up_to_8192():
+def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     """The interpreter runs the kernels as Python. Compile them to machine code for sm_90
     (an H100) with Triton's own ptxas, for bfloat16 at their launch settings: in a fresh
-    process, since the interpreter replaces parts of triton.language while it runs. Up to
-    BLOCK_N 8192 no registers spill (the launch tables' comment says where they do), and
-    no multiplication and addition are fused into one instruction (enable_fp_fusion)."""
+    process, since the interpreter replaces parts of triton.language while it runs. No
+    registers spill for rows of 1024 to 8192 and in the wide kernels alone (the launch
+    tables' comment says where they do), and no multiplication and addition are fused into
+    one instruction (enable_fp_fusion)."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     result = subprocess.run(
         [sys.executable, "-c", COMPILE_FOR_H100],
@@ -651,14 +700,21 @@ def test_kernels_compile_for_an_h100_without_spills_up_to_8192():
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    compiled = re.findall(r"'BLOCK_N': (\d+)}.* stack (\d+) fma (\d+)", result.stdout)
-    expected = 2 * (3 + len(kernel.FORWARD_WARPS) + len(kernel.BACKWARD_SETTINGS))
+    compiled = re.findall(
+        r"(\w+) (\{.*'BLOCK_N': (\d+)\}) warps \d+ stack (\d+) fma (\d+)", result.stdout
+    )
+    expected = 2 * (5 + len(kernel.FORWARD_SETTINGS) + len(kernel.BACKWARD_SETTINGS))
     assert len(compiled) == expected, result.stdout
     # No fused multiply-add: the launches turn fusion off (the fused op's float32 bits).
     assert all(int(fma) == 0 for *_, fma in compiled), result.stdout
-    assert all(
-        int(stack) == 0 for block_n, stack, _ in compiled if int(block_n) <= 8192
-    ), result.stdout
+    # No spills where the launch tables' comment says there are none: rows of 1024 to 8192,
+    # one or two to a tile, and the wide kernels without the residual.
+    for name, constexprs, block_n, stack, _ in compiled:
+        one_row = "'BLOCK_M': 1," in constexprs or "'BLOCK_M': 2," in constexprs
+        whole = "wide" not in name and one_row and 1024 <= int(block_n) <= 8192
+        lone_wide = "wide" in name and "': False" in constexprs
+        if whole or lone_wide:
+            assert int(stack) == 0, (name, constexprs)
 
 
 @pytest.mark.parametrize(

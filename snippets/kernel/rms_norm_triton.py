@@ -7,12 +7,12 @@ then run, slowly, on CPU tensors.
 
 import functools
 import numbers
+from typing import NamedTuple
 
 import torch
 import triton
 import triton.language as tl
 
-MAX_N = 65536  # a whole row is held by one program
 DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
 @triton.jit
@@ -26,30 +26,74 @@ def rms_norm_forward_kernel(
     stride_x,  # elements from one row of X to the next (rows may be padded or repeated)
     stride_r,  # the same for R
     stride_w,  # elements from one weight entry to the next (1 unless a strided view)
+    M,  # number of rows
     N,  # row length
     eps,  # added to the mean square, inside the square root
     offset,  # 0.0 scales by w (LLaMA), 1.0 by 1 + w (Gemma)
     ADD_RESIDUAL: tl.constexpr,  # False: the lone norm, y = RMSNorm(x); the code is
     # compiled for each value, so the lone norm carries none of the residual's code
-    BLOCK_N: tl.constexpr,  # a power of two >= N
+    BLOCK_M: tl.constexpr,  # rows per program: several short rows (QK-norm) fill a tile
+    BLOCK_N: tl.constexpr,  # a power of two >= N: the whole row is held in registers
 ):
-    # One program per row; int64: M * N can pass 2**31.
-    row = tl.program_id(0).to(tl.int64)
+    # Program p normalizes rows p * BLOCK_M to p * BLOCK_M + BLOCK_M - 1, each row on its own:
+    # a row's result does not depend on M or on the rows beside it. int64: M * N can pass 2**31.
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    row_mask = rows < M  # the last program's tile may hang past row M - 1
+    rows = rows.to(tl.int64)
     cols = tl.arange(0, BLOCK_N)
-    mask = cols < N
-    x = tl.load(X + row * stride_x + cols, mask=mask, other=0.0).to(tl.float32)
+    col_mask = cols < N
+    mask = row_mask[:, None] & col_mask[None, :]
+    x_ptrs = X + rows[:, None] * stride_x + cols[None, :]
+    x = tl.load(x_ptrs, mask=mask, other=0.0).to(tl.float32)
     if ADD_RESIDUAL:
-        r = tl.load(R + row * stride_r + cols, mask=mask, other=0.0).to(tl.float32)
+        r_ptrs = R + rows[:, None] * stride_r + cols[None, :]
+        r = tl.load(r_ptrs, mask=mask, other=0.0).to(tl.float32)
         # h is rounded to x's dtype, as PyTorch's x + r is, and the norm reads that h:
         # the residual stream and the norm's input are the same numbers as unfused.
         h = (x + r).to(H.dtype.element_ty)
-        tl.store(H + row * N + cols, h, mask=mask)
+        tl.store(H + rows[:, None] * N + cols[None, :], h, mask=mask)
         x = h.to(tl.float32)
-    rstd = 1.0 / tl.sqrt(tl.sum(x * x, axis=0) / N + eps)
-    tl.store(RSTD + row, rstd)
-    w = tl.load(W + cols * stride_w, mask=mask, other=0.0).to(tl.float32) + offset
+    rstd = 1.0 / tl.sqrt(tl.sum(x * x, axis=1) / N + eps)
+    tl.store(RSTD + rows, rstd, mask=row_mask)
+    w = tl.load(W + cols * stride_w, mask=col_mask, other=0.0).to(tl.float32) + offset
     # float32 throughout, one rounding at the end, as the site's checked rms_norm.
-    tl.store(Y + row * N + cols, (x * rstd * w).to(Y.dtype.element_ty), mask=mask)
+    y = x * rstd[:, None] * w[None, :]
+    tl.store(Y + rows[:, None] * N + cols[None, :], y.to(Y.dtype.element_ty), mask=mask)
+
+@triton.jit
+def rms_norm_forward_wide_kernel(
+    X, R, H, Y, W, RSTD,  # as rms_norm_forward_kernel's
+    stride_x, stride_r, stride_w, N, eps, offset,  # as rms_norm_forward_kernel's
+    ADD_RESIDUAL: tl.constexpr,  # as rms_norm_forward_kernel's
+    BLOCK_N: tl.constexpr,  # a chunk: the loops walk along the row BLOCK_N at a time
+):  # fmt: skip
+    # One program per row too long to hold in registers: one loop over the row sums the
+    # squares, a second reads the row again (from the L2 cache, if it is still there) and
+    # writes y. Chunk by chunk, so nothing spills to local memory, whatever N is.
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK_N)
+    squares = tl.zeros((BLOCK_N,), dtype=tl.float32)  # each lane's running sum
+    for start in range(0, N, BLOCK_N):
+        mask = start + cols < N
+        x = tl.load(X + row * stride_x + start + cols, mask=mask, other=0.0)
+        x = x.to(tl.float32)
+        if ADD_RESIDUAL:  # h rounded and stored as in rms_norm_forward_kernel
+            r = tl.load(R + row * stride_r + start + cols, mask=mask, other=0.0)
+            h = (x + r.to(tl.float32)).to(H.dtype.element_ty)
+            tl.store(H + row * N + start + cols, h, mask=mask)
+            x = h.to(tl.float32)
+        squares += x * x
+    rstd = 1.0 / tl.sqrt(tl.sum(squares, axis=0) / N + eps)
+    tl.store(RSTD + row, rstd)
+    if ADD_RESIDUAL:
+        tl.debug_barrier()  # the h this program stored, visible to all its threads
+        X, stride_x = H, N  # the second loop reads the rounded h back
+    for start in range(0, N, BLOCK_N):
+        mask = start + cols < N
+        x = tl.load(X + row * stride_x + start + cols, mask=mask, other=0.0)
+        w = tl.load(W + (start + cols) * stride_w, mask=mask, other=0.0)
+        y = x.to(tl.float32) * rstd * (w.to(tl.float32) + offset)
+        tl.store(Y + row * N + start + cols, y.to(Y.dtype.element_ty), mask=mask)
 
 @triton.jit
 def rms_norm_backward_kernel(
@@ -106,56 +150,130 @@ def rms_norm_backward_kernel(
         dw += tl.sum(dy * x_hat, axis=0)  # the tile's rows summed in registers
     tl.store(DW_PARTIAL + program * N + cols, dw, mask=col_mask)
 
+@triton.jit
+def rms_norm_backward_wide_kernel(
+    DY, DH, X, W, RSTD, DX, DW_PARTIAL,  # as rms_norm_backward_kernel's
+    stride_dy, stride_dh, stride_x, stride_w, M, N, offset,  # as rms_norm_backward_kernel's
+    ADD_DH: tl.constexpr,  # as rms_norm_backward_kernel's
+    BLOCK_N: tl.constexpr,  # a chunk: the loops walk along the row BLOCK_N at a time
+):  # fmt: skip
+    # Program p takes the rows p, p + P, p + 2P, ... of the P programs launched, one at a
+    # time. A row too long for registers takes two loops: the first sums w*dy * x_hat for the
+    # row's mean, the second reads the row again (from the L2 cache, if it is still there),
+    # writes dx and adds dy * x_hat into the program's dw partial, which is kept in memory.
+    program = tl.program_id(0)
+    programs = tl.num_programs(0)
+    cols = tl.arange(0, BLOCK_N)
+    row = program.to(tl.int64)  # int64: M * N can pass 2**31
+    partial = DW_PARTIAL + row * N
+    for _ in range(program, M, programs):
+        rstd = tl.load(RSTD + row)
+        sums = tl.zeros((BLOCK_N,), dtype=tl.float32)  # each lane's running sum
+        for start in range(0, N, BLOCK_N):
+            mask = start + cols < N
+            x = tl.load(X + row * stride_x + start + cols, mask=mask, other=0.0)
+            dy = tl.load(DY + row * stride_dy + start + cols, mask=mask, other=0.0)
+            w = tl.load(W + (start + cols) * stride_w, mask=mask, other=0.0)
+            wdy = (w.to(tl.float32) + offset) * dy.to(tl.float32)
+            sums += wdy * (x.to(tl.float32) * rstd)
+        mean = tl.sum(sums, axis=0) / N
+        for start in range(0, N, BLOCK_N):
+            mask = start + cols < N
+            x = tl.load(X + row * stride_x + start + cols, mask=mask, other=0.0)
+            dy = tl.load(DY + row * stride_dy + start + cols, mask=mask, other=0.0)
+            w = tl.load(W + (start + cols) * stride_w, mask=mask, other=0.0)
+            x_hat = x.to(tl.float32) * rstd
+            dy = dy.to(tl.float32)
+            wdy = (w.to(tl.float32) + offset) * dy
+            dx = rstd * (wdy - x_hat * mean)  # as in rms_norm_backward_kernel
+            if ADD_DH:
+                dh = tl.load(DH + row * stride_dh + start + cols, mask=mask, other=0.0)
+                dx += dh.to(tl.float32)
+            tl.store(DX + row * N + start + cols, dx.to(DX.dtype.element_ty), mask=mask)
+            # The program's first row finds no partial yet: it writes one.
+            not_first = cols * 0 + row >= programs  # as a block, as a mask must be
+            dw = tl.load(partial + start + cols, mask=mask & not_first, other=0.0)
+            tl.store(partial + start + cols, dw + dy * x_hat, mask=mask)
+        row += programs
+
 # Launch settings. A thread holds BLOCK_M * BLOCK_N / (32 * num_warps) values of each
-# tile-sized tensor: at most 32 with these settings up to BLOCK_N 32768, 64 at 65536.
-# The backward keeps several such tensors live (x, dy, w, dw, intermediates), and a
-# program of 16 or 32 warps gets at most 128 or 64 registers per thread. So ptxas spills
-# registers to local memory from BLOCK_N 16384 in the backward and from 32768 in the
-# forward (sm_90, triton 3.9, spill stores per thread, bfloat16: backward 192 bytes at
-# 16384, 740 at 32768, 2418 at 65536; forward none at 32768 and 228 at 65536, when M, N,
-# the strides and the pointers' alignment are multiples of 16, which Triton specializes a
-# launch for; without that, as the tests compile, 548, 800 and 2910, and 4 and 242; with
-# the residual add, the forward 92 and 1158). Still correct, at the cost of traffic.
+# tile-sized tensor: at most 64 with these settings. The backward keeps several such tensors
+# live (x, dy, w, dw, intermediates), and a program of 16 or 32 warps gets at most 128 or 64
+# registers per thread. So ptxas spills registers to local memory in some settings: compiled
+# for sm_90 as the tests compile (triton 3.9, bfloat16, without the alignment Triton
+# specializes a real launch for), the stack frame per thread is 296 bytes for the backward
+# at 16384, 488 for the forward at 65536 (1032 with the residual add), 312 to 1200 for the
+# backward's tiles of short rows (744 to 2312 with the residual's gradient), and none for
+# rows of 1024 to 8192 and for the wide kernels alone. Spilled values are still right, at
+# the cost of traffic; each spilling setting here measured the fastest of those tried.
+# Longer rows than each table's last line go to the wide kernels, which loop over chunks.
 
-# Forward: (largest BLOCK_N, num_warps), picked from a sweep of this kernel's num_warps on
-# an H100 (bfloat16, M = 16384) whose timings are not published, and, for the longest rows,
-# from ptxas. `python -m snippets.benchmark.tune` times every setting on a GPU.
-FORWARD_WARPS = (
-    (1024, 2),  # N = 1024
-    (8192, 8),  # N = 2048 to 8192
-    (16384, 16),  # N = 16384
-    (MAX_N, 32),  # not timed: spills 228 bytes, 16 warps 232 (242, 1714)
+# Forward: (largest BLOCK_N, rows per program, num_warps). Picked on an H100 (bfloat16): from
+# 1024 to 16384 by an earlier sweep of num_warps at M = 16384, whose timings are not
+# published; the others by `python -m snippets.benchmark.tune` (rows of 64, 128 and 256 at
+# M = 262144, 32768 and longer at 512 MiB; 512 is untimed): for the longest rows the
+# whole row held in registers, spills and all, beat the wide kernel (65536: 88% against 82%
+# of a copy; from 131072 on only the wide kernel was tried).
+FORWARD_SETTINGS = (
+    (64, 32, 2),  # QK-norm's head_dim 64: tiles of 2048 values
+    (128, 16, 2),
+    (256, 8, 8),
+    (512, 4, 8),  # not timed
+    (1024, 1, 2),  # N = 1024
+    (8192, 1, 8),  # N = 2048 to 8192
+    (16384, 1, 16),  # N = 16384
+    (65536, 1, 32),  # N = 32768 and 65536
 )
+FORWARD_WIDE = (4096, 16)  # (chunk, num_warps) of the wide forward
 
-# Backward: (largest BLOCK_N, programs per SM, BLOCK_M, num_warps), picked from a sweep of
-# programs x warps for the kernel with one row per step on an H100 (bfloat16, M = 16384)
-# whose timings are not published, and, for the longest rows, from ptxas. Each program
-# writes a float32 dw partial, so at N <= 2048 BLOCK_M = 2 keeps the picked setting's rows
-# in flight (8 and 4 programs per SM of one row) with half the programs; BLOCK_M = 2 is
-# untimed. `python -m snippets.benchmark.tune` times every setting of both tables.
+# Backward: (largest BLOCK_N, programs per SM, BLOCK_M, num_warps). From 1024 to 16384
+# picked by an earlier sweep of programs x warps for the kernel with one row per step on an
+# H100 (bfloat16, M = 16384) whose timings are not published; each program writes a float32
+# dw partial, so at N <= 2048 BLOCK_M = 2 keeps the picked setting's rows in flight (8 and 4
+# programs per SM of one row) with half the programs (BLOCK_M = 2 untimed). The shorter rows
+# and the wide kernel's setting by `python -m snippets.benchmark.tune` (512 untimed).
 BACKWARD_SETTINGS = (
+    (64, 2, 128, 4),  # QK-norm's head_dim 64: tiles of 8192 values
+    (128, 2, 64, 4),
+    (256, 2, 32, 4),
+    (512, 2, 16, 4),  # not timed
     (1024, 4, 2, 4),  # N = 1024
     (2048, 2, 2, 8),  # N = 2048
     (4096, 2, 1, 8),  # N = 4096
     (16384, 1, 1, 16),  # N = 8192 and 16384
-    (MAX_N, 1, 1, 32),  # not timed: spills 2418 bytes, 16 warps 9764 (2910, 12050)
 )
+BACKWARD_WIDE = (4, 8192, 16)  # (programs per SM, chunk, num_warps) of the wide backward
 
-def _row(table, block_n):
-    return next(row[1:] for row in table if block_n <= row[0])
+class Launch(NamedTuple):
+    """How a kernel is launched for rows of some length: BLOCK_N is the whole row's power
+    of two, or a chunk when wide; most is the backward's most programs (forward: None).
+    """
+
+    block_n: int
+    block_m: int
+    num_warps: int
+    wide: bool
+    most: int | None = None
 
 @functools.lru_cache
-def forward_launch(n: int) -> tuple[int, int]:
-    """(BLOCK_N, num_warps) for rows of n elements."""
+def forward_launch(n: int) -> Launch:
+    """The forward's launch settings for rows of n elements."""
     block_n = triton.next_power_of_2(n)
-    return block_n, *_row(FORWARD_WARPS, block_n)
+    for largest, block_m, num_warps in FORWARD_SETTINGS:
+        if block_n <= largest:
+            return Launch(block_n, block_m, num_warps, wide=False)
+    chunk, num_warps = FORWARD_WIDE
+    return Launch(chunk, 1, num_warps, wide=True)
 
 @functools.lru_cache
-def backward_launch(n: int, sms: int) -> tuple[int, int, int, int]:
-    """(BLOCK_N, BLOCK_M, num_warps, most programs) for rows of n elements on sms SMs."""
+def backward_launch(n: int, sms: int) -> Launch:
+    """The backward's launch settings for rows of n elements on sms SMs."""
     block_n = triton.next_power_of_2(n)
-    per_sm, block_m, num_warps = _row(BACKWARD_SETTINGS, block_n)
-    return block_n, block_m, num_warps, per_sm * sms
+    for largest, per_sm, block_m, num_warps in BACKWARD_SETTINGS:
+        if block_n <= largest:
+            return Launch(block_n, block_m, num_warps, False, per_sm * sms)
+    per_sm, chunk, num_warps = BACKWARD_WIDE
+    return Launch(chunk, 1, num_warps, True, per_sm * sms)
 
 @functools.lru_cache
 def sm_count(device: torch.device) -> int:
@@ -197,8 +315,8 @@ def _check(x, weight, eps, offset):
             f"weight must have shape (N,) for x of shape (..., N), got {tuple(weight.shape)}"
             f" for x of shape {tuple(x.shape)}"
         )
-    if not 0 < x.shape[-1] <= MAX_N:
-        raise ValueError(f"N must be between 1 and {MAX_N}, got {x.shape[-1]}")
+    if x.shape[-1] == 0:
+        raise ValueError("N (x's last dimension) must be at least 1, got 0")
     if x.device != weight.device:
         raise ValueError(f"x is on {x.device} but weight on {weight.device}")
     # bool is an int; NaN fails every comparison. The kernels take eps as a float32: a
@@ -232,22 +350,52 @@ def rms_norm_forward(x, weight, eps, offset, residual=None):
     (packed; None without a residual), whose norm y is."""
     n = x.shape[-1]
     rows = _rows(x, n, "x")
-    m = rows.shape[0]
     y = torch.empty(x.shape, dtype=x.dtype, device=x.device)
-    rstd = torch.empty(m, dtype=torch.float32, device=x.device)
-    fused = residual is not None
-    # Without a residual, R and H are never read or written: any tensor will do.
-    r_rows = _rows(residual, n, "residual") if fused else rows
-    h = torch.empty_like(y) if fused else None
-    if m:  # a grid of zero programs is not launched
-        block_n, num_warps = forward_launch(n)
-        rms_norm_forward_kernel[(m,)](
-            rows, r_rows, h if fused else y, y, weight, rstd, rows.stride(0),
-            r_rows.stride(0), weight.stride(0), n, eps, offset,
-            ADD_RESIDUAL=fused, BLOCK_N=block_n, num_warps=num_warps,
-            enable_fp_fusion=False,  # see rms_norm_backward
-        )  # fmt: skip
+    rstd = torch.empty(rows.shape[0], dtype=torch.float32, device=x.device)
+    if residual is None:
+        launch_forward(rows, weight, eps, offset, y, rstd)
+        return y, rstd, None
+    h = torch.empty_like(y)
+    launch_forward(
+        rows, weight, eps, offset, y, rstd, _rows(residual, n, "residual"), h
+    )
     return y, rstd, h
+
+def launch_forward(
+    x_rows, weight, eps, offset, y, rstd, r_rows=None, h=None, wrap=None
+):
+    """Launch the forward kernel on (M, N) rows into y, rstd (and h = x + r, with r_rows):
+    nothing but the launch. wrap, if given, wraps the kernel first (a custom op passes
+    torch.library.wrap_triton)."""
+    m, n = x_rows.shape
+    if m == 0:  # a grid of zero programs is not launched
+        return
+    fused = r_rows is not None
+    if not fused:  # R and H are never read or written: any tensor will do
+        r_rows, h = x_rows, y
+    launch = forward_launch(n)
+    args = [x_rows, r_rows, h, y, weight, rstd, x_rows.stride(0), r_rows.stride(0)]
+    args.append(weight.stride(0))
+    if launch.wide:  # a program per row
+        kernel, grid, tile = rms_norm_forward_wide_kernel, (m,), {}
+    else:  # a program per BLOCK_M rows
+        kernel, grid = rms_norm_forward_kernel, (triton.cdiv(m, launch.block_m),)
+        args.append(m)
+        tile = {"BLOCK_M": launch.block_m}
+    (wrap or _direct)(kernel)[grid](
+        *args,
+        n,
+        eps,
+        offset,
+        ADD_RESIDUAL=fused,
+        **tile,
+        BLOCK_N=launch.block_n,
+        num_warps=launch.num_warps,
+        enable_fp_fusion=False,  # see launch_backward
+    )
+
+def _direct(kernel):
+    return kernel
 
 def rms_norm_backward(dy, x, weight, rstd, offset, dh=None):
     """dx (x's dtype) and dw (weight's dtype), dw summed over rows in float32. With dh,
@@ -261,20 +409,40 @@ def rms_norm_backward(dy, x, weight, rstd, offset, dh=None):
         return dx, torch.zeros_like(weight)
     # Autograd's gradients can have any layout: copied only if they must be.
     dy = _gradient_rows(dy, n)
-    dh_rows = dy if dh is None else _gradient_rows(dh, n)  # not read without dh
-    block_n, block_m, num_warps, most = backward_launch(n, sm_count(x.device))
-    programs = min(most, triton.cdiv(m, block_m))  # each gets one tile or more
+    dh_rows = None if dh is None else _gradient_rows(dh, n)
+    programs = backward_programs(m, n, x.device)
     dw_partial = torch.empty(programs, n, dtype=torch.float32, device=x.device)
-    rms_norm_backward_kernel[(programs,)](
-        dy, dh_rows, rows, weight, rstd, dx, dw_partial, dy.stride(0), dh_rows.stride(0),
-        rows.stride(0), weight.stride(0), m, n, offset,
-        ADD_DH=dh is not None, BLOCK_M=block_m, BLOCK_N=block_n, num_warps=num_warps,
+    launch_backward(dy, rows, weight, rstd, offset, dx, dw_partial, dh_rows)
+    return dx, dw_partial.sum(0).to(weight.dtype)
+
+def backward_programs(m: int, n: int, device: torch.device) -> int:
+    """The backward's programs for m rows of n: as many as its settings allow, and no more
+    than there are tiles of rows, so that each gets one tile or more."""
+    launch = backward_launch(n, sm_count(device))
+    return min(launch.most, triton.cdiv(m, launch.block_m))
+
+def launch_backward(dy_rows, x_rows, weight, rstd, offset, dx, dw_partial, dh_rows=None,
+                    wrap=None):  # fmt: skip
+    """Launch the backward kernel on (M, N) rows (M > 0) into dx and the float32 dw
+    partials, of shape (backward_programs(M, N, device), N): nothing but the launch."""
+    m, n = x_rows.shape
+    launch = backward_launch(n, sm_count(x_rows.device))
+    fused = dh_rows is not None
+    if not fused:  # DH is never read: any tensor will do
+        dh_rows = dy_rows
+    if launch.wide:
+        kernel, tile = rms_norm_backward_wide_kernel, {}
+    else:
+        kernel, tile = rms_norm_backward_kernel, {"BLOCK_M": launch.block_m}
+    (wrap or _direct)(kernel)[(dw_partial.shape[0],)](
+        dy_rows, dh_rows, x_rows, weight, rstd, dx, dw_partial, dy_rows.stride(0),
+        dh_rows.stride(0), x_rows.stride(0), weight.stride(0), m, n, offset,
+        ADD_DH=fused, **tile, BLOCK_N=launch.block_n, num_warps=launch.num_warps,
         # Each multiplication and addition rounded on its own, as in PyTorch's eager ops:
         # with ADD_DH, dx + dh is then the unfused add's sum, bit for bit, not one fused
         # multiply-add (Triton's default through 3.9).
         enable_fp_fusion=False,
     )  # fmt: skip
-    return dx, dw_partial.sum(0).to(weight.dtype)
 
 def _gradient_rows(gradient, n):
     rows = gradient.reshape(-1, n)
@@ -325,7 +493,7 @@ def rms_norm_triton(x, weight, eps=1e-6, offset=0.0):
     """RMSNorm over the last dimension: x / sqrt(mean(x^2) + eps) * (offset + weight).
 
     offset=0.0 is LLaMA's convention (weight starts at ones), offset=1.0 Gemma's (weight
-    starts at zeros). x: float32, float16 or bfloat16, (..., N) with N <= 65536 and a
+    starts at zeros). x: float32, float16 or bfloat16, (..., N) with N >= 1 and a
     last-dimension stride of 1 (rows may be strided). Returns x's dtype and shape.
     """
     _check(x, weight, eps, offset)

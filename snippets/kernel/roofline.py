@@ -17,8 +17,8 @@ def backward_bytes(m, n, s, programs):
 # those the kernel launches, from its table of launch settings.
 m, s, sms = 16384, 2, 132
 for n in [1024, 2048, 4096, 8192, 16384]:
-    _, block_m, _, most = backward_launch(n, sms)
-    programs = min(most, triton.cdiv(m, block_m))
+    launch = backward_launch(n, sms)
+    programs = min(launch.most, triton.cdiv(m, launch.block_m))
     fwd, fwd_extra = forward_bytes(m, n, s)
     bwd, bwd_extra = backward_bytes(m, n, s, programs)
     forward = f"forward {fwd / 2**20:4.0f} MiB +{100 * fwd_extra / fwd:.2f}%"
