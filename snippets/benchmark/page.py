@@ -5,10 +5,13 @@
 
 GPU files (one per GPU, in the order of their names) give snippets/benchmark/results/
 tables.en.md and tables.ko.md: for each GPU the targets, what the figures say, a tab per dtype
-and timing holding a table per pass for the norm and for the residual add with the norm, and
-the host cost; and the plots docs/assets/benchmark/<file>-<dtype>-<timing>-<family>-<language>
-.svg. A CPU file gives snippets/benchmark/results/cpu/table.en.md and table.ko.md. The same
-JSON gives the same files, byte for byte.
+and timing holding, for the group of shapes "rows", a table per pass for the norm and for the
+residual add with the norm, then a table per pass of each other group (decode in µs per call,
+QK-norm and wide rows in GB/s), every percentage of the copy of equal bytes and of the GPU's
+peak where known; and the host cost; and the plots (the group "rows")
+docs/assets/benchmark/<file>-<dtype>-<timing>-<family>-<language>.svg. A CPU file gives
+snippets/benchmark/results/cpu/table.en.md and table.ko.md. The same JSON gives the same
+files, byte for byte.
 """
 
 import argparse
@@ -39,7 +42,6 @@ WORDS = {
     "en": {
         "device": "Device",
         "driver": "driver",
-        "rows": "rows",
         "rounds": "{count} rounds, the median and the range (lowest–highest) of each figure",
         "name": "implementation",
         "copy": "copy",
@@ -56,6 +58,19 @@ WORDS = {
             "norm": "RMSNorm alone, with LayerNorm",
             "add": "the residual add and the norm, h = x + r, y = RMSNorm(h)",
         },
+        # The groups of shapes: their tables' titles, and their names in the targets.
+        "groups": {
+            "decode": "Decode (M rows: a token for each of M sequences), µs per call "
+            "(its range over the rounds)",
+            "qk-norm": "QK-norm (a row per head of each token)",
+            "wide": "Wide rows",
+        },
+        "group_names": {
+            "rows": "rows",
+            "decode": "decode",
+            "qk-norm": "QK-norm rows",
+            "wide": "wide rows",
+        },
         "timings": {
             "cuda-graph-replay": "graph (a CUDA graph replayed: GPU time only)",
             "python-calls": "eager (launched from Python: host time included)",
@@ -64,38 +79,48 @@ WORDS = {
         },
         "short": {"graph": "graph", "eager": "eager"},
         "unit": "GB/s (% of copy; its range over the rounds)",
+        "unit_peak": "GB/s (% of copy; its range over the rounds; % of peak)",
         "plot_y": "% of copy bandwidth",
         "plot_x": "N (row length)",
         "alt": "Percent of the copy's bandwidth against N, {dtype}, {timing}, {family}: "
         "forward, backward and forward+backward side by side, one line per "
         "implementation, the range of the rounds as error bars.",
-        "targets": "Targets (set for an H100, M = 16384, N = 1024 to 16384)",
+        "targets": "Targets (set for an H100; bfloat16 unless stated)",
         "met": "**met**",
         "missed": "**missed**",
         "none": "**not measured**",
         "lowest": "lowest {value}: {where}",
-        "graph_forward": "Graph, forward, at least {percent}% of the faster copy at every "
-        "N and dtype",
-        "graph_both": "Graph, forward+backward, at least {percent}% of the faster copy at "
-        "every N and dtype",
-        "faster_copy": "The faster copy is the copy of the same dtype and N replayed from "
-        "a CUDA graph or launched from Python, whichever moved more GB/s.",
-        "slow_copy": "Replayed from a CUDA graph, the copy ran slower than launched from "
-        "Python at {cases}. The graph tables' percentages there are of that slower copy, "
-        "which is why some pass 100%; the copy targets above count those figures against "
-        "the eager copy instead.",
-        "slow_copy_case": "{dtype}, N = {n} ({graph} against {eager} GB/s)",
+        "highest": "highest {value}: {where}",
+        "copy_target": "Graph, {group}, {mode}, {dtypes}: at least {percent}% of the copy "
+        "of equal bytes at every shape",
+        "every_dtype": "every dtype measured",
+        "yardstick": "Each percentage of copy is of a copy that moves as many bytes as the "
+        "pass (a Triton kernel reading half and writing half), timed the same way in the "
+        "same rounds.",
+        "peak": "Each percentage of peak is of {gbps} GB/s ({source}).",
+        "decode": "Graph, decode, bfloat16, every pass: at most the time of F.rms_norm and "
+        "of Liger-Kernel at every M",
         "eager": "Eager, bfloat16, N ≥ {n}: at least as fast as the fastest "
         "peer (F.rms_norm, torch.compile, Liger-Kernel, QuACK where present) in every "
         "pass",
-        "versus_case": "{mode}, N = {n}: {ms} ms, {peer} {peer_ms} ms ({ratio}×)",
+        "versus_case": "{mode}, {shape}: {ms} ms, {peer} {peer_ms} ms ({ratio}×)",
         "fused_speedup": "Graph, bfloat16, the fused add and norm, {mode}: at least "
         "{limit}× as fast as the add followed by the site's lone kernel at every N",
-        "speedup_case": "N = {n}: {ratio}×",
-        "fused_peer": "Graph, bfloat16, N ≥ {n}: the fused add and norm at least as fast "
-        "as Liger-Kernel's in every pass",
+        "speedup_case": "{shape}: {ratio}×",
+        "fused_peer": "Graph, bfloat16: the fused add and norm at least as fast "
+        "as Liger-Kernel's in every pass at every N",
         "host": "Host time, {mode}, at most {limit}× F.rms_norm's",
         "host_case": "{us} µs, {ratio}× F.rms_norm's {ref} µs",
+        "host_bare": "Host time, {mode}, at most {bare} + {extra} µs",
+        "bare": {
+            "forward": "the forward kernel's bare launch",
+            "forward+backward": "the bare launches of the forward and backward kernels",
+        },
+        "bare_case": "{us} µs, bare {bare} µs",
+        "ceiling": "No figure above {limit}% of its copy (rows, QK-norm rows, wide rows: "
+        "every implementation, pass and timing)",
+        "figure_case": "{name}, {where}, {mode}, {timing}",
+        "more": "{count} more",
         "say": "What the figures say",
         "say_line": "{mode}: {kernel} {low}–{high} of copy over N; fastest: {fastest}",
         "kernels": {"norm": "the site's kernel", "add": "the site's fused kernel"},
@@ -119,7 +144,6 @@ WORDS = {
     "ko": {
         "device": "장치",
         "driver": "드라이버",
-        "rows": "행",
         "rounds": "{count}라운드(각 수치는 라운드 간 중앙값과 최저–최고 범위)",
         "name": "구현",
         "copy": "복사",
@@ -136,6 +160,17 @@ WORDS = {
             "norm": "RMSNorm 단독(비교용 LayerNorm 포함)",
             "add": "잔차 덧셈과 정규화, h = x + r, y = RMSNorm(h)",
         },
+        "groups": {
+            "decode": "디코드(M행: 시퀀스 M개에서 토큰 하나씩), 호출당 µs(라운드 간 범위)",
+            "qk-norm": "QK-norm(토큰마다 헤드 하나에 한 행)",
+            "wide": "긴 행",
+        },
+        "group_names": {
+            "rows": "일반 행",
+            "decode": "디코드",
+            "qk-norm": "QK-norm 행",
+            "wide": "긴 행",
+        },
         "timings": {
             "cuda-graph-replay": "그래프(CUDA 그래프 재생: GPU 시간만)",
             "python-calls": "즉시 실행(매번 Python에서 띄움: 호스트 시간 포함)",
@@ -144,37 +179,47 @@ WORDS = {
         },
         "short": {"graph": "그래프", "eager": "즉시 실행"},
         "unit": "GB/s (복사 대비 %, 라운드 간 범위)",
+        "unit_peak": "GB/s (복사 대비 %, 라운드 간 범위; 최대 대역폭 대비 %)",
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N (행 길이)",
         "alt": "N에 따른 복사 대역폭 대비 퍼센트, {dtype}, {timing}, {family}: 순전파, "
         "역전파, 순전파+역전파를 나란히, 구현마다 선 하나, 라운드 간 범위는 오차 막대.",
-        "targets": "목표(H100, M = 16384, N = 1024–16384 기준)",
+        "targets": "목표(H100 기준, 따로 적지 않으면 bfloat16)",
         "met": "**달성**",
         "missed": "**미달**",
         "none": "**측정 없음**",
         "lowest": "최저 {value}: {where}",
-        "graph_forward": "그래프, 순전파: 모든 N과 dtype에서 더 빠른 복사 대비 {percent}% "
-        "이상",
-        "graph_both": "그래프, 순전파+역전파: 모든 N과 dtype에서 더 빠른 복사 대비 "
-        "{percent}% 이상",
-        "faster_copy": "더 빠른 복사란 같은 dtype과 N에서 CUDA 그래프로 재생한 복사와 "
-        "Python에서 띄운 복사 가운데 GB/s가 더 높은 쪽입니다.",
-        "slow_copy": "다음 경우에는 CUDA 그래프로 재생한 복사가 Python에서 띄운 복사보다 "
-        "느렸습니다: {cases}. 이 경우 그래프 표의 백분율은 이 느린 복사를 기준으로 한 "
-        "값이어서 100%를 넘는 것도 있습니다. 위의 복사 대비 목표에서는 이 수치들을 대신 "
-        "즉시 실행 복사와 비교합니다.",
-        "slow_copy_case": "{dtype}, N = {n} (그래프 {graph} GB/s, 즉시 실행 {eager} GB/s)",
+        "highest": "최고 {value}: {where}",
+        "copy_target": "그래프, {group}, {mode}, {dtypes}: 모든 모양에서 같은 바이트 복사 "
+        "대비 {percent}% 이상",
+        "every_dtype": "측정한 모든 dtype",
+        "yardstick": "복사 대비 백분율은 모두 그 패스와 같은 바이트를 옮기는 복사(절반을 "
+        "읽고 절반을 쓰는 Triton 커널)를 같은 방식으로 같은 라운드에서 잰 값에 대한 "
+        "것입니다.",
+        "peak": "최대 대역폭 대비 백분율은 {gbps} GB/s({source})에 대한 것입니다.",
+        "decode": "그래프, 디코드, bfloat16, 모든 패스: 모든 M에서 F.rms_norm과 "
+        "Liger-Kernel보다 느리지 않음",
         "eager": "즉시 실행, bfloat16, N ≥ {n}: 모든 패스에서 가장 빠른 비교 "
         "대상(F.rms_norm, torch.compile, Liger-Kernel, QuACK 중 있는 것)보다 느리지 "
         "않음",
-        "versus_case": "{mode}, N = {n}: {ms} ms, {peer} {peer_ms} ms ({ratio}배)",
+        "versus_case": "{mode}, {shape}: {ms} ms, {peer} {peer_ms} ms ({ratio}배)",
         "fused_speedup": "그래프, bfloat16, 퓨즈드 덧셈·정규화, {mode}: 모든 N에서 덧셈 "
         "뒤에 이 사이트의 단독 커널을 실행할 때보다 {limit}배 이상 빠름",
-        "speedup_case": "N = {n}: {ratio}배",
-        "fused_peer": "그래프, bfloat16, N ≥ {n}: 퓨즈드 덧셈·정규화가 모든 패스에서 "
+        "speedup_case": "{shape}: {ratio}배",
+        "fused_peer": "그래프, bfloat16: 퓨즈드 덧셈·정규화가 모든 N과 모든 패스에서 "
         "Liger-Kernel의 구현보다 느리지 않음",
         "host": "호스트 시간, {mode}: F.rms_norm의 {limit}배 이하",
         "host_case": "{us} µs, F.rms_norm {ref} µs의 {ratio}배",
+        "host_bare": "호스트 시간, {mode}: {bare} + {extra} µs 이하",
+        "bare": {
+            "forward": "순전파 커널만 띄우는 시간",
+            "forward+backward": "순전파 커널과 역전파 커널만 띄우는 시간",
+        },
+        "bare_case": "{us} µs, 커널만 띄우면 {bare} µs",
+        "ceiling": "어떤 수치도 복사 대비 {limit}%를 넘지 않음(일반 행, QK-norm 행, 긴 "
+        "행: 모든 구현, 패스, 측정 방식)",
+        "figure_case": "{name}, {where}, {mode}, {timing}",
+        "more": "외 {count}개",
         "say": "수치 요약",
         "say_line": "{mode}: {kernel} N에 따라 복사 대비 {low}–{high}, 가장 빠른 구현은 "
         "{fastest}",
@@ -199,6 +244,7 @@ WORDS = {
             "Triton (this site)": "Triton(이 사이트)",
             "add + Triton RMSNorm (this site)": "add + Triton RMSNorm(이 사이트)",
             "Triton add+RMSNorm (this site)": "Triton add+RMSNorm(이 사이트)",
+            "bare launch (Triton)": "커널만 띄움(Triton)",
         },
         "not_installed": "설치되지 않음",
         # run.py's reasons for leaving an implementation out, in Korean.
@@ -233,15 +279,34 @@ def _runs(results, family=None, **where) -> list[dict]:
         and (family is None or (r["implementation"] in adds) == (family == "add"))
     ]
 
-def _unmeasured(results, words, timing, dtypes=None, from_n=0) -> list[str]:
-    """The (dtype, N) of the run's whole grid that these results lack (a part of a run, or
-    a run cut short): a target holds only where it was measured, so each is a miss."""
-    measured = {(c["dtype"], c["n"]) for c in results["copy"] if c["timing"] == timing}
+def _shape(results, group, m, n) -> str:
+    """A shape as its group's tables and targets name it: by what varies in the group."""
+    grid = results["grid"]["groups"][group]
+    if len({shape[0] for shape in grid}) == 1:
+        return f"N = {n}"
+    if len({shape[1] for shape in grid}) == 1:
+        return f"M = {m}"
+    return f"{m} × {n}"
+
+def _where(results, run) -> str:
+    """An entry's dtype and shape, as the targets name them."""
+    shape = _shape(results, run["group"], run["m"], run["n"])
+    return f"{_short(run['dtype'])}, {shape}"
+
+def _unmeasured(results, words, timing, dtypes, group, from_n=0) -> list[str]:
+    """The (dtype, shape) of the group in the run's whole grid that these results lack (a
+    part of a run, or a run cut short): a target holds only where it was measured, so each
+    is a miss."""
+    measured = {
+        (c["dtype"], c["group"], c["m"], c["n"])
+        for c in results["copy"]
+        if c["timing"] == timing
+    }
     return [
-        f"{_short(dtype)}, N = {n}: {words['unmeasured']}"
-        for dtype in dtypes or results["grid"]["dtypes"]
-        for n in results["grid"]["sizes"]
-        if n >= from_n and (dtype, n) not in measured
+        f"{_short(dtype)}, {_shape(results, group, m, n)}: {words['unmeasured']}"
+        for dtype in dtypes
+        for m, n in results["grid"]["groups"].get(group, [])
+        if n >= from_n and (dtype, group, m, n) not in measured
     ]
 
 def _figure(results, **where) -> dict | None:
@@ -249,14 +314,32 @@ def _figure(results, **where) -> dict | None:
     found = [r for r in _runs(results, **where) if "error" not in r]
     return found[0] if found else None
 
+def _of_copy(run) -> float | None:
+    """A figure's % of its copy: None if it failed, or its copy did."""
+    return None if "error" in run else run.get("copy_percent")
+
 def _percent(value: float) -> str:
     return f"{value:.1f}%"
 
-def _cell(run, words) -> str:
-    if "error" in run:
+def _cell(entry, words) -> str:
+    """A figure: µs per call (its range) in the group "decode", else GB/s (% of its copy
+    and the range; % of peak where known). A copy is 100% of itself."""
+    if "error" in entry:
         return words["failed"]
-    low, high = run["copy_percent_min"], run["copy_percent_max"]
-    return f"{run['gbps']:,.0f} ({_percent(run['copy_percent'])}, {low:.1f}–{high:.1f})"
+    if entry["group"] == "decode":
+        low, high = 1e3 * entry["ms_min"], 1e3 * entry["ms_max"]
+        return f"{1e3 * entry['ms']:.1f} ({low:.1f}–{high:.1f})"
+    if "implementation" not in entry:
+        percents = ["100%"]  # the copy
+    elif entry["copy_percent"] is None:
+        percents = []  # its copy failed
+    else:
+        low, high = entry["copy_percent_min"], entry["copy_percent_max"]
+        percents = [f"{_percent(entry['copy_percent'])}, {low:.1f}–{high:.1f}"]
+    if entry["peak_percent"] is not None:
+        percents.append(_percent(entry["peak_percent"]))
+    inside = f" ({'; '.join(percents)})" if percents else ""
+    return f"{entry['gbps']:,.0f}{inside}"
 
 def _versions(results, words) -> str:
     return ", ".join(
@@ -277,7 +360,6 @@ def _header(results, words) -> str:
     return (
         f"{words['device']}: **{results['device']}** (CPU: {results['cpu']});"
         f" {_versions(results, words)}; {results['date']}; commit `{commit}`;"
-        f" M = {results['rows']} {words['rows']};"
         f" {words['rounds'].format(count=results['rounds'])}."
     )
 
@@ -285,17 +367,31 @@ def _header(results, words) -> str:
 KERNEL = "Triton (this site)"
 PEERS = ["torch F.rms_norm", "torch.compile naive", "Liger-Kernel", "QuACK"]
 REFERENCE = "torch F.rms_norm"  # the host-time yardstick
+BARE = "bare launch (Triton)"  # run.py's host time of the kernels' launches alone
 FUSED = "Triton add+RMSNorm (this site)"
 UNFUSED = "add + Triton RMSNorm (this site)"  # PyTorch's add, then the lone kernel
 FUSED_PEER = "Liger-Kernel add+RMSNorm"
-# The targets, set for an H100 with M = 16384 and N = 1024 to 16384:
-GRAPH_FORWARD = 95  # graph, forward: at least 95% of copy at every N and dtype
-GRAPH_BOTH = 85  # graph, forward+backward: at least 85% of copy at every N and dtype
-EAGER_FROM = 4096  # eager, bfloat16, N >= 4096: at least as fast as the best peer
+# The targets, set for an H100, in bfloat16 unless stated. Graph: the kernel's % of the
+# copy of equal bytes at every shape of a group, in a pass:
+COPY_TARGETS = [
+    ("rows", "forward", 95),
+    ("rows", "forward+backward", 88),
+    ("wide", "forward", 90),
+    ("wide", "forward+backward", 80),
+    ("qk-norm", "forward", 85),
+]
+H200_ROWS = {"forward": 93, "forward+backward": 85}  # an H200: every dtype measured
+DECODE_PEERS = ["torch F.rms_norm", "Liger-Kernel"]  # graph, decode: at most their µs
+EAGER_FROM = 4096  # eager, rows, N >= 4096: at least as fast as the best peer
 HOST_LIMIT = {"forward": 2.0, "forward+backward": 1.5}  # x F.rms_norm's host time
-# Graph, bfloat16: the fused kernel this many times as fast as UNFUSED at every N,
+BARE_EXTRA_US = 10  # host time: at most the bare launches' + 10 µs
+BARE_LAUNCHES = {"forward": ["forward"], "forward+backward": ["forward", "backward"]}
+# Graph, rows: the fused kernel this many times as fast as UNFUSED, and at least as fast
+# as FUSED_PEER, at every N.
 FUSED_SPEEDUP = {"forward": 1.2, "backward": 1.4}
-FUSED_PEER_FROM = 2048  # and from this N on, at least as fast as FUSED_PEER
+CEILING = 101  # no figure above 101% of its copy: the copy is a yardstick to reach
+CEILING_GROUPS = ["rows", "qk-norm", "wide"]  # decode: launch latency, not bandwidth
+CEILING_SHOWN = 5  # the highest figures named of those above CEILING
 
 def _status(words, misses: list[str], shown: str | None) -> str:
     if misses:
@@ -304,67 +400,53 @@ def _status(words, misses: list[str], shown: str | None) -> str:
         return words["none"]
     return f"{words['met']} ({shown})"
 
-def _copy_gbps(results, dtype, n) -> dict:
-    """timing -> the copy's GB/s at this dtype and N."""
-    return {
-        c["timing"]: c["gbps"]
-        for c in results["copy"]
-        if c["dtype"] == dtype and c["n"] == n and "gbps" in c
-    }
-
-def _of_faster_copy(results, run) -> float:
-    """A graph figure as a percentage of the faster copy of its dtype and N: replayed
-    from a CUDA graph, a large copy can run slower than launched from Python, and a figure
-    would then pass 100% of a copy the GPU can beat."""
-    copies = _copy_gbps(results, run["dtype"], run["n"])
-    graph, fastest = copies.get("graph"), max(copies.values(), default=None)
-    if graph is None or graph >= fastest:
-        return run["copy_percent"]  # as it is: the graph copy is the faster
-    return run["copy_percent"] * graph / fastest
-
-def _copy_target(results, words, mode, threshold) -> str:
-    """Met if the kernel's graph figure reaches `threshold` % of the faster copy at every
-    N and dtype."""
-    runs = _runs(results, implementation=KERNEL, mode=mode, timing="graph")
+def _copy_target(results, words, group, mode, threshold, dtypes) -> str:
+    """Met if the kernel's graph figure reaches `threshold` % of its copy at every shape
+    of the group in each of the dtypes."""
+    where = {"implementation": KERNEL, "group": group, "mode": mode, "timing": "graph"}
+    runs = [run for run in _runs(results, **where) if run["dtype"] in dtypes]
     figures = [
-        (_of_faster_copy(results, run), f"{_short(run['dtype'])}, N = {run['n']}")
+        (_of_copy(run), _where(results, run))
         for run in runs
-        if "error" not in run
+        if _of_copy(run) is not None
     ]
-    failed = [
-        f"{_short(run['dtype'])}, N = {run['n']}: {words['failed']}"
+    misses = [
+        f"{_where(results, run)}: {words['failed']}"
         for run in runs
-        if "error" in run
+        if _of_copy(run) is None  # it failed, or its copy did
     ]
-    misses = failed + [
+    misses += [
         f"{where} ({_percent(value)})" for value, where in figures if value < threshold
     ]
-    misses += _unmeasured(results, words, "graph")
+    misses += _unmeasured(results, words, "graph", dtypes, group)
     lowest = min(figures, default=None)
     shown = lowest and words["lowest"].format(
         value=_percent(lowest[0]), where=lowest[1]
     )
     return _status(words, misses, shown)
 
-def _not_slower(results, words, mine, peers, timing, from_n) -> str:
-    """Met if, in bfloat16 from N = from_n on, `mine` is in no pass slower than the
-    fastest of `peers` (those measured)."""
-    cases, misses = [], _unmeasured(results, words, timing, ["torch.bfloat16"], from_n)
-    sizes = sorted({r["n"] for r in results["runs"] if r["n"] >= from_n})
+def _not_slower(results, words, mine, peers, timing, group, from_n=0) -> str:
+    """Met if, in bfloat16 at every shape of the group from N = from_n on, `mine` is in no
+    pass slower than the fastest of `peers` (those measured)."""
+    dtype = "torch.bfloat16"
+    cases, misses = [], _unmeasured(results, words, timing, [dtype], group, from_n)
+    shapes = [s for s in results["grid"]["groups"].get(group, []) if s[1] >= from_n]
     for mode in MODES:
-        for n in sizes:
-            where = {"dtype": "torch.bfloat16", "n": n, "mode": mode, "timing": timing}
+        for m, n in shapes:
+            where = {"dtype": dtype, "group": group, "m": m, "n": n, "mode": mode}
+            where["timing"] = timing
+            shape = _shape(results, group, m, n)
             figure = _figure(results, implementation=mine, **where)
             others = [_figure(results, implementation=p, **where) for p in peers]
             others = [p for p in others if p]
             if figure is None and _runs(results, implementation=mine, **where):
-                misses.append(f"{words['modes'][mode]}, N = {n}: {words['failed']}")
+                misses.append(f"{words['modes'][mode]}, {shape}: {words['failed']}")
             if figure is None or not others:
                 continue
             best = min(others, key=lambda p: p["ms"])
             case = words["versus_case"].format(
                 mode=words["modes"][mode],
-                n=n,
+                shape=shape,
                 ms=f"{figure['ms']:.4f}",
                 peer=_name(best["implementation"], words),
                 peer_ms=f"{best['ms']:.4f}",
@@ -377,18 +459,21 @@ def _not_slower(results, words, mine, peers, timing, from_n) -> str:
 
 def _speedup_target(results, words, mode) -> str:
     """Met if the fused kernel is FUSED_SPEEDUP[mode] times as fast as UNFUSED at every N
-    (graph, bfloat16)."""
-    cases, misses = [], _unmeasured(results, words, "graph", ["torch.bfloat16"])
-    where = {"dtype": "torch.bfloat16", "mode": mode, "timing": "graph"}
-    for n in sorted({r["n"] for r in _runs(results, **where)}):
-        fused = _figure(results, implementation=FUSED, n=n, **where)
-        unfused = _figure(results, implementation=UNFUSED, n=n, **where)
-        if fused is None and _runs(results, implementation=FUSED, n=n, **where):
-            misses.append(f"N = {n}: {words['failed']}")
+    (graph, bfloat16, rows)."""
+    dtype, group = "torch.bfloat16", "rows"
+    cases, misses = [], _unmeasured(results, words, "graph", [dtype], group)
+    for m, n in results["grid"]["groups"].get(group, []):
+        where = {"dtype": dtype, "group": group, "m": m, "n": n, "mode": mode}
+        where["timing"] = "graph"
+        shape = _shape(results, group, m, n)
+        fused = _figure(results, implementation=FUSED, **where)
+        unfused = _figure(results, implementation=UNFUSED, **where)
+        if fused is None and _runs(results, implementation=FUSED, **where):
+            misses.append(f"{shape}: {words['failed']}")
         if fused is None or unfused is None:
             continue
         ratio = unfused["ms"] / fused["ms"]
-        case = words["speedup_case"].format(n=n, ratio=f"{ratio:.2f}")
+        case = words["speedup_case"].format(shape=shape, ratio=f"{ratio:.2f}")
         cases.append(case)
         if ratio < FUSED_SPEEDUP[mode]:
             misses.append(case)
@@ -406,39 +491,99 @@ def _host_target(results, words, mode) -> str:
     )
     return _status(words, [case] if ratio > HOST_LIMIT[mode] else [], case)
 
+def _bare_target(results, words, mode) -> str:
+    """Met if the kernel's host time of the pass is at most its kernels' bare launches'
+    plus BARE_EXTRA_US."""
+    host = results.get("host_us", {})
+    mine, bare = host.get(KERNEL, {}), host.get(BARE, {})
+    failed = [words["failed"]] if "error" in mine or "error" in bare else []
+    launches = [bare.get(launch) for launch in BARE_LAUNCHES[mode]]
+    if mode not in mine or None in launches:
+        return _status(words, failed, None)
+    case = words["bare_case"].format(
+        us=f"{mine[mode]:.1f}", bare=f"{sum(launches):.1f}"
+    )
+    missed = mine[mode] > sum(launches) + BARE_EXTRA_US
+    return _status(words, [case] if missed else [], case)
+
+def _ceiling_target(results, words) -> str:
+    """Met if no figure of CEILING_GROUPS passes CEILING % of its copy."""
+    figures = [
+        (
+            run["copy_percent"],
+            words["figure_case"].format(
+                name=_name(run["implementation"], words),
+                where=f"{words['group_names'][run['group']]}, {_where(results, run)}",
+                mode=words["modes"][run["mode"]],
+                timing=words["short"][run["timing"]],
+            ),
+        )
+        for run in results["runs"]
+        if run["group"] in CEILING_GROUPS and _of_copy(run) is not None
+    ]
+    above = sorted((f for f in figures if f[0] > CEILING), reverse=True)
+    misses = [f"{where} ({_percent(value)})" for value, where in above[:CEILING_SHOWN]]
+    if len(above) > CEILING_SHOWN:
+        misses.append(words["more"].format(count=len(above) - CEILING_SHOWN))
+    highest = max(figures, default=None)
+    shown = highest and words["highest"].format(
+        value=_percent(highest[0]), where=highest[1]
+    )
+    return _status(words, misses, shown)
+
 def targets(results, language: str) -> list[str]:
     """Each target, met or missed, computed from the results."""
     words = WORDS[language]
-    lines = [
+    h200 = "H200" in results["device"]
+    lines = []
+    for group, mode, percent in COPY_TARGETS:
+        dtypes, scope = ["torch.bfloat16"], "bfloat16"
+        if h200 and group == "rows":
+            percent, dtypes = H200_ROWS[mode], _dtypes(results)
+            scope = words["every_dtype"]
+        title = words["copy_target"].format(
+            group=words["group_names"][group],
+            mode=words["modes"][mode],
+            dtypes=scope,
+            percent=percent,
+        )
+        status = _copy_target(results, words, group, mode, percent, dtypes)
+        lines.append((title, status))
+    lines += [
         (
-            words["graph_forward"].format(percent=GRAPH_FORWARD),
-            _copy_target(results, words, "forward", GRAPH_FORWARD),
-        ),
-        (
-            words["graph_both"].format(percent=GRAPH_BOTH),
-            _copy_target(results, words, "forward+backward", GRAPH_BOTH),
+            words["decode"],
+            _not_slower(results, words, KERNEL, DECODE_PEERS, "graph", "decode"),
         ),
         (
             words["eager"].format(n=EAGER_FROM),
-            _not_slower(results, words, KERNEL, PEERS, "eager", EAGER_FROM),
+            _not_slower(results, words, KERNEL, PEERS, "eager", "rows", EAGER_FROM),
         ),
     ]
     for mode, limit in HOST_LIMIT.items():
         title = words["host"].format(mode=words["modes"][mode], limit=f"{limit:g}")
         lines.append((title, _host_target(results, words, mode)))
+        title = words["host_bare"].format(
+            mode=words["modes"][mode], bare=words["bare"][mode], extra=BARE_EXTRA_US
+        )
+        lines.append((title, _bare_target(results, words, mode)))
     for mode, limit in FUSED_SPEEDUP.items():
         title = words["fused_speedup"].format(
             mode=words["modes"][mode], limit=f"{limit:g}"
         )
         lines.append((title, _speedup_target(results, words, mode)))
-    lines.append(
+    lines += [
         (
-            words["fused_peer"].format(n=FUSED_PEER_FROM),
-            _not_slower(results, words, FUSED, [FUSED_PEER], "graph", FUSED_PEER_FROM),
-        )
-    )
+            words["fused_peer"],
+            _not_slower(results, words, FUSED, [FUSED_PEER], "graph", "rows"),
+        ),
+        (words["ceiling"].format(limit=CEILING), _ceiling_target(results, words)),
+    ]
     targets = [f"- {a}: {b}." for a, b in lines]
-    return [f"**{words['targets']}**", "", *targets, "", words["faster_copy"]]
+    notes = [words["yardstick"]]
+    if results["peak_gbps"]:
+        peak = f"{results['peak_gbps']:,}"
+        notes.append(words["peak"].format(gbps=peak, source=results["peak_source"]))
+    return [f"**{words['targets']}**", "", *targets, "", " ".join(notes)]
 
 # --8<-- [end:targets]
 
@@ -462,16 +607,16 @@ def _fastest(results, words, family, **where) -> str:
     )
 
 def sayings(results, words, dtype, timing) -> list[str]:
-    """For one dtype and timing: the site's kernels' range of % of copy over N, and the
-    fastest implementation of their family at each N, per pass."""
+    """For one dtype and timing, in the group "rows": the site's kernels' range of % of
+    copy over N, and the fastest implementation of their family at each N, per pass."""
     lines = []
     for family, kernel in [("norm", KERNEL), ("add", FUSED)]:
         for mode in MODES:
-            where = {"dtype": dtype, "mode": mode, "timing": timing}
+            where = {"dtype": dtype, "mode": mode, "timing": timing, "group": "rows"}
             mine = [
-                r["copy_percent"]
+                _of_copy(r)
                 for r in _runs(results, implementation=kernel, **where)
-                if "error" not in r
+                if _of_copy(r) is not None
             ]
             if mine:
                 line = words["say_line"].format(
@@ -484,28 +629,37 @@ def sayings(results, words, dtype, timing) -> list[str]:
                 lines.append(f"- {line}.")
     return [f"**{words['say']}**", "", *lines, ""] if lines else []
 
-def _table(results, words, dtype, timing, mode, family) -> list[str]:
-    runs = _runs(results, family, dtype=dtype, timing=timing, mode=mode)
-    sizes = sorted({run["n"] for run in runs})
-    copy = {
-        c["n"]: c["gbps"]
+def _table(results, words, dtype, timing, mode, group, family=None) -> list[str]:
+    """One pass of one group (of one family in "rows"): a column per shape, the copy of
+    the family's bytes first, then a row per implementation."""
+    where = {"dtype": dtype, "timing": timing, "mode": mode, "group": group}
+    runs = _runs(results, family, **where)
+    shapes = sorted({(run["m"], run["n"]) for run in runs}, key=lambda s: (s[1], s[0]))
+    moved = {(r["m"], r["n"]): r["bytes"] for r in runs if "bytes" in r}
+    copies = {
+        (c["m"], c["n"]): _cell(c, words)
         for c in results["copy"]
-        if c["dtype"] == dtype and c["timing"] == timing
+        if (c["dtype"], c["timing"], c["group"]) == (dtype, timing, group)
+        and c["bytes"] == moved.get((c["m"], c["n"]))
     }
+    title = words["families"][family] if family else words["groups"][group]
+    columns = [_shape(results, group, m, n) for m, n in shapes]
     lines = [
-        f"**{words['families'][family]}: {_short(dtype)}, {words['modes'][mode]}**",
+        f"**{title}: {_short(dtype)}, {words['modes'][mode]}**",
         "",
-        f"| {words['name']} | " + " | ".join(f"N = {n}" for n in sizes) + " |",
-        "|" + " --- |" * (1 + len(sizes)),
-        f"| {words['copy']} | "
-        + " | ".join(f"{copy[n]:,.0f} (100%)" for n in sizes)
-        + " |",
+        f"| {words['name']} | " + " | ".join(columns) + " |",
+        "|" + " --- |" * (1 + len(shapes)),
+        f"| {words['copy']} | " + " | ".join(copies.get(s, "") for s in shapes) + " |",
     ]
-    for name in _names(results, family, dtype=dtype, timing=timing, mode=mode):
-        cells = {r["n"]: _cell(r, words) for r in runs if r["implementation"] == name}
+    for name in _names(results, family, **where):
+        cells = {
+            (r["m"], r["n"]): _cell(r, words)
+            for r in runs
+            if r["implementation"] == name
+        }
         lines.append(
             f"| {_name(name, words)} | "
-            + " | ".join(cells.get(n, "") for n in sizes)
+            + " | ".join(cells.get(s, "") for s in shapes)
             + " |"
         )
     return lines + [""]
@@ -518,15 +672,17 @@ def _tab(title: str, lines: list[str]) -> list[str]:
     return [f'=== "{title}"', ""] + [f"    {line}".rstrip() for line in lines]
 
 def _timing_tab(stem, results, words, language, dtype, timing) -> list[str]:
-    """One dtype and timing: the label, a table per family and pass, a plot per family."""
+    """One dtype and timing: the label; in "rows", a table per family and pass and a plot
+    per family; then a table per pass of each other group measured."""
     label = words["timings"][results["timings"][timing]]
+    unit = words["unit_peak" if results["peak_gbps"] else "unit"]
     lines = [f"{label}.", "", *sayings(results, words, dtype, timing)]
-    lines += [f"{words['unit']}.", ""]
+    lines += [f"{unit}.", ""]
     for family in FAMILIES:
-        if not _runs(results, family, dtype=dtype, timing=timing):
+        if not _runs(results, family, dtype=dtype, timing=timing, group="rows"):
             continue
         for mode in MODES:
-            lines += _table(results, words, dtype, timing, mode, family)
+            lines += _table(results, words, dtype, timing, mode, "rows", family)
         if dtype != PLOTTED:
             continue
         alt = words["alt"].format(
@@ -534,6 +690,10 @@ def _timing_tab(stem, results, words, language, dtype, timing) -> list[str]:
         )
         name = _plot_name(stem, dtype, timing, family, language)
         lines += [words["image"].format(alt=alt, name=name), ""]
+    for group in results["grid"]["groups"]:
+        if group != "rows" and _runs(results, dtype=dtype, timing=timing, group=group):
+            for mode in MODES:
+                lines += _table(results, words, dtype, timing, mode, group)
     return lines
 
 def _host_table(results, words) -> list[str]:
@@ -548,15 +708,18 @@ def _host_table(results, words) -> list[str]:
         "|" + " --- |" * (1 + 2 * len(MODES)),
     ]
     ref = host.get(REFERENCE, {})
-    for name, costs in host.items():
+    for name, costs in host.items():  # the bare launches: a forward and a backward
         if "error" in costs:
             cells = [f"{words['failed']} | "] * len(MODES)
         else:
             cells = []
             for mode in MODES:
-                ratio = costs[mode] / ref[mode] if mode in ref else None
+                us = costs.get(mode)
+                ratio = us / ref[mode] if us and mode in ref else None
                 cells.append(
-                    f"{costs[mode]:.1f} | " + (f"{ratio:.2f}×" if ratio else "")
+                    (f"{us:.1f}" if us else "")
+                    + " | "
+                    + (f"{ratio:.2f}×" if ratio else "")
                 )
         lines.append(f"| {_name(name, words)} | " + " | ".join(cells).rstrip() + " |")
     return lines + [""]
@@ -569,6 +732,9 @@ def _reason(why: str, words) -> str:
         return words["not_installed"] + error
     return words["reasons"].get(why, why)
 
+# What places a figure: the keys of a run entry, in the order the failures name them.
+WHERE = ["implementation", "dtype", "group", "m", "n", "mode", "timing"]
+
 def _notes(results, words) -> list[str]:
     lines = []
     if results["skipped"]:
@@ -580,6 +746,11 @@ def _notes(results, words) -> list[str]:
         lines.append("")
     failures = [r for r in results["runs"] if "error" in r]
     failures += [
+        {"implementation": words["copy"], **c}
+        for c in results.get("copy", [])
+        if "error" in c
+    ]
+    failures += [
         {"implementation": name, "mode": "host", "error": costs["error"]}
         for name, costs in results.get("host_us", {}).items()
         if "error" in costs
@@ -587,44 +758,21 @@ def _notes(results, words) -> list[str]:
     if failures:
         lines += ["", f"{words['failures']}:", ""]
         for run in failures:
-            where = ", ".join(
-                str(run[key]) for key in ["implementation", "dtype", "n", "mode", "timing"]
-                if key in run
-            )  # fmt: skip
+            where = ", ".join(str(run[key]) for key in WHERE if key in run)
             error = run["error"].splitlines()[0].replace("|", "/")
             lines.append(f"- {where}: `{error}`")
     return lines
-
-def _slow_copies(results, words) -> list[str]:
-    """Where the graph-replayed copy was the slower of the two: a paragraph, or none."""
-    cases = []
-    for dtype in _dtypes(results):
-        for n in results["grid"]["sizes"]:
-            copies = _copy_gbps(results, dtype, n)
-            if len(copies) == 2 and copies["graph"] < copies["eager"]:
-                cases.append(
-                    words["slow_copy_case"].format(
-                        dtype=_short(dtype),
-                        n=n,
-                        graph=f"{copies['graph']:,.0f}",
-                        eager=f"{copies['eager']:,.0f}",
-                    )
-                )
-    return [words["slow_copy"].format(cases="; ".join(cases)), ""] if cases else []
 
 def gpu_section(stem, results, language: str) -> list[str]:
     """One GPU: heading, header, targets, sayings, tabs of tables and plots, host, notes.
     Its tables' figures are right-aligned by the site's CSS (.benchmark-results): a
     Markdown alignment would repeat a style attribute in each of a thousand cells."""
     words = WORDS[language]
-    keys = [
-        tuple(r[k] for k in ("implementation", "dtype", "n", "mode", "timing"))
-        for r in results["runs"]
-    ]
+    keys = [tuple(r[k] for k in WHERE) for r in results["runs"]]
     if len(keys) != len(set(keys)):
         raise ValueError(f"{stem}: a figure appears twice (parts merged that overlap)")
     lines = [f"### {results['device']} {{ #{stem} }}", "", _header(results, words), ""]
-    lines += targets(results, language) + [""] + _slow_copies(results, words)
+    lines += targets(results, language) + [""]
     for dtype in _dtypes(results):
         timings = []
         for timing in results["timings"]:
@@ -644,17 +792,17 @@ def gpu_tables(sections: list[tuple[str, dict]], language: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 def plot(results, dtype, timing, family, language) -> Figure:
-    """% of copy against N, a panel per pass, a line per implementation of the family,
-    the rounds' range as bars."""
+    """% of copy against N in the group "rows", a panel per pass, a line per
+    implementation of the family, the rounds' range as bars."""
     words = WORDS[language]
     fig = Figure(figsize=(13, 4))
     # Fixed margins, the legend on the right: quicker to draw than a computed layout.
     fig.subplots_adjust(left=0.06, right=0.79, bottom=0.13, top=0.84, wspace=0.08)
     axes = fig.subplots(1, len(MODES), sharey=True)
-    sizes = sorted({r["n"] for r in _runs(results, dtype=dtype)})
+    sizes = sorted({r["n"] for r in _runs(results, dtype=dtype, group="rows")})
     for ax, mode in zip(axes, MODES):
-        where = {"dtype": dtype, "timing": timing, "mode": mode}
-        runs = [r for r in _runs(results, family, **where) if "error" not in r]
+        where = {"dtype": dtype, "timing": timing, "mode": mode, "group": "rows"}
+        runs = [r for r in _runs(results, family, **where) if _of_copy(r) is not None]
         ax.axhline(100, color="black", linestyle="--", label=words["copy"])
         for name in _names(results, family, **where):
             mine = sorted(
@@ -716,14 +864,14 @@ def cpu_table(results, language: str) -> str:
         torch_threads=results["torch_threads"],
     )
     commit = (results["git_commit"] or "-")[:12]
-    n = results["runs"][0]["n"]
+    m, n = results["runs"][0]["m"], results["runs"][0]["n"]
     dtype = _short(results["runs"][0]["dtype"])
     columns = [f"{words['modes'][mode]} | {words['vs_ln']}" for mode in MODES]
     lines = [
         (
             f"{words['device']}: **{device}**; torch {results['torch']}, Python"
             f" {results['python']}; {results['date']}; commit `{commit}`;"
-            f" {words['x']}: {dtype}, {results['rows']} × {n};"
+            f" {words['x']}: {dtype}, {m} × {n};"
             f" {words['rounds'].format(count=results['rounds'])}."
         ),
         "",
@@ -793,7 +941,8 @@ def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) ->
         for stem, results in every:
             for timing in results["timings"]:
                 for family in FAMILIES:
-                    if not _runs(results, family, dtype=PLOTTED, timing=timing):
+                    where = {"dtype": PLOTTED, "timing": timing, "group": "rows"}
+                    if not _runs(results, family, **where):
                         continue
                     path = plots / _plot_name(stem, PLOTTED, timing, family, language)
                     # The same JSON gives the same bytes (snippets/placement/plots.py).

@@ -1,15 +1,24 @@
-"""Time every RMSNorm the site shows, LayerNorm and a plain copy; write one JSON file.
+"""Time the site's RMSNorms, LayerNorm and copies of equal bytes; write one JSON file.
 
     python -m snippets.benchmark.run            # a CUDA GPU: snippets/benchmark/results/<gpu>.json
     python -m snippets.benchmark.run --cpu      # this CPU: snippets/benchmark/results/cpu/<cpu>.json
-    python -m snippets.benchmark.run --smoke    # tiny sizes, any device: build/benchmark/smoke.json
+    python -m snippets.benchmark.run --smoke    # tiny shapes, any device: build/benchmark/smoke.json
 
-A GPU run can also be done in parts, one call each (by dtype, and by N if need be), and the
-parts merged into one file; host_us is measured by the part that times bfloat16:
+A GPU run times x of shape (M, N) in four groups of shapes: "rows", M = 16384 at N = 1024
+to 16384, every implementation, the residual add with the norm too; "decode", M = 1, 16
+and 256 at N = 4096 (generating a token at a time); "qk-norm", M = 262144 at N = 64, 128 and
+256 (each head normalized over its head dimension); "wide", rows of 32768 to 262144 of 512
+MiB in bfloat16. The groups but "rows" time F.rms_norm, the site's kernel, Liger-Kernel,
+torch.compile and QuACK (those installed); one that fails at a shape (Liger-Kernel refuses
+N > 65536) is recorded as failed there. A smoke run times tiny stand-ins of each group; a
+CPU run (--cpu) one shape, 4096 x 2048, in float32.
 
-    python -m snippets.benchmark.run --dtypes bfloat16 --out build/benchmark/bf16.json
+A GPU run can also be done in parts, one call each (by dtype, group and N), and the parts
+merged into one file; host_us is measured by a part that times bfloat16 in the group "rows":
+
+    python -m snippets.benchmark.run --dtypes bfloat16 --groups rows --out build/benchmark/a.json
     python -m snippets.benchmark.run --dtypes float32 --sizes 1024 2048 --out ...
-    python -m snippets.benchmark.run --merge build/benchmark/bf16.json build/benchmark/...
+    python -m snippets.benchmark.run --merge build/benchmark/a.json build/benchmark/...
 
 Three passes are timed: the forward without autograd; the backward alone, run again and again
 from one forward whose graph is kept (retain_graph=True); and forward+backward, the pass
@@ -23,17 +32,21 @@ the pass is launched from Python every time onto an idle GPU, timed by CUDA even
 before its launch to its end, host time included: the median of calls made for as long as
 do_bench's. Both flush the L2 cache before every call. Each figure is measured in several
 rounds, the implementations taking turns within a round, and recorded as the median and the
-range of its rounds; a first round, whose times are dropped, warms everything up. GB/s
-counts the fewest bytes a pass must move (forward 2MNs, backward 3MNs, forward and backward
-5MNs), and every figure is also a percentage of a device-to-device copy of the same M x N
-tensor, timed the same way in the same rounds.
+range of its rounds; a first round, whose times are dropped, warms everything up.
+
+GB/s counts the fewest bytes B a pass must move (forward 2MNs, backward 3MNs, forward and
+backward 5MNs). The yardstick of each figure is a copy that moves as many bytes: a Triton
+kernel on the SMs (copy_kernel) reading B/2 bytes of a flat buffer of the pass's dtype and
+writing them into another, timed the same way in the same rounds (its buffers allocated for
+that copy alone); copy_percent is the pass's GB/s over that copy's. On a GPU listed in
+PEAK_GBPS every figure is also a percentage of the GPU's peak bandwidth (peak_percent).
 
 The residual add with the norm after it (h = x + r, y = RMSNorm(h); returns y and h) is timed
 on a GPU as its own rows, unfused and fused, with the fused pass's fewest bytes (forward 4MNs,
 backward 4MNs, forward and backward 8MNs); its backward takes the gradients of both y and h.
 
-torch.compile is compiled afresh for every dtype, N and pass (torch._dynamo.reset() first),
-with fullgraph=True and a recompile limit of 1 that fails when hit: a graph break or a
+torch.compile is compiled afresh for every dtype, shape and pass (torch._dynamo.reset()
+first), with fullgraph=True and a recompile limit of 1 that fails when hit: a graph break or a
 second compile (which would otherwise run part of the pass uncompiled, or compile again and
 after 8 compiles fall back to eager code with a logged warning)
 is recorded as a failure, never as a figure. For the backward alone it compiles with
@@ -42,13 +55,14 @@ otherwise hands the forward's saved buffers over to itself and refuses to run tw
 one forward.
 
 host_us is the host's time per call on tiny tensors, the median of many calls each timed by
-the host clock with the GPU otherwise idle.
+the host clock with the GPU otherwise idle: each implementation's passes, and "bare launch
+(Triton)", the site's forward kernel and its backward kernel each launched alone on tensors
+allocated beforehand.
 
 On a CPU there is no CUDA graph and no do_bench: the host clock times the calls (the median of
 the calls of each round), and in a smoke run the "graph" figures are a labelled stand-in, the
 same pass called directly, and torch.compile is left out (a smoke run on a GPU keeps it, so
-that compiled passes captured in CUDA graphs are tried before the real run). A CPU run
-(--cpu) times the CPU implementations in float32 only.
+that compiled passes captured in CUDA graphs are tried before the real run).
 """
 
 import argparse
@@ -74,12 +88,21 @@ import torch.nn.functional as F
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")  # before triton is imported
 
+import triton
+import triton.language as tl
+
 from snippets.implementations.variants import (
     rms_norm_llama,
     rms_norm_scratch,
     rms_norm_torch,
 )
-from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
+from snippets.kernel.rms_norm_triton import (
+    add_rms_norm_triton,
+    backward_programs,
+    launch_backward,
+    launch_forward,
+    rms_norm_triton,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = Path(__file__).resolve().parent / "results"  # GPU results, committed
@@ -98,6 +121,26 @@ MODES = ["forward", "backward", "forward+backward"]
 PASSES = {"forward": 2, "backward": 3, "forward+backward": 5}
 ADD_PASSES = {"forward": 4, "backward": 4, "forward+backward": 8}
 PACKAGES = ["torch", "triton", "liger-kernel", "quack-kernels"]
+# The HBM bandwidth each GPU is sold with, GB/s, and where it is stated: every figure is also
+# a percentage of it (null on a GPU not listed, and on a CPU).
+PEAK_GBPS = {
+    "NVIDIA H100 80GB HBM3": (
+        3350,
+        "NVIDIA H100 Tensor Core GPU datasheet, SXM5: 3.35 TB/s",
+    ),
+    "NVIDIA H200": (4800, "NVIDIA H200 datasheet: 4.8 TB/s"),
+}
+# The implementations the groups other than "rows" time (those found); "rows" times all.
+FEW = (
+    "torch F.rms_norm",
+    "Triton (this site)",
+    "Liger-Kernel",
+    "torch.compile naive",
+    "QuACK",
+)
+# host_us's extra row: the site's kernels launched alone (forward, backward) on tensors
+# allocated beforehand, what any call of the norm costs the host at least.
+BARE = "bare launch (Triton)"
 # How each timing was taken, by device; the page names them in its own words.
 TIMERS = {
     "cuda": {"graph": "cuda-graph-replay", "eager": "python-calls"},
@@ -114,8 +157,7 @@ KEEP_BUFFERS = {"backward": {"donated_buffer": False}}
 @dataclass(frozen=True)
 class Setup:
     kind: str  # "gpu", "cpu" or "smoke"
-    rows: int
-    sizes: tuple[int, ...]
+    groups: dict[str, tuple[tuple[int, int], ...]]  # name -> its shapes (M, N) of x
     dtypes: tuple[torch.dtype, ...]
     timings: tuple[str, ...]
     rounds: int
@@ -124,11 +166,24 @@ class Setup:
     host_calls: int  # calls timed for host_us; 0: no host_us
     host_shape: tuple[int, int] = (16, 1024)  # the tiny x of host_us
 
+    @property
+    def rows(self) -> int:
+        """M of the group "rows" (tune.py's M)."""
+        return self.groups["rows"][0][0]
+
 SETUPS = {
     "gpu": Setup(
         "gpu",
-        16384,
-        (1024, 2048, 4096, 8192, 16384),
+        {
+            # M = 16384 tokens (a batch), every implementation, the residual add too.
+            "rows": tuple((16384, n) for n in (1024, 2048, 4096, 8192, 16384)),
+            # Generating: a token at a time, for 1 to 256 sequences.
+            "decode": ((1, 4096), (16, 4096), (256, 4096)),
+            # QK-norm: every head of every token normalized over its head dimension.
+            "qk-norm": ((262144, 64), (262144, 128), (262144, 256)),
+            # Rows too long for registers; x of 512 MiB in bfloat16 each.
+            "wide": ((8192, 32768), (4096, 65536), (2048, 131072), (1024, 262144)),
+        },
         (torch.bfloat16, torch.float16, torch.float32),
         ("graph", "eager"),
         rounds=3,
@@ -139,8 +194,7 @@ SETUPS = {
     # x of 4096 rows of 2048: 8 sequences of 512 tokens, hidden size 2048.
     "cpu": Setup(
         "cpu",
-        8 * 512,
-        (2048,),
+        {"rows": ((8 * 512, 2048),)},
         (torch.float32,),
         ("eager",),
         rounds=5,
@@ -148,10 +202,16 @@ SETUPS = {
         min_calls=3,
         host_calls=0,
     ),
+    # Tiny stand-ins of the GPU's groups: few rows, as Triton's interpreter runs one
+    # program after another.
     "smoke": Setup(
         "smoke",
-        2,  # Triton's interpreter runs one row after another
-        (100, 256),
+        {
+            "rows": ((2, 100), (2, 256)),
+            "decode": ((1, 64),),
+            "qk-norm": ((8, 16),),
+            "wide": ((2, 300),),
+        },
         (torch.float32, torch.bfloat16),
         ("graph", "eager"),
         rounds=3,
@@ -254,6 +314,12 @@ def implementations(kind: str) -> tuple[dict, dict]:
         skipped["QuACK"] = f"not installed ({error})"
     return found, skipped
 
+def in_group(found: dict, group: str) -> dict:
+    """The implementations a group times: all in "rows", those of FEW in the others."""
+    return {
+        name: impl for name, impl in found.items() if group == "rows" or name in FEW
+    }
+
 def ready(found: dict) -> dict:
     """name -> the function to time; compiled ones compile afresh on their first call."""
     torch._dynamo.reset()  # nothing compiled for another shape, dtype or pass is reused
@@ -353,13 +419,46 @@ def time_pass(make, timing, setup) -> float:
         return median_ms(graphed(make), setup)
     return (launched_ms if torch.cuda.is_available() else median_ms)(make(), setup)
 
+@triton.jit
+def copy_kernel(
+    SRC,  # the flat buffer read
+    DST,  # the flat buffer written: as many elements, of the same dtype
+    numel,  # elements to copy
+    BLOCK: tl.constexpr,  # elements per program, a power of two
+):
+    # Program p copies elements p * BLOCK to p * BLOCK + BLOCK - 1; int64: a buffer can
+    # hold 2**30 elements and more.
+    offsets = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < numel  # the last program's block may hang past the end
+    tl.store(DST + offsets, tl.load(SRC + offsets, mask=mask), mask=mask)
+
+COPY_BLOCK_BYTES = 16384  # each program copies 16 KiB,
+COPY_WARPS = 8  # with 256 threads: 64 bytes, four 16-byte loads and stores, per thread
+
 def copy_of(x, out):
-    """The pass every figure is compared with: x copied into out, device to device."""
-    return partial(out.copy_, x)
+    """The copy every figure is compared with: x copied into out (contiguous, as many
+    elements of x's dtype) by copy_kernel: loads and stores on the SMs, as a norm's."""
+    block = COPY_BLOCK_BYTES // x.element_size()
+    grid = (triton.cdiv(x.numel(), block),)
+    return partial(
+        copy_kernel[grid], x, out, x.numel(), BLOCK=block, num_warps=COPY_WARPS
+    )
+
+def copy_pass(moved, dtype, device):
+    """A copy that moves `moved` bytes, as a pass does: it reads half and writes half. Its
+    buffers are allocated here, for this copy alone, and freed with it."""
+    source = torch.empty(moved // 2 // dtype.itemsize, dtype=dtype, device=device)
+    return copy_of(source, torch.empty_like(source))
+
+def pass_bytes(impl, mode, x) -> int:
+    """The fewest bytes the pass must move: what GB/s counts, and what its copy moves."""
+    size = x.numel() * x.element_size()
+    return (ADD_PASSES if impl.residual else PASSES)[mode] * size
 
 def measure(setup, found, x) -> tuple[dict, dict]:
-    """ms per round for each (implementation, pass, timing) and for the copy."""
-    copies = {timing: [] for timing in setup.timings}
+    """ms per round for each (implementation, pass, timing), and for each (bytes, timing)
+    of the copies that move as many bytes as those passes."""
+    copies = {}  # (bytes, timing) -> [ms per round], or the error it raised (str)
     samples = {}  # (name, mode, timing) -> [ms per round], or the error it raised (str)
     for mode in MODES:
         with torch._functorch.config.patch(**KEEP_BUFFERS.get(mode, {})):
@@ -367,28 +466,33 @@ def measure(setup, found, x) -> tuple[dict, dict]:
     return samples, copies
 
 def measure_pass(setup, found, x, mode, samples, copies):
-    """One pass's rounds, added to samples and copies."""
-    out = torch.empty_like(x)
-    fns = ready(found)  # compiled afresh for this dtype, N and pass
+    """One pass's rounds, added to samples and copies. A copy of the bytes of two passes
+    (the add's forward and backward) gathers the rounds of both."""
+    fns = ready(found)  # compiled afresh for this dtype, shape and pass
     args = {name: inputs(found[name], name, x) for name in fns}
-    # A round: the copy, then each implementation. Round 0 warms up (compiles, allocates,
-    # wakes the clocks): its times are dropped.
+    moved = sorted({pass_bytes(impl, mode, x) for impl in found.values()})
+    # A round: the copies, then each implementation. Round 0 warms up (compiles,
+    # allocates, wakes the clocks): its times are dropped.
     for round_ in range(setup.rounds + 1):
         for timing in setup.timings:
-            ms = time_pass(partial(copy_of, x, out), timing, setup)
-            if round_:
-                copies[timing].append(ms)
+            for size in moved:
+                make = partial(copy_pass, size, x.dtype, x.device)
+                timed(copies, (size, timing), make, timing, setup, round_)
             for name, fn in fns.items():
-                key = (name, mode, timing)
-                if isinstance(samples.get(key), str):
-                    continue  # it failed in an earlier round
-                try:
-                    make = partial(one_pass, fn, mode, *args[name])
-                    ms = time_pass(make, timing, setup)
-                    if round_:
-                        samples.setdefault(key, []).append(ms)
-                except Exception as error:  # noqa: BLE001 (recorded, not hidden)
-                    samples[key] = repr(error)  # not the error: its frames hold memory
+                make = partial(one_pass, fn, mode, *args[name])
+                timed(samples, (name, mode, timing), make, timing, setup, round_)
+
+def timed(samples, key, make, timing, setup, round_):
+    """The pass make() returns timed once, its ms added to samples[key] (not in round 0),
+    or the error it raised recorded there instead; nothing after a failed round."""
+    if isinstance(samples.get(key), str):
+        return  # it failed in an earlier round
+    try:
+        ms = time_pass(make, timing, setup)
+        if round_:
+            samples.setdefault(key, []).append(ms)
+    except Exception as error:  # noqa: BLE001 (recorded, not hidden)
+        samples[key] = repr(error)  # not the error: its frames hold memory
 
 # --8<-- [end:timing]
 
@@ -407,17 +511,27 @@ def inputs(impl, name, x) -> tuple:
 def spread(values) -> tuple[float, float, float]:
     return statistics.median(values), min(values), max(values)
 
-def entries(samples, copies, found, rows, dtype, n) -> tuple[list, list]:
-    """The JSON entries of one dtype and N: medians, ranges, and failures."""
-    size = rows * n * dtype.itemsize
-    where = {"dtype": str(dtype), "n": n}
+def of_peak(gbps, peak) -> float | None:
+    """GB/s as a percentage of the GPU's peak bandwidth; None without one."""
+    return 100 * gbps / peak if peak else None
+
+def entries(samples, copies, found, x, group, peak) -> tuple[list, list]:
+    """The JSON entries of one dtype and shape: medians, ranges, and failures. A pass's
+    copy_percent is of the copy of its bytes and timing."""
+    m, n = x.shape
+    where = {"dtype": str(x.dtype), "group": group, "m": m, "n": n}
     copy_entries, copy_gbps = [], {}
-    for timing, times in copies.items():
+    for (moved, timing), times in copies.items():
+        entry = {**where, "bytes": moved, "timing": timing}
+        if isinstance(times, str):
+            copy_entries.append({**entry, "error": times})
+            continue
         ms, fastest, slowest = spread(times)
-        copy_gbps[timing] = 2 * size / ms / 1e6
+        copy_gbps[moved, timing] = moved / ms / 1e6
         copy_entries.append(
-            {**where, "timing": timing, "ms": ms, "ms_min": fastest,
-             "ms_max": slowest, "gbps": copy_gbps[timing]}
+            {**entry, "ms": ms, "ms_min": fastest, "ms_max": slowest,
+             "gbps": copy_gbps[moved, timing],
+             "peak_percent": of_peak(copy_gbps[moved, timing], peak)}
         )  # fmt: skip
     runs = []
     for (name, mode, timing), times in samples.items():
@@ -426,15 +540,17 @@ def entries(samples, copies, found, rows, dtype, n) -> tuple[list, list]:
             runs.append({**entry, "error": times})
             continue
         ms, fastest, slowest = spread(times)
-        moved = (ADD_PASSES if found[name].residual else PASSES)[mode] * size
+        moved = pass_bytes(found[name], mode, x)
         entry["bytes"] = moved  # the fewest the pass must move: what GB/s counts
         gbps = [moved / t / 1e6 for t in (ms, slowest, fastest)]
-        percent = [100 * g / copy_gbps[timing] for g in gbps]
+        copy = copy_gbps.get((moved, timing))  # None if the copy failed
+        percent = [100 * g / copy if copy else None for g in gbps]
         runs.append(
             {**entry, "ms": ms, "ms_min": fastest, "ms_max": slowest,
              "ms_rounds": times, "gbps": gbps[0], "gbps_min": gbps[1],
              "gbps_max": gbps[2], "copy_percent": percent[0],
-             "copy_percent_min": percent[1], "copy_percent_max": percent[2]}
+             "copy_percent_min": percent[1], "copy_percent_max": percent[2],
+             "peak_percent": of_peak(gbps[0], peak)}
         )  # fmt: skip
     return copy_entries, runs
 
@@ -452,6 +568,29 @@ def host_costs(found, device, calls, shape) -> dict:
                     except Exception as error:  # noqa: BLE001 (recorded, not hidden)
                         costs[name] = {"error": repr(error)}
     return costs
+
+def bare_launch_costs(device, calls, shape) -> dict:
+    """Host time per launch in µs of the site's forward kernel alone and of its backward
+    kernel alone, on tensors of host_us's shape allocated beforehand: the launches that
+    any call of the norm makes, with nothing else."""
+    m, n = shape
+    x = torch.randn(m, n, device=device, dtype=torch.bfloat16)
+    weight = torch.rand(n, device=device, dtype=x.dtype)
+    y, dy, dx = torch.empty_like(x), torch.randn_like(x), torch.empty_like(x)
+    rstd = torch.empty(m, device=device, dtype=torch.float32)
+    try:
+        dw_partial = torch.empty(
+            backward_programs(m, n, device), n, device=device, dtype=torch.float32
+        )
+        forward = partial(launch_forward, x, weight, EPS, 0.0, y, rstd)
+        backward = partial(launch_backward, dy, x, weight, rstd, 0.0, dx, dw_partial)
+        # The forward first: its warm-up calls write the rstd the backward reads.
+        return {
+            "forward": host_us(forward, calls),
+            "backward": host_us(backward, calls),
+        }
+    except Exception as error:  # noqa: BLE001 (recorded, not hidden)
+        return {"error": repr(error)}
 
 def host_us(run, calls) -> float:
     """The median host time of `calls` calls of run, in µs, the GPU idle before them."""
@@ -539,14 +678,19 @@ def run(setup: Setup, found: dict, skipped: dict, commit=None) -> dict:
     """Every figure of one setup, as the JSON object the page is generated from."""
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     results = environment(setup.kind, device, commit)
-    results |= {"rows": setup.rows, "eps": EPS, "rounds": setup.rounds}
+    results |= {"eps": EPS, "rounds": setup.rounds}
     # What the whole run covers, a part or not: the page reports what is missing from it.
     whole = SETUPS[setup.kind]
     results["grid"] = {
         "dtypes": [str(d) for d in whole.dtypes],
-        "sizes": list(whole.sizes),
+        "groups": {
+            group: [list(s) for s in shapes] for group, shapes in whole.groups.items()
+        },
     }
     results["timings"] = {t: TIMERS[device.type][t] for t in setup.timings}
+    # The device's name: no CPU's is in PEAK_GBPS.
+    peak, source = PEAK_GBPS.get(results["device"], (None, None))
+    results |= {"peak_gbps": peak, "peak_source": source}
     # The residual add with the norm: figures comparable with each other, not with the norm's.
     add_and_norm = [name for name, impl in found.items() if impl.residual]
     results |= {
@@ -558,50 +702,68 @@ def run(setup: Setup, found: dict, skipped: dict, commit=None) -> dict:
     torch.manual_seed(0)
     with torch._dynamo.config.patch(**ONE_COMPILE):
         for dtype in setup.dtypes:
-            for n in setup.sizes:
-                x = torch.randn(setup.rows, n, device=device, dtype=dtype)
-                samples, copies = measure(setup, found, x)
-                copy, runs = entries(samples, copies, found, setup.rows, dtype, n)
-                results["copy"] += copy
-                results["runs"] += runs
-                for entry in runs:
-                    print(summary(entry))
+            for group, shapes in setup.groups.items():
+                group_found = in_group(found, group)
+                for m, n in shapes:
+                    x = torch.randn(m, n, device=device, dtype=dtype)
+                    samples, copies = measure(setup, group_found, x)
+                    copy, runs = entries(samples, copies, group_found, x, group, peak)
+                    results["copy"] += copy
+                    results["runs"] += runs
+                    for entry in runs:
+                        print(summary(entry), flush=True)
+                    del x, samples, copies
+                    if device.type == "cuda":  # one shape's cached blocks: no use next
+                        torch.cuda.empty_cache()
         if setup.host_calls:
             results["host_calls"] = setup.host_calls
             results["host_shape"] = list(setup.host_shape)
             results["host_us"] = host_costs(
                 found, device, setup.host_calls, setup.host_shape
             )
+            results["host_us"][BARE] = bare_launch_costs(
+                device, setup.host_calls, setup.host_shape
+            )
     return results
 
 def summary(entry) -> str:
-    where = (
-        f"{entry['dtype']} N={entry['n']:<6} {entry['mode']:<17} {entry['timing']:<6}"
-    )
-    where += f" {entry['implementation']:<32}"
+    shape = f"{entry['m']}x{entry['n']}"
+    where = f"{entry['dtype']} {entry['group']:<7} {shape:<12} {entry['mode']:<17}"
+    where += f" {entry['timing']:<6} {entry['implementation']:<32}"
     if "error" in entry:
         return f"{where} failed: {entry['error']}"
-    return (
-        f"{where} {entry['ms']:9.4f} ms {entry['gbps']:8.1f} GB/s"
-        f" {entry['copy_percent']:6.1f}% of copy"
-        f" ({entry['copy_percent_min']:.1f}-{entry['copy_percent_max']:.1f})"
-    )
+    line = f"{where} {entry['ms']:9.4f} ms {entry['gbps']:8.1f} GB/s"
+    if entry["copy_percent"] is not None:
+        line += (
+            f" {entry['copy_percent']:6.1f}% of copy"
+            f" ({entry['copy_percent_min']:.1f}-{entry['copy_percent_max']:.1f})"
+        )
+    if entry["peak_percent"] is not None:
+        line += f" {entry['peak_percent']:5.1f}% of peak"
+    return line
 
 # What every part of a merged GPU run must share.
 SAME_IN_PARTS = ["kind", "device", "driver", "cuda", *PACKAGES, "git_commit"]
-SAME_IN_PARTS += ["code_sha256", "rows", "eps", "rounds", "timings", "skipped"]
-SAME_IN_PARTS += ["add_and_norm"]
+SAME_IN_PARTS += ["code_sha256", "eps", "rounds", "timings", "skipped"]
+SAME_IN_PARTS += ["add_and_norm", "peak_gbps", "peak_source"]
 # Eager figures include host time: the same host and Python too.
 SAME_IN_PARTS += ["python", "cpu", "cpu_cores", "cpu_threads", "torch_threads", "grid"]
 
-def part_setup(setup: Setup, dtypes=None, sizes=None) -> Setup:
-    """The setup of one part of a run: these dtypes (names) and N only. host_us, timed on
-    bfloat16 tensors, is measured once, by the part that times bfloat16."""
+def part_setup(setup: Setup, dtypes=None, sizes=None, groups=None) -> Setup:
+    """The setup of one part of a run: these dtypes (names), groups and N only. host_us,
+    timed on bfloat16 tensors, is measured by the parts that time bfloat16 in the group
+    "rows" (merge keeps the first)."""
     if dtypes:
-        dtypes = tuple(getattr(torch, name) for name in dtypes)
-        host_calls = setup.host_calls if torch.bfloat16 in dtypes else 0
-        setup = replace(setup, dtypes=dtypes, host_calls=host_calls)
-    return replace(setup, sizes=tuple(sizes)) if sizes else setup
+        setup = replace(setup, dtypes=tuple(getattr(torch, name) for name in dtypes))
+    kept = {
+        group: tuple(shape for shape in shapes if not sizes or shape[1] in sizes)
+        for group, shapes in setup.groups.items()
+        if not groups or group in groups
+    }
+    setup = replace(setup, groups={group: s for group, s in kept.items() if s})
+    if torch.bfloat16 not in setup.dtypes or "rows" not in setup.groups:
+        setup = replace(setup, host_calls=0)
+    return setup
 
 def merge(parts: list[dict]) -> dict:
     """One results file from GPU runs of different dtypes or N (the date: the first's,
@@ -621,10 +783,14 @@ def merge(parts: list[dict]) -> dict:
         merged[key] = timed_host[0][key]
     measured = set()
     for part in parts:
-        here = {(c["dtype"], c["n"], c["timing"]) for c in part["copy"]}
+        here = {
+            (c["dtype"], c["group"], c["m"], c["n"], c["timing"]) for c in part["copy"]
+        }
         if measured & here:
-            dtype, n, timing = min(measured & here)
-            raise ValueError(f"two parts measured {dtype}, N = {n}, {timing} timing")
+            dtype, group, m, n, timing = min(measured & here)
+            raise ValueError(
+                f"two parts measured {dtype}, {group} M = {m}, N = {n}, {timing} timing"
+            )
         measured |= here
     merged["copy"] = [c for part in parts for c in part["copy"]]
     merged["runs"] = [r for part in parts for r in part["runs"]]
@@ -704,6 +870,9 @@ def main(argv=None) -> int:
     kinds.add_argument("--merge", nargs="+", type=Path, help="GPU parts to merge")
     parser.add_argument("--dtypes", nargs="+", help="a part of a GPU run: these only")
     parser.add_argument("--sizes", nargs="+", type=int, help="a part: these N only")
+    parser.add_argument(
+        "--groups", nargs="+", choices=list(SETUPS["gpu"].groups), help="a part: these"
+    )
     parser.add_argument("--commit", help="git_commit, where the tree has no .git")
     parser.add_argument("--out", type=Path, help="the JSON file to write")
     args = parser.parse_args(argv)
@@ -713,13 +882,13 @@ def main(argv=None) -> int:
     except ValueError as error:
         parser.error(str(error))
     if (
-        (args.dtypes or args.sizes)
+        (args.dtypes or args.sizes or args.groups)
         and kind != "smoke"
         and (out is None or out.is_relative_to(RESULTS))
     ):
         parser.error(
-            "a part of a run (--dtypes, --sizes) is written outside the results with"
-            " --out, then merged with --merge"
+            "a part of a run (--dtypes, --sizes, --groups) is written outside the"
+            " results with --out, then merged with --merge"
         )
     if args.merge:
         results = merge([json.loads(path.read_text()) for path in args.merge])
@@ -730,7 +899,9 @@ def main(argv=None) -> int:
             dirty() or not (args.commit or git("rev-parse", "HEAD"))
         ):
             parser.error("results must come from committed code: commit it first")
-        setup = part_setup(SETUPS[kind], args.dtypes, args.sizes)
+        setup = part_setup(SETUPS[kind], args.dtypes, args.sizes, args.groups)
+        if not setup.groups:
+            parser.error("no shape of this run has these groups and N")
         if kind == "smoke":
             torch.set_num_threads(1)  # tiny tensors: no waiting for a busy second core
         found, skipped = implementations(kind)
