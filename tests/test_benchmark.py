@@ -606,7 +606,7 @@ def test_generated_tables_render_in_tabs(smoke_results, generated):
     for language in LANGUAGES:
         text = (generated[0].parent / f"tables.{language}.md").read_text()
         html = markdown.markdown(text, extensions=extensions, extension_configs=configs)
-        assert html.count("<table>") == tables + 1  # and the host time's
+        assert html.count("<table>") == tables + 2  # the headline's, the host time's
         assert html.count('class="tabbed-set') == 1 + len(page._dtypes(results))
         images = html.count('loading="lazy"')  # a tab's images load once it is shown
         assert html.count("<img ") == images == len(results["timings"]) * 2  # bfloat16
@@ -810,6 +810,35 @@ def made_up(ms, names, shapes, timing="graph", adds=(), group="rows") -> dict:
 
 def rows(*sizes) -> list[tuple[int, int]]:
     return [(16384, n) for n in sizes]
+
+
+def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm():
+    speeds = {page.REFERENCE: 2.0, page.KERNEL: 1.0, "Liger-Kernel": 4.0}
+    names = list(speeds)
+    results = made_up(
+        lambda name, shape, mode: speeds[name], names, rows(1024, 4096, 16384)
+    )
+    lines = page.headline(results, page.WORDS["en"])
+    assert (
+        lines[2:6]
+        == [
+            "| N | torch F.rms_norm | Triton (this site) | Liger-Kernel |",
+            "| --- | --- | --- | --- |",
+            "| 4096 | 2,000 | 1,000 (2.00×) | 4,000 (0.50×) |",  # N = 1024: not in the headline
+            "| 16384 | 2,000 | 1,000 (2.00×) | 4,000 (0.50×) |",
+        ]
+    )
+    results["runs"] = [  # a failed figure says so; without F.rms_norm, no headline
+        {**run, "error": "boom"} if run["implementation"] == "Liger-Kernel" else run
+        for run in results["runs"]
+    ]
+    assert "| 4096 | 2,000 | 1,000 (2.00×) | failed |" in page.headline(
+        results, page.WORDS["en"]
+    )
+    results["runs"] = [
+        r for r in results["runs"] if r["implementation"] != page.REFERENCE
+    ]
+    assert page.headline(results, page.WORDS["en"]) == []
 
 
 def test_the_fused_kernel_is_held_to_liger_at_every_n():

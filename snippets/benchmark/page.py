@@ -80,6 +80,10 @@ WORDS = {
         "short": {"graph": "graph", "eager": "eager"},
         "unit": "GB/s (% of copy; its range over the rounds)",
         "unit_peak": "GB/s (% of copy; its range over the rounds; % of peak)",
+        "headline": "The answer first: forward+backward, bfloat16, M = {m}, GPU time (a "
+        "CUDA graph replayed), µs per call",
+        "headline_note": "In parentheses, F.rms_norm's time over each one's: above 1× is "
+        "faster than F.rms_norm.",
         "plot_y": "% of copy bandwidth",
         "plot_x": "N (row length)",
         "alt": "Percent of the copy's bandwidth against N, {dtype}, {timing}, {family}: "
@@ -180,6 +184,10 @@ WORDS = {
         "short": {"graph": "그래프", "eager": "즉시 실행"},
         "unit": "GB/s (복사 대비 %, 라운드 간 범위)",
         "unit_peak": "GB/s (복사 대비 %, 라운드 간 범위; 최대 대역폭 대비 %)",
+        "headline": "요약: 순전파+역전파, bfloat16, M = {m}, GPU 시간(CUDA 그래프 재생), "
+        "호출당 µs",
+        "headline_note": "괄호 안은 F.rms_norm의 시간을 각 구현의 시간으로 나눈 값입니다. "
+        "1×보다 크면 F.rms_norm보다 빠릅니다.",
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N (행 길이)",
         "alt": "N에 따른 복사 대역폭 대비 퍼센트, {dtype}, {timing}, {family}: 순전파, "
@@ -763,16 +771,56 @@ def _notes(results, words) -> list[str]:
             lines.append(f"- {where}: `{error}`")
     return lines
 
+# The headline table: the pass training runs, in the GPU's time, at two hidden sizes.
+HEADLINE = {
+    "dtype": "torch.bfloat16",
+    "group": "rows",
+    "mode": "forward+backward",
+    "timing": "graph",
+}
+HEADLINE_N = (4096, 16384)
+HEADLINE_NAMES = [REFERENCE, KERNEL, "Liger-Kernel", "torch.compile naive", "QuACK"]
+
+def headline(results, words) -> list[str]:
+    """The answer first: forward+backward in bfloat16 (GPU time) at N = 4096 and 16384 (the
+    group's N where those are missing), µs per call and F.rms_norm's time over each
+    implementation's."""
+    runs = {(r["implementation"], r["n"]): r for r in _runs(results, **HEADLINE)}
+    measured = sorted({n for _, n in runs})
+    sizes = [n for n in HEADLINE_N if n in measured] or measured
+    names = [name for name in HEADLINE_NAMES if any((name, n) in runs for n in sizes)]
+    if REFERENCE not in names:
+        return []
+    m = next(iter(runs.values()))["m"]
+    lines = [f"**{words['headline'].format(m=m)}**", ""]
+    lines.append("| N | " + " | ".join(_name(name, words) for name in names) + " |")
+    lines.append("| --- |" + " --- |" * len(names))
+    for n in sizes:
+        reference = runs.get((REFERENCE, n), {"error": "not measured"})
+        cells = []
+        for name in names:
+            run = runs.get((name, n), {"error": "not measured"})
+            if "error" in run:
+                cells.append(words["failed" if (name, n) in runs else "unmeasured"])
+                continue
+            cell = f"{1e3 * run['ms']:,.0f}"
+            if name != REFERENCE and "error" not in reference:
+                cell += f" ({reference['ms'] / run['ms']:.2f}×)"
+            cells.append(cell)
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    return [*lines, "", words["headline_note"], ""]
+
 def gpu_section(stem, results, language: str) -> list[str]:
-    """One GPU: heading, header, targets, sayings, tabs of tables and plots, host, notes.
+    """One GPU: heading, the headline table, header, targets, sayings, tabs of tables and
+    plots, host, notes.
     Its tables' figures are right-aligned by the site's CSS (.benchmark-results): a
     Markdown alignment would repeat a style attribute in each of a thousand cells."""
     words = WORDS[language]
     keys = [tuple(r[k] for k in WHERE) for r in results["runs"]]
     if len(keys) != len(set(keys)):
         raise ValueError(f"{stem}: a figure appears twice (parts merged that overlap)")
-    lines = [f"### {results['device']} {{ #{stem} }}", "", _header(results, words), ""]
-    lines += targets(results, language) + [""]
+    lines = [f"### {results['device']} {{ #{stem} }}", "", *headline(results, words)]
+    lines += [_header(results, words), ""] + targets(results, language) + [""]
     for dtype in _dtypes(results):
         timings = []
         for timing in results["timings"]:
