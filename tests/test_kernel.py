@@ -229,7 +229,7 @@ def test_wide_rows_loop_over_chunks():
     """Rows longer than the launch tables go to the wide kernels, which walk along a row a
     chunk at a time: a last chunk cut short, strided rows, more rows than programs (each
     program's dw partial then adds several rows), alone and fused with the add."""
-    n = 2 * kernel.BACKWARD_WIDE[1] * 4 + 3  # past both tables: 32771
+    n = kernel.FORWARD_SETTINGS[-1][0] + 3  # past both tables, a last chunk of 3: 65539
     assert kernel.forward_launch(n).wide and kernel.backward_launch(n, 2).wide
     m = 2 * kernel.backward_launch(n, kernel.sm_count(torch.device(DEVICE))).most + 1
     big = torch.randn(m, n + 5, device=DEVICE)

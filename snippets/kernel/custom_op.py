@@ -27,6 +27,7 @@ from snippets.kernel.rms_norm_triton import (
     rms_norm_forward_kernel,
 )
 
+# --8<-- [start:define]
 # triton_op lets torch.compile see the kernels inside the operator: the traced graph holds
 # their launches (wrap_triton), which Inductor can schedule with the code around them.
 # Under Triton's interpreter (TRITON_INTERPRET=1, CPU tensors) @triton.jit gives an
@@ -37,6 +38,7 @@ TRACEABLE = isinstance(rms_norm_forward_kernel, JITFunction)
 define_op = torch.library.triton_op if TRACEABLE else torch.library.custom_op
 
 Tensor = torch.Tensor
+# --8<-- [end:define]
 
 def _as_rows(x, n, name):
     # Traced with dynamic shapes (torch.compile after a new shape, opcheck), sizes are
@@ -88,6 +90,7 @@ def _backward(dy, x, weight, rstd, offset, dh=None):
         )
     return dx, dw_partial.sum(0).to(weight.dtype)
 
+# --8<-- [start:operators]
 @define_op("rmsnorm_site::rms_norm_forward", mutates_args=())
 def rms_norm_forward(
     x: Tensor, weight: Tensor, eps: float, offset: float
@@ -203,3 +206,5 @@ def add_rms_norm(x, residual, weight, eps=1e-6, offset=0.0):
     _rows(residual, x.shape[-1], "residual")
     y, h, _ = add_rms_norm_forward(x, residual, weight, float(eps), float(offset))
     return y, h
+
+# --8<-- [end:operators]

@@ -242,7 +242,7 @@ BACKWARD_SETTINGS = (
     (4096, 2, 1, 8),  # N = 4096
     (16384, 1, 1, 16),  # N = 8192 and 16384
 )
-BACKWARD_WIDE = (4, 8192, 16)  # (programs per SM, chunk, num_warps) of the wide backward
+BACKWARD_WIDE = (4, 8192, 16)  # (programs per SM, chunk, num_warps), wide backward
 
 class Launch(NamedTuple):
     """How a kernel is launched for rows of some length: BLOCK_N is the whole row's power
