@@ -1,4 +1,4 @@
-"""The Triton RMSNorm as PyTorch operators (snippets/kernel/custom_op.py): the same numbers
+"""The Triton RMSNorm as PyTorch operators (snippets/kernel_in_practice/custom_op.py): the same numbers
 as rms_norm_triton and add_rms_norm_triton, forward and backward; torch.library.opcheck;
 torch.compile(fullgraph=True) of a small model without a graph break; the same errors for
 bad input. Without a GPU the kernels run under Triton's interpreter and the operators are
@@ -24,9 +24,9 @@ except ImportError as error:  # pragma: no cover - depends on the platform
         raise
     pytest.skip(f"triton cannot be imported here ({error})", allow_module_level=True)
 
-from snippets.kernel import custom_op
-from snippets.kernel.custom_op import add_rms_norm, rms_norm
 from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
+from snippets.kernel_in_practice import custom_op
+from snippets.kernel_in_practice.custom_op import add_rms_norm, rms_norm
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 OFFSETS = pytest.mark.parametrize("offset", [0.0, 1.0], ids=["llama-w", "gemma-1+w"])

@@ -49,9 +49,9 @@ from snippets.implementations.variants import (
 )
 from snippets.kernel import rms_norm_triton as kernel
 from snippets.kernel.add_bytes import PASSES, tensors_moved
-from snippets.kernel.bfloat16 import bfloat16_rounded, bfloat16_truncated
-from snippets.kernel.in_transformers import use_triton_norms
 from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
+from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded, bfloat16_truncated
+from snippets.kernel_in_practice.in_transformers import use_triton_norms
 
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
 # Relative error allowed against float64: one rounding of the output in each dtype.

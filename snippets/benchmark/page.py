@@ -165,8 +165,8 @@ WORDS = {
             "add": "잔차 덧셈과 정규화, h = x + r, y = RMSNorm(h)",
         },
         "groups": {
-            "decode": "디코드(M행: 시퀀스 M개에서 토큰 하나씩), 호출당 µs(라운드 간 범위)",
-            "qk-norm": "QK-norm(토큰마다 헤드 하나에 한 행)",
+            "decode": "디코드(행 M개: 시퀀스 M개에서 토큰 하나씩), 호출당 µs(라운드 간 범위)",
+            "qk-norm": "QK-norm(각 토큰의 헤드마다 한 행)",
             "wide": "긴 행",
         },
         "group_names": {
@@ -184,7 +184,7 @@ WORDS = {
         "short": {"graph": "그래프", "eager": "즉시 실행"},
         "unit": "GB/s (복사 대비 %, 라운드 간 범위)",
         "unit_peak": "GB/s (복사 대비 %, 라운드 간 범위; 최대 대역폭 대비 %)",
-        "headline": "요약: 순전파+역전파, bfloat16, M = {m}, GPU 시간(CUDA 그래프 재생), "
+        "headline": "결론부터: 순전파+역전파, bfloat16, M = {m}, GPU 시간(CUDA 그래프 재생), "
         "호출당 µs",
         "headline_note": "괄호 안은 F.rms_norm의 시간을 각 구현의 시간으로 나눈 값입니다. "
         "1×보다 크면 F.rms_norm보다 빠릅니다.",

@@ -6,7 +6,7 @@ from transformers.models.qwen3.modeling_qwen3 import (
     apply_rotary_pos_emb,
 )
 
-from snippets.kernel.bfloat16 import bfloat16_rounded
+from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded
 
 class OneCast(Qwen3RMSNorm):
     """Qwen3RMSNorm with one change: the gain multiplies in float32, then one cast."""

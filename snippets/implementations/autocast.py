@@ -4,7 +4,7 @@ import torch
 import torch.nn.functional as F
 
 from snippets.implementations.variants import rms_norm_gemma, rms_norm_llama
-from snippets.kernel.bfloat16 import bfloat16_rounded
+from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded
 
 torch.manual_seed(0)
 n = 256

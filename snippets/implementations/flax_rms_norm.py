@@ -4,7 +4,7 @@ import torch
 import torch.nn.functional as F
 from flax import linen, nnx
 
-from snippets.kernel.bfloat16 import bfloat16_rounded
+from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded
 
 n = 512
 norm = nnx.RMSNorm(n, rngs=nnx.Rngs(0))

@@ -8,7 +8,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from snippets.kernel.bfloat16 import bfloat16_rounded
+from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded
 
 n = 512
 norm = keras.layers.RMSNormalization()

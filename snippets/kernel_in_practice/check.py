@@ -1,10 +1,9 @@
 import torch
 
 from snippets.implementations.rms_norm_module import rms_norm
-from snippets.kernel.bfloat16 import bfloat16_rounded, bfloat16_truncated
+from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded, bfloat16_truncated
 from snippets.kernel.rms_norm_triton import rms_norm_triton
 
-# --8<-- [start:check]
 # On a CPU, run with TRITON_INTERPRET=1: Triton's interpreter then runs the kernels.
 device = "cuda" if torch.cuda.is_available() else "cpu"
 torch.manual_seed(0)
@@ -57,4 +56,3 @@ for name, offset, weight in [
         #> Gemma y      8000      3983       8000    3.3e-03  1.7e-03    3.3e-03
         #> Gemma dx     8000      4070       8000    3.3e-03  1.6e-03    3.3e-03
         #> Gemma dw     1000      1000        499    1.6e-03  1.6e-03    3.4e-03
-# --8<-- [end:check]

@@ -6,7 +6,7 @@ An autograd.Function is only half visible to torch.compile, and its kernels' lau
 all: here each pass is an operator of its own, with the shapes of its outputs (a fake
 implementation) for tracing and the backward operator registered as its gradient.
 
-    from snippets.kernel.custom_op import add_rms_norm, rms_norm
+    from snippets.kernel_in_practice.custom_op import add_rms_norm, rms_norm
 
     y = rms_norm(x, weight, eps=1e-6)  # offset=1.0 for Gemma's 1 + weight
     y, h = add_rms_norm(x, residual, weight)  # h = x + residual, y = RMSNorm(h)
