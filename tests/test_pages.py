@@ -228,3 +228,26 @@ def test_numbers_keep_their_sign_and_count_and_may_follow_hangul():
         "numbers only on the English page: -0.5",
         "numbers only on the Korean page: 0.5",
     ]
+
+
+# Home's routes by goal: (goal, the pages it points to), in both languages.
+ROUTES = [
+    ("implement", ["implementations.md#a-module-to-copy", "pitfalls.md", "check.md"]),
+    ("understand", ["math.md", "gradients.md", "placement.md", "dynamics.md"]),
+    ("make it fast", ["kernel.md", "kernel_in_practice.md", "benchmark.md"]),
+    ("check yours", ["check.md"]),
+]
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_home_starts_with_routes_by_goal(language):
+    """Home's first section is "Start here": one bullet per goal, linking its pages."""
+    text = read(DOCS / language / "index.md")
+    first = HEADING.search(text)
+    assert first["text"].endswith(("Start here", "{ #start-here }")), first["text"]
+    section = text[first.end() : HEADING.search(text, first.end()).start()]
+    bullets = re.findall(r"^- (.+(?:\n  .+)*)", section, re.MULTILINE)
+    assert len(bullets) == len(ROUTES), bullets
+    for bullet, (goal, targets) in zip(bullets, ROUTES, strict=True):
+        links = re.findall(r"\]\(([^)]+)\)", bullet)
+        assert links == targets, (goal, links)
