@@ -251,3 +251,33 @@ def test_home_starts_with_routes_by_goal(language):
     for bullet, (goal, targets) in zip(bullets, ROUTES, strict=True):
         links = re.findall(r"\]\(([^)]+)\)", bullet)
         assert links == targets, (goal, links)
+
+
+# The pages that open with their conclusions (issue 35 extends this to every content page).
+IN_SHORT_PAGES = [
+    "implementations.md",
+    "placement.md",
+    "check.md",
+    "kernel.md",
+    "kernel_in_practice.md",
+    "benchmark.md",
+]
+IN_SHORT_TITLE = {"en": "In short", "ko": "요약"}
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("page", IN_SHORT_PAGES)
+def test_a_page_opens_with_its_conclusions(language, page):
+    """The first element after the title is the "In short" box: 3 to 5 bullets, each
+    linking the section that shows it."""
+    text = read(DOCS / language / page)
+    body = text[re.search(r"^# .+$", text, re.MULTILINE).end() :].lstrip("\n")
+    box = f'!!! abstract "{IN_SHORT_TITLE[language]}"\n\n'
+    assert body.startswith(box), body[:80]
+    inside = re.match(r"(?:    .*\n|\n)+", body[len(box) :])[0]
+    bullets = re.findall(r"^    - (.+(?:\n      .+)*)", inside, re.MULTILINE)
+    assert 3 <= len(bullets) <= 5, bullets
+    for bullet in bullets:
+        assert re.search(r"\]\([^)]*#[\w-]+\)", bullet), (
+            f"no link to a section: {bullet}"
+        )
