@@ -256,6 +256,7 @@ def test_home_starts_with_routes_by_goal(language):
 # The pages that open with their conclusions (issue 35 extends this to every content page).
 IN_SHORT_PAGES = [
     "implementations.md",
+    "frameworks.md",
     "placement.md",
     "check.md",
     "kernel.md",
