@@ -3,8 +3,8 @@
 It writes what a page needs to pass the whole check as created:
 
 - docs/en/NAME.md and docs/ko/NAME.md: a description for search results (front matter), the
-  title, one section whose Korean heading carries the English anchor, and the include of a
-  first snippet; the Korean page records the English version it translates
+  title, an "In short" box of placeholder conclusions linking the one section, whose Korean
+  heading carries the English anchor, and the include of a first snippet; the Korean page records the English version it translates
   (scripts/translations.py);
 - snippets/NAME/: the page's package (__init__.py with its docstring) and a first snippet
   with its #> lines;
@@ -40,12 +40,29 @@ def pages(name: str, title: str, korean_title: str) -> dict[str, str]:
     include = f'```python title="snippets/{name}/first_example.py"\n'
     include += f'--8<-- "snippets/{name}/first_example.py"\n```\n'
     english, korean, anchor = SECTION
+    # The page opens with its conclusions (tests/test_pages.py): 3 to 5, each linking its
+    # section.
+    in_short = {
+        "en": '!!! abstract "In short"\n\n'
+        + "".join(
+            f"    - **Conclusion {i}**: one thing the page shows, in a sentence"
+            f" ([{english.lower()}](#{anchor})).\n"
+            for i in (1, 2, 3)
+        ),
+        "ko": '!!! abstract "요약"\n\n'
+        + "".join(
+            f"    - **결론 {i}**: 이 페이지가 보여 주는 것을 한 문장으로"
+            f" 적습니다([{korean}](#{anchor})).\n"
+            for i in (1, 2, 3)
+        ),
+    }
     return {
         "en": "---\ndescription: What this page answers, in a sentence for search results.\n"
-        f"---\n\n# {title}\n\nWhat this page answers, in a paragraph.\n\n"
+        f"---\n\n# {title}\n\n{in_short['en']}\nWhat this page answers, in a paragraph.\n\n"
         f"## {english}\n\nThe RMS of $[3, 4]$ is 3.5355:\n\n{include}",
         "ko": "---\ndescription: 이 페이지가 답하는 질문을 검색 결과에 보일 한 문장으로 적습니다.\n"
-        f"---\n\n# {korean_title}\n\n이 페이지가 답하는 질문을 한 문단으로 적습니다.\n\n"
+        f"---\n\n# {korean_title}\n\n{in_short['ko']}\n"
+        "이 페이지가 답하는 질문을 한 문단으로 적습니다.\n\n"
         f"## {korean} {{ #{anchor} }}\n\n$[3, 4]$의 RMS는 3.5355입니다.\n\n{include}",
     }
 
