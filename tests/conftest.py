@@ -39,6 +39,21 @@ os.environ["OMP_NUM_THREADS"] = "1"
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
 
+
+def triton_or_skip():
+    """triton, for a test module to call at import: where it cannot be imported, the module
+    is skipped and says why, unless REQUIRE_TRITON is set (as CI sets it)."""
+    try:
+        import triton
+    except ImportError as error:  # pragma: no cover - depends on the platform
+        if os.environ.get("REQUIRE_TRITON"):
+            raise
+        pytest.skip(
+            f"triton cannot be imported here ({error})", allow_module_level=True
+        )
+    return triton
+
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 LANGUAGES = ("en", "ko")

@@ -7,22 +7,12 @@ captures them in a CUDA graph and compiles them with Inductor. If triton cannot 
 installed, these tests skip and say so, unless REQUIRE_TRITON is set (as CI sets it).
 """
 
-import os
-
 import pytest
 import torch
 
-if not torch.cuda.is_available():
-    os.environ["TRITON_INTERPRET"] = (
-        "1"  # read when the kernels are decorated, at import
-    )
+from conftest import triton_or_skip
 
-try:
-    import triton  # noqa: F401
-except ImportError as error:  # pragma: no cover - depends on the platform
-    if os.environ.get("REQUIRE_TRITON"):
-        raise
-    pytest.skip(f"triton cannot be imported here ({error})", allow_module_level=True)
+triton_or_skip()  # conftest chose the interpreter if there is no GPU
 
 from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
 from snippets.kernel_in_practice import custom_op

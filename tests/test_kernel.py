@@ -27,19 +27,10 @@ from transformers import LlamaConfig, LlamaForCausalLM
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
-if not torch.cuda.is_available():
-    os.environ["TRITON_INTERPRET"] = (
-        "1"  # read when the kernels are decorated, at import
-    )
+from conftest import ROOT, triton_or_skip
 
-try:
-    import triton
-except ImportError as error:  # pragma: no cover - depends on the platform
-    if os.environ.get("REQUIRE_TRITON"):
-        raise
-    pytest.skip(f"triton cannot be imported here ({error})", allow_module_level=True)
+triton = triton_or_skip()  # conftest chose the interpreter if there is no GPU
 
-from conftest import ROOT
 from snippets.benchmark import run as benchmark
 from snippets.gradients.backward import RMSNormFunction
 from snippets.implementations.variants import (
