@@ -796,15 +796,15 @@ def headline(results, words) -> list[str]:
     lines.append("| N | " + " | ".join(_name(name, words) for name in names) + " |")
     lines.append("| --- |" + " --- |" * len(names))
     for n in sizes:
-        reference = runs.get((REFERENCE, n), {"error": "not measured"})
+        reference = runs.get((REFERENCE, n))
         cells = []
         for name in names:
-            run = runs.get((name, n), {"error": "not measured"})
-            if "error" in run:
-                cells.append(words["failed" if (name, n) in runs else "unmeasured"])
+            run = runs.get((name, n))
+            if run is None or "error" in run:
+                cells.append(words["unmeasured" if run is None else "failed"])
                 continue
             cell = f"{1e3 * run['ms']:,.0f}"
-            if name != REFERENCE and "error" not in reference:
+            if name != REFERENCE and reference and "error" not in reference:
                 cell += f" ({reference['ms'] / run['ms']:.2f}×)"
             cells.append(cell)
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
