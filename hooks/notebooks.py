@@ -71,12 +71,22 @@ def on_page_content(html, page, config, files):
     page.meta.update(_FRONT_MATTER[page.file.abs_src_path])
     soup = BeautifulSoup(html, "html.parser")
     _strip(soup)
+    language = config.theme["language"]
     for highlighted in soup.select("div.highlight-ipynb"):
         # Material's structure, so its styles, and its copy button, apply.
         code = soup.new_tag("code")
         code.extend(list(highlighted.pre.contents))
         highlighted.pre.append(code)
         highlighted["class"] = ["language-python", "highlight"]
+        folded = standalone.fold(code.decode_contents(), language)
+        if folded is not None:  # the site's helpers written out in the cell
+            disclosure, inner = folded
+            # Parsed inside <pre>, where BeautifulSoup keeps whitespace as it is.
+            parsed = BeautifulSoup(f"<pre>{inner}</pre>", "html.parser").pre
+            code.clear()
+            code.extend(list(parsed.contents))
+            highlighted.pre.insert_before(BeautifulSoup(disclosure, "html.parser"))
+            highlighted["class"].append("folded")
     _set_heading_ids(soup, page)
     for markdown in soup.select(".jp-RenderedMarkdown"):
         _mark_math(markdown, soup)
@@ -87,7 +97,6 @@ def on_page_content(html, page, config, files):
     for image, alt in zip(images, _image_alts(notebook), strict=True):
         image["alt"] = alt
     download = soup.new_tag("a", href=notebook.name, download="")
-    language = config.theme["language"]
     download.string = _DOWNLOAD[language]
     cells = nbformat.read(notebook, as_version=4).cells
     code = [cell.source for cell in cells if cell.cell_type == "code"]

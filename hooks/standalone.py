@@ -24,6 +24,7 @@ WORDS = {
         "runs": "Runs on its own with: {needs} (the versions that printed its output). ",
         "triton": "Without an NVIDIA GPU, set TRITON_INTERPRET=1 (Triton's interpreter).",
         "download": "Download the script",
+        "download_whole": "Download the whole file",
         "excerpt": "An excerpt: the whole file, linked in the title, runs as a module of "
         "the site's repository.",
     },
@@ -32,6 +33,7 @@ WORDS = {
         "triton": "NVIDIA GPU가 없으면 TRITON_INTERPRET=1을 설정해 Triton 인터프리터로 "
         "실행하십시오.",
         "download": "스크립트 내려받기",
+        "download_whole": "파일 전체 내려받기",
         "excerpt": "파일의 일부입니다. 제목에 링크된 파일 전체는 이 사이트 저장소의 모듈로 "
         "실행됩니다.",
     },
@@ -62,13 +64,18 @@ def on_page_content(html, page, config, files):
             title = f'<a href="{escape(_source_url(config, path))}">{path}</a>'
         shown = unescape(_TAG.sub("", match["code"]))
         if shown.strip() != _whole(base, path).strip():
-            info = escape(words["excerpt"], quote=False)
+            info = (
+                escape(words["excerpt"], quote=False)
+                + " "
+                + _download(words["download_whole"], page, path)
+            )
+            code = (
+                f"{match['head']}{title}{match['middle']}{match['code']}{match['tail']}"
+            )
         else:
             info = _describe(words, shown, page, path)
-        return (
-            f"{match['head']}{title}{match['middle']}{match['code']}{match['tail']}"
-            f'<p class="block-info">{info}</p>'
-        )
+            code = _fold(match, title, config.theme["language"])
+        return f'{code}<p class="block-info">{info}</p>'
 
     # String surgery, not an HTML parser: parsing every token of every page's code took
     # about half of each build.
@@ -84,6 +91,18 @@ def on_post_build(config):
     )
 
 
+def _fold(match, title: str, language: str) -> str:
+    """The block, its written-out helpers folded (scripts/standalone.py's `fold`)."""
+    folded = standalone.fold(match["code"], language)
+    if folded is None:
+        return f"{match['head']}{title}{match['middle']}{match['code']}{match['tail']}"
+    disclosure, code = folded
+    return (
+        f'<div class="highlight folded"><span class="filename">{title}</span>{disclosure}'
+        f"{match['middle'].removeprefix('</span>')}{code}{match['tail']}"
+    )
+
+
 def _whole(base: Path, path: str) -> str:
     text = (base / standalone.FOLDER / path).read_text(encoding="utf-8")
     return section(text, None, path)
@@ -94,10 +113,17 @@ def _describe(words, shown, page, path) -> str:
     info = escape(words["runs"].format(needs=standalone.runs_with(shown)), quote=False)
     if "triton" in dict(standalone.requirements(shown)):
         info += escape(words["triton"] + " ", quote=False)
+    return info + _download(words["download"], page, path)
+
+
+def _download(text: str, page, path: str) -> str:
+    """A link that downloads the standalone script of `path` (put in the site by
+    on_post_build)."""
     script = posixpath.relpath(f"{DOWNLOADS}/{path}", page.url or ".")
-    name = Path(path).name
-    download = f'<a download="{escape(name)}" href="{escape(script)}">'
-    return info + download + escape(words["download"], quote=False) + "</a>"
+    name = escape(Path(path).name)
+    return (
+        f'<a download="{name}" href="{escape(script)}">{escape(text, quote=False)}</a>'
+    )
 
 
 def _source_url(config, path: str) -> str:

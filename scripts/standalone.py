@@ -16,6 +16,7 @@ repository (build/standalone/snippets/...). The pages include from that folder f
 
 import ast
 import functools
+import html
 import importlib.metadata
 import re
 import sys
@@ -42,6 +43,13 @@ del _sys, _NoSitePackage
 """
 # pymdownx.snippets' section marks: an inlined helper must not bring its own.
 _SECTION_MARK = re.compile(r"^\s*# --8<-- \[(?:start|end):[\w-]+\]\s*$")
+# The comments around a helper written out (the build folds what lies between them).
+_HELPER_START = "# From {name}, one of this site's helper modules:"
+_HELPER_END = "# (end of {name})"
+_HELPER_LINE = re.compile(
+    r"^# (?:From (?P<start>snippets/[\w/]+\.py), one of this site's helper modules:"
+    r"|\(end of (?P<end>snippets/[\w/]+\.py)\))$"
+)
 
 
 def _is_site_import(node: ast.AST) -> bool:
@@ -223,9 +231,11 @@ def standalone(source: str, where: str = "<snippet>", root: Path = ROOT) -> str:
         }
         name = helper.relative_to(root).as_posix()
         sections.append(
-            f"# From {name}, one of this site's helper modules:\n"
+            _HELPER_START.format(name=name)
+            + "\n"
             + _text(helper_lines, nodes)
-            + f"\n# (end of {name})"
+            + "\n"
+            + _HELPER_END.format(name=name)
         )
     drop = {i for node in imports for i in range(node.lineno - 1, node.end_lineno)}
     first = imports[0].lineno - 1
@@ -236,6 +246,84 @@ def standalone(source: str, where: str = "<snippet>", root: Path = ROOT) -> str:
         if i not in drop:
             out.append(line)
     return "\n".join(out) + ("\n" if source.endswith("\n") else "")
+
+
+def written_out(lines: list[str]) -> tuple[int, int, list[str]] | None:
+    """Where a standalone script's written-out helpers lie: the index of the first line and
+    of the one after the last, and the helper files, in order; None if there are none."""
+    marks = [(i, _HELPER_LINE.match(line)) for i, line in enumerate(lines)]
+    marks = [(i, mark) for i, mark in marks if mark]
+    if not marks:
+        return None
+    files = [mark["start"] for _, mark in marks if mark["start"]]
+    return marks[0][0], marks[-1][0] + 1, files
+
+
+# What a folded block says, in each language (shown above the code, and in it as a comment
+# drawn by CSS, which Material's copy button does not copy).
+FOLD_WORDS = {
+    "en": {
+        "show": "Show the {lines} lines of the site's helpers written out in this block "
+        "so that it runs alone (the copy button copies them either way): {files}",
+        "mark": "# … {lines} lines folded: {files}",
+    },
+    "ko": {
+        "show": "블록이 단독으로 실행되도록 적어 넣은 사이트 도우미 코드 {lines}줄 보기"
+        "(복사 버튼은 펼치지 않아도 이 부분까지 복사합니다): {files}",
+        "mark": "# … 접어 둔 {lines}줄: {files}",
+    },
+}
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _plain(line: str) -> str:
+    return html.escape(html.unescape(_TAG.sub("", line)), quote=False)
+
+
+def _whole_lines(code: str) -> list[str]:
+    """The lines of highlighted code, each with its own tags: a tag left open at the end of
+    a line (nbconvert's whitespace tokens span lines) is closed there and opened again on
+    the next line, so that whole lines can be wrapped."""
+    lines, open_tags = [], []
+    for line in code.split("\n"):
+        text = "".join(open_tags) + line
+        for tag in _TAG.findall(line):
+            if tag.startswith("</"):
+                open_tags.pop()
+            elif not tag.endswith("/>"):
+                open_tags.append(tag)
+        lines.append(text + "</span>" * len(open_tags))
+    return lines
+
+
+def fold(code: str, language: str) -> tuple[str, str] | None:
+    """Highlighted code (Pygments' spans, nothing else) with its written-out
+    helpers folded: (a disclosure to put above the code, the code with the helpers' lines
+    in a `helpers` span and a `fold-mark` after it); None if it has no helpers. The site's
+    CSS hides the span unless the disclosure is open or Material is copying the code."""
+    lines = _whole_lines(code)
+    found = written_out([html.unescape(_TAG.sub("", line)) for line in lines])
+    if found is None:
+        return None
+    first, end, files = found
+    words = FOLD_WORDS[language]
+    count = end - first
+    show = html.escape(words["show"], quote=False).format(
+        lines=count, files=", ".join(f"<code>{name}</code>" for name in files)
+    )
+    mark = html.escape(words["mark"].format(lines=count, files=", ".join(files)))
+    folded = "".join(
+        [
+            *(line + "\n" for line in lines[:first]),
+            # Plain text: highlighted, the kernel written out in a few blocks would put a
+            # page over the site's weight budget; the helper's own page highlights it.
+            '<span class="helpers">',
+            *(_plain(line) + "\n" for line in lines[first:end]),
+            f'</span><span class="fold-mark" data-note="{mark}"></span>',
+            "\n".join(lines[end:]),
+        ]
+    )
+    return f'<details class="helpers"><summary>{show}</summary></details>', folded
 
 
 @functools.cache

@@ -225,6 +225,27 @@ def test_code_blocks_show_their_snippet_files(built_site, language, page):
     assert [code.strip() for code in shown] == expected
 
 
+# Code a reader sees without opening anything (helpers written out in a block are folded by
+# hooks/standalone.py, whole files kept in collapsed boxes): a block fits a few screens.
+MAX_BLOCK_LINES, MAX_PAGE_CODE_LINES = 150, 600
+
+
+@pytest.mark.parametrize("language, page", PAGES, ids=page_id)
+def test_code_is_kept_out_of_the_way(built_site, language, page):
+    content = copy.copy(built_page(built_site, language, page).select_one("article"))
+    for folded in content.select("pre .helpers"):
+        folded.decompose()
+    sizes = [
+        len(pre.get_text().rstrip("\n").splitlines())
+        for pre in content.select("pre")
+        if not pre.find_parent(
+            lambda tag: tag.name == "details" and "open" not in tag.attrs
+        )
+    ]
+    assert max(sizes, default=0) <= MAX_BLOCK_LINES, "a block too long to read past"
+    assert sum(sizes) <= MAX_PAGE_CODE_LINES, "too much code shown on the page"
+
+
 def test_sitemap_lists_both_languages_under_site_url(built_site):
     sitemap = (built_site / "sitemap.xml").read_text()
     locations = set(re.findall(r"<loc>([^<]+)</loc>", sitemap))

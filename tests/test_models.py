@@ -22,8 +22,8 @@ from transformers.models.llama.modeling_llama import (
     LlamaRotaryEmbedding,
 )
 
+from snippets.models.checkpoints import MODELS
 from snippets.models.configs import LLAMA_2_7B, LLAMA_2_70B
-from snippets.models.families import MODELS
 from snippets.models.fused_block import FusedDecoderBlock
 from snippets.models.llama_block import DecoderBlock, TinyLlama, rotary_tables
 

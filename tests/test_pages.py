@@ -33,6 +33,7 @@ from conftest import (
     prose,
     read,
 )
+from scripts import standalone
 
 TITLE = re.compile(r'title="(?P<title>[^"]*)"')
 HEADING = re.compile(r"^#{2,6} (?P<text>.+?)[ \t]*$", re.MULTILINE)
@@ -202,11 +203,15 @@ def test_no_two_pages_share_a_description(language: str):
 
 
 def test_every_snippet_file_is_shown_on_a_page():
+    """Shown as a block, or written out (folded) in a block that imports it."""
     shown = {
         target.split(":")[0]
         for page in EN_PAGES
         for target in includes(read(DOCS / "en" / page))
     }
+    for path in list(shown):
+        text = standalone.standalone(read(ROOT / path), path)
+        shown.update((standalone.written_out(text.splitlines()) or (0, 0, []))[2])
     scripts = {
         path.relative_to(ROOT).as_posix()
         for path in (ROOT / "snippets").rglob("*.py")

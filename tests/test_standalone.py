@@ -12,12 +12,14 @@ This is where every snippet's output is checked; test_snippets.py lints them and
 `--update-examples`, rewrites their `#>` lines.
 """
 
+import html
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from packaging.version import Version
 
 from conftest import DOCS, ROOT, built_page, includes, pages, read, shown_code
@@ -280,6 +282,33 @@ def test_a_helper_is_written_out_with_its_comments_and_nothing_twice(tmp_path: P
         "# (end of snippets/demo/helper.py)\n\n"
         "print(double(ROOT2))\n"
     )
+
+
+HELPER_START = "# From snippets/demo/helper.py, one of this site's helper modules:"
+HELPER_END = "# (end of snippets/demo/helper.py)"
+
+
+def test_written_out_helpers_are_folded_and_the_code_keeps_every_character(
+    tmp_path: Path,
+):
+    """What the build shows: the helpers' lines in a span the CSS hides (as plain text),
+    the rest as highlighted; a tag that spans lines (nbconvert's whitespace) still nests."""
+    shown = standalone(SCRIPT, "script.py", demo_repository(tmp_path))
+    lines = [html.escape(line) for line in shown.split("\n")]
+    assert lines[:2] == ["import math", ""]
+    lines[:2] = ['<span class="kn">import</span> math<span class="w">', "</span>"]
+    first, last = lines.index(html.escape(HELPER_START)), lines.index(HELPER_END)
+    disclosure, code = scripts_standalone.fold("\n".join(lines), "en")
+    count = last - first + 1
+    assert f"Show the {count} lines" in disclosure
+    assert "<code>snippets/demo/helper.py</code>" in disclosure
+    parsed = BeautifulSoup(f"<pre>{code}</pre>", "html.parser")
+    folded = parsed.select_one(".helpers")
+    assert folded.get_text() == "\n".join(shown.split("\n")[first : last + 1]) + "\n"
+    assert folded.find("span") is None  # plain text
+    assert f"{count} lines folded" in parsed.select_one(".fold-mark")["data-note"]
+    assert parsed.get_text() == shown
+    assert scripts_standalone.fold("print(1)\n", "en") is None
 
 
 def test_write_all_rewrites_what_an_edit_changed_and_only_that(tmp_path: Path):

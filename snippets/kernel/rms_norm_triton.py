@@ -15,6 +15,7 @@ import triton.language as tl
 
 DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
+# --8<-- [start:forward]
 @triton.jit
 def rms_norm_forward_kernel(
     X,  # input rows, x's dtype
@@ -60,6 +61,9 @@ def rms_norm_forward_kernel(
     y = x * rstd[:, None] * w[None, :]
     tl.store(Y + rows[:, None] * N + cols[None, :], y.to(Y.dtype.element_ty), mask=mask)
 
+# --8<-- [end:forward]
+
+# --8<-- [start:forward-wide]
 @triton.jit
 def rms_norm_forward_wide_kernel(
     X, R, H, Y, W, RSTD,  # as rms_norm_forward_kernel's
@@ -95,6 +99,9 @@ def rms_norm_forward_wide_kernel(
         y = x.to(tl.float32) * rstd * (w.to(tl.float32) + offset)
         tl.store(Y + row * N + start + cols, y.to(Y.dtype.element_ty), mask=mask)
 
+# --8<-- [end:forward-wide]
+
+# --8<-- [start:backward]
 @triton.jit
 def rms_norm_backward_kernel(
     DY,  # gradient of the output rows
@@ -150,6 +157,9 @@ def rms_norm_backward_kernel(
         dw += tl.sum(dy * x_hat, axis=0)  # the tile's rows summed in registers
     tl.store(DW_PARTIAL + program * N + cols, dw, mask=col_mask)
 
+# --8<-- [end:backward]
+
+# --8<-- [start:backward-wide]
 @triton.jit
 def rms_norm_backward_wide_kernel(
     DY, DH, X, W, RSTD, DX, DW_PARTIAL,  # as rms_norm_backward_kernel's
@@ -196,6 +206,9 @@ def rms_norm_backward_wide_kernel(
             tl.store(partial + start + cols, dw + dy * x_hat, mask=mask)
         row += programs
 
+# --8<-- [end:backward-wide]
+
+# --8<-- [start:settings]
 # Launch settings. A thread holds BLOCK_M * BLOCK_N / (32 * num_warps) values of each
 # tile-sized tensor: at most 64 with these settings. The backward keeps several such tensors
 # live (x, dy, w, dw, intermediates), and a program of 16 or 32 warps gets at most 128 or 64
@@ -281,6 +294,9 @@ def sm_count(device: torch.device) -> int:
         return torch.cuda.get_device_properties(device).multi_processor_count
     return 2  # the interpreter has no SMs: two keep several tiles per program in tests
 
+# --8<-- [end:settings]
+
+# --8<-- [start:checks]
 def _rows(x: torch.Tensor, n: int, name: str) -> torch.Tensor:
     """x as a 2-D (rows, n) view without copying; rows may be strided, elements may not."""
     # A row of one element is contiguous whatever its stride.
@@ -345,6 +361,9 @@ def _check_residual(x, residual):
             f" got shape {tuple(residual.shape)}, {residual.dtype} on {residual.device}"
         )
 
+# --8<-- [end:checks]
+
+# --8<-- [start:calls]
 def rms_norm_forward(x, weight, eps, offset, residual=None):
     """y (x's dtype and shape, packed), rstd (float32, one per row), and h = x + residual
     (packed; None without a residual), whose norm y is."""
@@ -459,6 +478,9 @@ def _refuse_second_derivatives():
             "such as torch.nn.functional.rms_norm"
         )
 
+# --8<-- [end:calls]
+
+# --8<-- [start:autograd]
 class TritonRMSNormFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, weight, eps, offset):
@@ -517,3 +539,5 @@ def add_rms_norm_triton(x, residual, weight, eps=1e-6, offset=0.0):
         return TritonAddRMSNormFunction.apply(x, residual, weight, eps, offset)
     y, _, h = rms_norm_forward(x, weight, eps, offset, residual)
     return y, h
+
+# --8<-- [end:autograd]

@@ -1,12 +1,11 @@
-"""The Kernel page's kernel in place of transformers' LlamaRMSNorm, in a model already built
-(tests/test_kernel.py runs a LlamaForCausalLM with it)."""
+import copy
 
 import torch
+from transformers import LlamaConfig, LlamaForCausalLM
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
 from snippets.kernel.rms_norm_triton import rms_norm_triton
 
-# --8<-- [start:replace]
 class TritonRMSNorm(torch.nn.Module):
     """Takes a LlamaRMSNorm's place: the same weight (the same parameter, under the same
     name, so checkpoints and the optimizer see no change) and the same eps."""
@@ -28,4 +27,26 @@ def use_triton_norms(model: torch.nn.Module) -> int:
                 replaced += 1
     return replaced
 
-# --8<-- [end:replace]
+# A tiny Llama built as usual, and a copy of it with the kernel in place of its norms.
+# On a CPU, run with TRITON_INTERPRET=1: Triton's interpreter then runs the kernels.
+device = "cuda" if torch.cuda.is_available() else "cpu"
+torch.manual_seed(0)
+config = LlamaConfig(
+    vocab_size=100,
+    hidden_size=64,
+    intermediate_size=128,
+    num_hidden_layers=2,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+)
+model = LlamaForCausalLM(config).to(device)
+patched = copy.deepcopy(model)
+print("norms replaced:", use_triton_norms(patched))
+#> norms replaced: 5
+print("same parameter names:", list(patched.state_dict()) == list(model.state_dict()))
+#> same parameter names: True
+tokens = torch.randint(config.vocab_size, (2, 16), device=device)
+with torch.no_grad():
+    ours, theirs = patched(tokens).logits, model(tokens).logits
+print("same logits to float32 rounding:", torch.allclose(ours, theirs, atol=1e-5))
+#> same logits to float32 rounding: True
