@@ -105,7 +105,12 @@ def on_page_content(html, page, config, files):
     paragraph.append(download)
     paragraph.append(soup.new_tag("br"))
     paragraph.append(_RUNS[language].format(needs=needs))
-    soup.select_one("h1").insert_after(paragraph)
+    title = soup.select_one("h1")
+    box = title.find_next_sibling()
+    # After the page's "In short" box, which comes first, as on every page.
+    (
+        box if box is not None and "admonition" in box.get("class", []) else title
+    ).insert_after(paragraph)
     return str(soup)
 
 

@@ -50,6 +50,10 @@ _SECTION_MARK = re.compile(r"^\s*# --8<-- \[(?:start|end):[\w-]+\]\s*$", re.MULT
 # A Korean heading names its English anchor, `## 손잡이 { #knobs }`; in a notebook the anchor
 # becomes an HTML target, which Jupyter and the site both understand.
 _EXPLICIT_ID = re.compile(r"^(#{1,6} .*?) *\{ *#([\w-]+) *\}[ \t]*$", re.MULTILINE)
+# An admonition as the pages write it (`!!! abstract "In short"` and its indented lines).
+_ADMONITION = re.compile(
+    r'^!!! (?P<kind>\w+) "(?P<title>[^"]+)"\n\n(?P<body>(?:    .*\n|\n)+)', re.MULTILINE
+)
 LANGUAGES = ("en", "ko")
 # The knob that chooses the language of a notebook's figures, as the snippets write it.
 _LANGUAGE_KNOB = re.compile(r'^LANGUAGE = "en"', re.MULTILINE)
@@ -92,6 +96,7 @@ def notebook(
             continue  # the page's front matter
         if cell.cell_type == "markdown":
             cell.source = _EXPLICIT_ID.sub(r'\1 <a id="\2"></a>', cell.source)
+            cell.source = _ADMONITION.sub(_admonition, cell.source + "\n").rstrip("\n")
         if cell.cell_type == "code":
             include = _INCLUDE.match(cell.source.strip())
             if include is None:
@@ -109,6 +114,16 @@ def notebook(
     nb.cells = cells
     nb.metadata = {"kernelspec": KERNEL, "language_info": {"name": "python"}}
     return nb
+
+
+def _admonition(match: re.Match) -> str:
+    """Markdown that Jupyter renders and that the site styles as the admonition: Material's
+    HTML around the body, which stays Markdown (an HTML block ends at a blank line)."""
+    body = re.sub(r"^    ", "", match["body"], flags=re.MULTILINE).strip("\n")
+    return (
+        f'<div class="admonition {match["kind"]}">\n'
+        f'<p class="admonition-title">{match["title"]}</p>\n\n{body}\n\n</div>\n\n'
+    )
 
 
 def _code(nb) -> list[str]:

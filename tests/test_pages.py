@@ -259,14 +259,10 @@ def test_home_starts_with_routes_by_goal(language):
 
 
 # Every content page opens with its conclusions: all but Home (which opens with its routes),
-# the Glossary and References, and the two notebook pages (not yet done: they are rendered
-# from notebooks, whose first cell would have to hold the box).
+# the Glossary and References. In a notebook page's notebook the box becomes HTML around
+# Markdown (scripts/notebooks.py), which Jupyter renders and the site styles alike.
 NOT_CONTENT = {"index.md", "glossary.md", "references.md"}
-IN_SHORT_PAGES = [
-    str(page)
-    for page in pages("en")
-    if str(page) not in NOT_CONTENT and page.parts[0] != "notebooks"
-]
+IN_SHORT_PAGES = [str(page) for page in pages("en") if str(page) not in NOT_CONTENT]
 IN_SHORT_TITLE = {"en": "In short", "ko": "요약"}
 
 
