@@ -606,7 +606,9 @@ def test_generated_tables_render_in_tabs(smoke_results, generated):
     for language in LANGUAGES:
         text = (generated[0].parent / f"tables.{language}.md").read_text()
         html = markdown.markdown(text, extensions=extensions, extension_configs=configs)
-        assert html.count("<table>") == tables + 2  # the headline's, the host time's
+        assert (
+            html.count("<table>") == tables + 1
+        )  # and the host time's (the headline: its own file)
         assert html.count('class="tabbed-set') == 1 + len(page._dtypes(results))
         images = html.count('loading="lazy"')  # a tab's images load once it is shown
         assert html.count("<img ") == images == len(results["timings"]) * 2  # bfloat16
@@ -1135,6 +1137,8 @@ def test_page_shows_exactly_the_committed_results(language, tmp_path):
         assert no_figures[language] in text
     else:
         assert included in text
+        headline = f"snippets/benchmark/results/headline.{language}.md"
+        assert text.index(headline) < text.index("\n- "), "the headline is not first"
         fresh = page.write(GPU_RESULTS, tmp_path / "gpu", tmp_path / "gpu")
         committed = {page.PLOTS / p.name for p in fresh if p.suffix == ".svg"}
         assert set(page.PLOTS.glob("*.svg")) == committed, "plots of other results"

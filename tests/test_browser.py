@@ -1,12 +1,14 @@
 """The site as a reader uses it, in Chromium: every page in both languages, in one visit each,
 loads cleanly and offline, shows its formulas, copies code exactly, fits a phone's screen and
 switches language to the same page; search finds terms in both languages; light and dark toggle
-and follow the reader's setting. Screenshots of the Math page go to build/screenshots/ for
-review."""
+and follow the reader's setting, and plots turn dark with the page. The first screens of the
+pages readers open with a question go to build/screenshots/ for review."""
 
+import io
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from conftest import (
     DOCS,
@@ -169,12 +171,48 @@ def test_light_and_dark_follow_the_reader_toggle_and_persist(page):
     assert scheme() == "slate"
 
 
+# The pages a reader opens with a question (Home's routes lead to them): their first screen,
+# desktop and phone, light and dark, goes to build/screenshots/ for review.
+SCREENSHOT_PAGES = [
+    "index.md",
+    "implementations.md",
+    "placement.md",
+    "kernel.md",
+    "benchmark.md",
+    "check.md",
+]
+PLOT = "article img[src*='assets/plots/'], article img[src*='assets/benchmark/']"
+
+
+def dark_share(png: bytes) -> float:
+    """The share of a picture's pixels darker than mid-gray."""
+    image = Image.open(io.BytesIO(png)).convert("L")
+    return sum(image.histogram()[:128]) / (image.width * image.height)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_screenshot_math_page(page, language):
+@pytest.mark.parametrize("path", SCREENSHOT_PAGES)
+def test_first_screens_are_saved_and_plots_are_dark_in_the_dark_scheme(
+    page, language, path
+):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(url_path(language, Path("math.md")))
+    stem = Path(path).stem.replace("index", "home")
+    page.emulate_media(color_scheme="light")
+    page.goto(url_path(language, Path(path)))
     all_answered(page)
-    shot = SCREENSHOTS / f"math-{language}.png"
-    page.screenshot(path=shot, full_page=True)
-    assert shot.stat().st_size > 50_000
+    for scheme in ("light", "dark"):
+        if scheme == "dark":  # the reader's toggle, at the top of the page
+            page.set_viewport_size(DESKTOP)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.locator("form[data-md-component=palette] label:visible").click()
+            assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+        for device, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            shot = SCREENSHOTS / f"{stem}-{language}-{device}-{scheme}.png"
+            page.screenshot(path=shot)
+            assert shot.stat().st_size > 10_000, f"{shot.name} looks blank"
+        plot = page.locator(f"{PLOT} >> visible=true").first
+        if plot.count():  # light plots on white in one scheme, dark ones in the other
+            share = dark_share(plot.screenshot())
+            assert (share > 0.5) == (scheme == "dark"), f"{scheme}: {share:.0%} dark"
+    assert page.problems == []

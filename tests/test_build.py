@@ -6,6 +6,7 @@ snippet files unchanged."""
 import copy
 import json
 import re
+from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
@@ -16,6 +17,7 @@ from conftest import (
     HANGUL,
     LANGUAGES,
     LATEX_LEFT,
+    ROOT,
     SITE_PATH,
     SITE_URL,
     all_pages,
@@ -244,6 +246,26 @@ def test_code_is_kept_out_of_the_way(built_site, language, page):
     ]
     assert max(sizes, default=0) <= MAX_BLOCK_LINES, "a block too long to read past"
     assert sum(sizes) <= MAX_PAGE_CODE_LINES, "too much code shown on the page"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_benchmark_answers_first_with_times_and_speed_ups(built_site, language):
+    """Its first table is the headline (µs per call, × against F.rms_norm), read within the
+    first 300 words of the page."""
+    article = built_page(built_site, language, Path("benchmark.md")).select_one(
+        "article"
+    )
+    table = article.find("table")
+    if table is None or not list((ROOT / "snippets/benchmark/results").glob("*.json")):
+        pytest.skip("no GPU results published")
+    before = []
+    for text in article.find_all(string=True):
+        if text.find_parent("table") is table:
+            break
+        before += text.split()
+    assert len(before) <= 300, f"{len(before)} words before the first table"
+    assert "µs" in " ".join(before[-40:]) and "F.rms_norm" in table.thead.get_text()
+    assert all("×" in row.get_text() for row in table.tbody.find_all("tr"))
 
 
 def test_sitemap_lists_both_languages_under_site_url(built_site):

@@ -80,10 +80,15 @@ WORDS = {
         "short": {"graph": "graph", "eager": "eager"},
         "unit": "GB/s (% of copy; its range over the rounds)",
         "unit_peak": "GB/s (% of copy; its range over the rounds; % of peak)",
-        "headline": "The answer first: forward+backward, bfloat16, M = {m}, GPU time (a "
-        "CUDA graph replayed), µs per call",
+        "headline": "{device}: forward+backward, bfloat16, M = {m}, GPU time (a CUDA "
+        "graph replayed), µs per call",
         "headline_note": "In parentheses, F.rms_norm's time over each one's: above 1× is "
         "faster than F.rms_norm.",
+        "headline_best": "at N = {n} the site's kernel is the fastest, {x}× as fast as "
+        "F.rms_norm",
+        "headline_other": "at N = {n} {best} is the fastest ({y}×), the site's kernel "
+        "{x}×",
+        "headline_join": "; ",
         "plot_y": "% of copy bandwidth",
         "plot_x": "N (row length)",
         "alt": "Percent of the copy's bandwidth against N, {dtype}, {timing}, {family}: "
@@ -184,10 +189,15 @@ WORDS = {
         "short": {"graph": "그래프", "eager": "즉시 실행"},
         "unit": "GB/s (복사 대비 %, 라운드 간 범위)",
         "unit_peak": "GB/s (복사 대비 %, 라운드 간 범위; 최대 대역폭 대비 %)",
-        "headline": "결론부터: 순전파+역전파, bfloat16, M = {m}, GPU 시간(CUDA 그래프 재생), "
+        "headline": "{device}: 순전파+역전파, bfloat16, M = {m}, GPU 시간(CUDA 그래프 재생), "
         "호출당 µs",
         "headline_note": "괄호 안은 F.rms_norm의 시간을 각 구현의 시간으로 나눈 값입니다. "
         "1×보다 크면 F.rms_norm보다 빠릅니다.",
+        "headline_best": "N = {n}에서는 이 사이트의 커널이 가장 빠르며, F.rms_norm보다 {x}배 "
+        "빠릅니다",
+        "headline_other": "N = {n}에서 가장 빠른 구현은 F.rms_norm보다 {y}배 빠른 {best}이고, "
+        "이 사이트의 커널은 {x}배 빠릅니다",
+        "headline_join": ". ",
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N (행 길이)",
         "alt": "N에 따른 복사 대역폭 대비 퍼센트, {dtype}, {timing}, {family}: 순전파, "
@@ -784,7 +794,7 @@ HEADLINE_NAMES = [REFERENCE, KERNEL, "Liger-Kernel", "torch.compile naive", "QuA
 def headline(results, words) -> list[str]:
     """The answer first: forward+backward in bfloat16 (GPU time) at N = 4096 and 16384 (the
     group's N where those are missing), µs per call and F.rms_norm's time over each
-    implementation's."""
+    implementation's, then a sentence that says which is the fastest at each N."""
     runs = {(r["implementation"], r["n"]): r for r in _runs(results, **HEADLINE)}
     measured = sorted({n for _, n in runs})
     sizes = [n for n in HEADLINE_N if n in measured] or measured
@@ -792,12 +802,14 @@ def headline(results, words) -> list[str]:
     if REFERENCE not in names:
         return []
     m = next(iter(runs.values()))["m"]
-    lines = [f"**{words['headline'].format(m=m)}**", ""]
+    title = words["headline"].format(device=results["device"], m=m)
+    lines = [f"**{title}**", ""]
     lines.append("| N | " + " | ".join(_name(name, words) for name in names) + " |")
     lines.append("| --- |" + " --- |" * len(names))
+    sayings = []
     for n in sizes:
         reference = runs.get((REFERENCE, n))
-        cells = []
+        cells, speedups = [], {}
         for name in names:
             run = runs.get((name, n))
             if run is None or "error" in run:
@@ -805,21 +817,42 @@ def headline(results, words) -> list[str]:
                 continue
             cell = f"{1e3 * run['ms']:,.0f}"
             if name != REFERENCE and reference and "error" not in reference:
-                cell += f" ({reference['ms'] / run['ms']:.2f}×)"
+                speedups[name] = reference["ms"] / run["ms"]
+                cell += f" ({speedups[name]:.2f}×)"
             cells.append(cell)
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
-    return [*lines, "", words["headline_note"], ""]
+        if KERNEL in speedups:
+            best = max(speedups, key=speedups.get)
+            key = "headline_best" if best == KERNEL else "headline_other"
+            sayings.append(
+                words[key].format(
+                    n=n,
+                    x=f"{speedups[KERNEL]:.2f}",
+                    y=f"{speedups[best]:.2f}",
+                    best=_name(best, words),
+                )
+            )
+    saying = words["headline_join"].join(sayings)
+    saying = saying[:1].upper() + saying[1:] + ". " if saying else ""
+    return [*lines, "", saying + words["headline_note"], ""]
+
+def headlines(sections: list[tuple[str, dict]], language: str) -> str:
+    """The headline of each GPU, for the top of the page."""
+    lines = []
+    for _, results in sections:
+        lines += headline(results, WORDS[language])
+    return "\n".join(lines).rstrip() + "\n"
 
 def gpu_section(stem, results, language: str) -> list[str]:
-    """One GPU: heading, the headline table, header, targets, sayings, tabs of tables and
-    plots, host, notes.
+    """One GPU: heading, header, targets, sayings, tabs of tables and plots, host, notes
+    (its headline opens the page: `headlines`).
     Its tables' figures are right-aligned by the site's CSS (.benchmark-results): a
     Markdown alignment would repeat a style attribute in each of a thousand cells."""
     words = WORDS[language]
     keys = [tuple(r[k] for k in WHERE) for r in results["runs"]]
     if len(keys) != len(set(keys)):
         raise ValueError(f"{stem}: a figure appears twice (parts merged that overlap)")
-    lines = [f"### {results['device']} {{ #{stem} }}", "", *headline(results, words)]
+    lines = [f"### {results['device']} {{ #{stem} }}", ""]
     lines += [_header(results, words), ""] + targets(results, language) + [""]
     for dtype in _dtypes(results):
         timings = []
@@ -985,6 +1018,9 @@ def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) ->
     for language in WORDS:
         path = folder / f"tables.{language}.md"
         path.write_text(gpu_tables(every, language))
+        written.append(path)
+        path = folder / f"headline.{language}.md"
+        path.write_text(headlines(every, language))
         written.append(path)
         for stem, results in every:
             for timing in results["timings"]:
