@@ -19,6 +19,7 @@ from scripts import standalone
 from scripts.notebooks import section
 
 DOWNLOADS = "downloads"
+CHECKER = "check_rmsnorm.py"  # downloads/check_rmsnorm.py: snippets/check/__main__.py
 WORDS = {
     "en": {
         "runs": "Runs on its own with: {needs} (the versions that printed its output). ",
@@ -83,12 +84,14 @@ def on_page_content(html, page, config, files):
 
 
 def on_post_build(config):
-    """The standalone scripts, for the download links (the same files in every language)."""
+    """The standalone scripts, for the download links (the same files in every language),
+    and the checker as the one file the Check page offers."""
     source = Path(config.config_file_path).parent / standalone.FOLDER / "snippets"
     target = Path(config.site_dir) / DOWNLOADS / "snippets"
     shutil.copytree(
         source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__init__.py")
     )
+    shutil.copyfile(source / "check" / "__main__.py", target.parent / CHECKER)
 
 
 def _fold(match, title: str, language: str) -> str:

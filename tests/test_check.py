@@ -5,6 +5,8 @@ failing check."""
 import contextlib
 import io
 import json
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -274,3 +276,28 @@ def eps_outside(x, weight, eps=1e-3):
 def test_eps_outside_the_root_is_read_as_outside(target):
     # The paper's code adds eps 1e-8 to the RMS: in float32 its two estimates agree to 0.3%.
     assert check(target).conventions["eps placement"] == "outside"
+
+
+def test_the_one_file_checker_the_check_page_offers_runs_alone(built_site, tmp_path):
+    """downloads/check_rmsnorm.py, copied into an empty folder beside a reader's norm and run
+    in isolated mode, gives the package's verdicts (snippets/check/cli.py shows its report)."""
+    checker = built_site / "downloads" / "check_rmsnorm.py"
+    (tmp_path / checker.name).write_bytes(checker.read_bytes())
+    (tmp_path / "my_norm.py").write_text(
+        "import torch\n\n"
+        "def rms_norm(x, weight, eps=1e-6):  # no float32 upcast\n"
+        "    return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)\n"
+    )
+
+    def run(*arguments):
+        command = [sys.executable, "-I", checker.name, *arguments]
+        return subprocess.run(
+            command, cwd=tmp_path, capture_output=True, text=True, check=False
+        )
+
+    result = run("my_norm.py:rms_norm", "--json")
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert [v["check"] for v in report["verdicts"] if v["passed"] is False] == ["half"]
+    usage = run()
+    assert usage.returncode == 2 and usage.stderr.startswith("usage: check_rmsnorm.py")

@@ -2,6 +2,7 @@
 
     python -m snippets.check my_model.norms:MyRMSNorm [--device cpu|cuda] [--eps E] [--json]
     python -m snippets.check path/to/file.py:rms_norm
+    python check_rmsnorm.py path/to/file.py:rms_norm    (this file, downloaded from the site)
 
 TARGET names an nn.Module class, built as Cls(n) (with eps= when its constructor takes one and
 --eps is given), or a function called as f(x, weight) or f(x, weight, eps). The checker works
@@ -482,9 +483,12 @@ def load(target: str):
         raise UsageError(f"cannot import {target}: {error!r}") from error
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m snippets.check", description=__doc__.split("\n")[0]
+    # Run as the site's package or as the one file the Check page offers.
+    prog = "python -m snippets.check" if __package__ else None
+    description = (
+        "Check an RMSNorm implementation for the mistakes of " + SITE + "pitfalls/"
     )
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("target", help="module:name or path/to/file.py:name")
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--eps", type=float, help="the eps to build or call it with")
@@ -496,9 +500,11 @@ def main(argv=None) -> int:
         print(f"usage error: {error}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps({**asdict(report), "passed": report.passed}, indent=2))
+        text = json.dumps({**asdict(report), "passed": report.passed}, indent=2)
     else:
-        print(report.table())
+        text = report.table()
+    # Written to sys.stdout, which a caller can redirect (the Check page's cli.py does).
+    sys.stdout.write(text + "\n")
     return 0 if report.passed else 1
 
 if __name__ == "__main__":

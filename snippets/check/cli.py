@@ -1,0 +1,47 @@
+import contextlib
+import io
+import os
+import tempfile
+from pathlib import Path
+
+from snippets.check.__main__ import main
+
+# An RMSNorm as it is often written from memory: no float32 upcast.
+MY_NORM = """
+import torch
+
+class MyRMSNorm(torch.nn.Module):
+    def __init__(self, dim, eps=1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = torch.nn.Parameter(torch.ones(dim))
+
+    def forward(self, x):
+        return self.weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+"""
+
+# What `python check_rmsnorm.py my_norm.py:MyRMSNorm` prints, run from a folder that holds
+# my_norm.py, and the exit status it returns.
+with tempfile.TemporaryDirectory() as folder:
+    Path(folder, "my_norm.py").write_text(MY_NORM)
+    here = os.getcwd()
+    os.chdir(folder)
+    report = io.StringIO()
+    with contextlib.redirect_stdout(report):
+        status = main(["my_norm.py:MyRMSNorm"])
+    os.chdir(here)
+print(report.getvalue().rstrip())
+"""
+my_norm.py:MyRMSNorm: gain w, eps 1e-06, eps placement inside, cast order other
+  pass  forward     float32 rows of RMS 1e-2 to 1e2: largest error 8.0e-08
+  pass  eps         eps 1e-06 inside the square root (rows of RMS 0.0001, 0.0003)
+  FAIL  half        float16 wrong (error 1024.0 ulp, out float16); bfloat16 ok (error 1.0 ulp, out bfloat16), rows of RMS 1 and 300
+                  see https://rmsnorm-reference.github.io/pitfalls/#no-float32-upcast
+  pass  zero rows   all-zero row: zeros out, finite gradients
+  pass  gradients   input and weight against float64 autograd: errors 6.2e-08, 8.3e-08; gradcheck in float64 passes
+  pass  shapes      1-D, 3-D and 4-D inputs agree; rows independent
+  pass  init        fresh weight: 0 of 64 entries differ from 1
+  info  agreement   torch.nn.RMSNorm differs; LlamaRMSNorm float32 differs; LlamaRMSNorm bfloat16 differs
+"""
+print("exit status:", status)
+#> exit status: 1
