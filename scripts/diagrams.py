@@ -1,0 +1,318 @@
+"""The site's diagrams, drawn once per language from one layout: SVG files in
+docs/assets/diagrams/ (`<name>.svg` in English, `<name>.ko.svg` in Korean).
+
+    .venv/bin/python -m scripts.diagrams    # rewrite them after editing this file
+
+Each diagram is a list of shapes placed by hand on a grid of pixels; the words are looked up
+in the page's language. They are dark on white, like the plots, which the site's CSS inverts
+in the dark scheme (docs/assets/stylesheets/extra.css). tests/test_diagrams.py checks that
+the files are what this script writes and that both pages of each show theirs.
+"""
+
+from html import escape
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = ROOT / "docs" / "assets" / "diagrams"
+FONTS = {
+    "en": "DejaVu Sans, Helvetica, Arial, sans-serif",
+    "ko": "NanumGothic, Noto Sans CJK KR, Malgun Gothic, sans-serif",
+}
+INK, MUTED, NORM, BLOCK, PATH = "#1a1a1a", "#555555", "#cfe3ff", "#eeeeee", "#1f5fbf"
+
+
+class Drawing:
+    """Shapes in SVG, in the order drawn (later ones on top)."""
+
+    def __init__(self, width: int, height: int, language: str):
+        self.width, self.height, self.language = width, height, language
+        self.parts: list[str] = []
+
+    def box(self, x, y, w, h, label, fill=BLOCK, code=False):
+        """A rounded box centred on (x, y) with one or two lines of text."""
+        self.parts.append(
+            f'<rect x="{x - w / 2}" y="{y - h / 2}" width="{w}" height="{h}" rx="6" '
+            f'fill="{fill}" stroke="{INK}" stroke-width="1.2"/>'
+        )
+        lines = label.split("\n")
+        for i, line in enumerate(lines):
+            self.text(x, y + 5 + 16 * (i - (len(lines) - 1) / 2), line, code=code,
+                      size=13 if code else 14)  # fmt: skip
+
+    def plus(self, x, y):
+        self.parts.append(
+            f'<circle cx="{x}" cy="{y}" r="11" fill="white" stroke="{INK}" '
+            'stroke-width="1.2"/>'
+            f'<path d="M{x - 6} {y}h12M{x} {y - 6}v12" stroke="{INK}" stroke-width="1.6"/>'
+        )
+
+    def line(self, *points, color=INK, width=1.4, arrow=True, dashed=False):
+        """A polyline through the points, with an arrowhead at the last one."""
+        path = " ".join(f"{x},{y}" for x, y in points)
+        head = f' marker-end="url(#head-{color[1:]})"' if arrow else ""
+        dash = ' stroke-dasharray="5 4"' if dashed else ""
+        self.parts.append(
+            f'<polyline points="{path}" fill="none" stroke="{color}" '
+            f'stroke-width="{width}"{dash}{head}/>'
+        )
+
+    def text(self, x, y, words, anchor="middle", size=14, color=INK, code=False,
+             bold=False):  # fmt: skip
+        family = ' font-family="DejaVu Sans Mono, monospace"' if code else ""
+        weight = ' font-weight="bold"' if bold else ""
+        self.parts.append(
+            f'<text x="{x}" y="{y}" text-anchor="{anchor}" font-size="{size}" '
+            f'fill="{color}"{family}{weight}>{escape(words)}</text>'
+        )
+
+    def svg(self, title: str) -> str:
+        markers = "".join(
+            f'<marker id="head-{color[1:]}" viewBox="0 0 10 10" refX="9" refY="5" '
+            f'markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" '
+            f'orient="auto-start-reverse">'
+            f'<path d="M0 0L10 5L0 10z" fill="{color}"/></marker>'
+            for color in (INK, PATH, MUTED)
+        )
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.width} '
+            f'{self.height}" width="{self.width}" height="{self.height}" role="img" '
+            f'font-family="{FONTS[self.language]}">'
+            f"<title>{escape(title)}</title><defs>{markers}</defs>"
+            f'<rect width="100%" height="100%" fill="white"/>'
+            + "".join(self.parts)
+            + "</svg>\n"
+        )
+
+
+WORDS = {
+    "en": {
+        "placement": "Pre-norm and post-norm residual blocks",
+        "pre": "Pre-norm (LLaMA and most models since)",
+        "post": "Post-norm (the original Transformer)",
+        "sublayer": "sublayer F\n(attention or MLP)",
+        "input": "block input x",
+        "output": "to the next block",
+        "identity": "identity path:",
+        "identity2": "additions only",
+        "through": "every path goes",
+        "through2": "through the norm",
+        "final": "after the last block:",
+        "final2": "final norm, then the output head",
+        "ends": "the stack ends normalized:",
+        "ends2": "no final norm needed",
+        "kernel": "The kernel's data flow, forward and backward",
+        "forward": "Forward: one program per BLOCK_M rows",
+        "backward": "Backward: P programs, each over many tiles",
+        "x_rows": "x: M rows of N",
+        "program": "program {p}",
+        "registers": "a BLOCK_M × BLOCK_N tile\nin registers, float32",
+        "sum": "mean of squares per row\n→ r⁻¹ = 1 / √(mean + ε)",
+        "y": "y = x · r⁻¹ · w\n(one rounding)",
+        "rstd": "r⁻¹ saved: M floats",
+        "tiles": "tiles p, p + P, p + 2P, …",
+        "inputs": "x, dy and r⁻¹ of the tile",
+        "dx": "dx for the tile's rows",
+        "partial": "dw partial += Σ dy · x̂\n(float32, in registers)",
+        "partials": "P partials of dw, written once",
+        "dw": "dw = their sum",
+        "models": "Where the norms sit in a LLaMA-style and a Gemma 3 decoder layer",
+        "llama": "LLaMA-style layer (gain w)",
+        "gemma": "Gemma 3 layer (gain 1 + w)",
+        "attention": "self-attention",
+        "qk": "self-attention\nq_norm, k_norm per head",
+        "mlp": "MLP",
+        "layer_in": "layer input",
+        "layer_out": "next layer; after the last, the final norm",
+    },
+    "ko": {
+        "placement": "pre-norm과 post-norm 잔차 블록",
+        "pre": "pre-norm (LLaMA와 이후 대부분의 모델)",
+        "post": "post-norm (원래 Transformer)",
+        "sublayer": "서브층 F\n(어텐션 또는 MLP)",
+        "input": "블록 입력 x",
+        "output": "다음 블록으로",
+        "identity": "항등 경로:",
+        "identity2": "덧셈만 거칩니다",
+        "through": "모든 경로가",
+        "through2": "정규화 층을 지납니다",
+        "final": "마지막 블록 뒤:",
+        "final2": "최종 정규화 층, 그다음 출력 헤드",
+        "ends": "스택이 정규화된 채 끝나므로",
+        "ends2": "최종 정규화 층이 필요 없습니다",
+        "kernel": "커널의 데이터 흐름: 순전파와 역전파",
+        "forward": "순전파: 프로그램마다 행 BLOCK_M개",
+        "backward": "역전파: 프로그램 P개가 각각 여러 타일을",
+        "x_rows": "x: 길이 N인 행 M개",
+        "program": "프로그램 {p}",
+        "registers": "BLOCK_M × BLOCK_N 타일을\n레지스터에, float32로",
+        "sum": "행마다 제곱의 평균\n→ r⁻¹ = 1 / √(평균 + ε)",
+        "y": "y = x · r⁻¹ · w\n(반올림 한 번)",
+        "rstd": "r⁻¹ 저장: float M개",
+        "tiles": "타일 p, p + P, p + 2P, …",
+        "inputs": "타일의 x, dy, r⁻¹",
+        "dx": "타일의 행들에 대한 dx",
+        "partial": "dw 부분합 += Σ dy · x̂\n(float32, 레지스터에)",
+        "partials": "dw 부분합 P개를 한 번씩 씀",
+        "dw": "dw = 부분합들의 합",
+        "models": "LLaMA 방식과 Gemma 3 디코더 층에서 정규화 층의 위치",
+        "llama": "LLaMA 방식의 층 (게인 w)",
+        "gemma": "Gemma 3의 층 (게인 1 + w)",
+        "attention": "셀프 어텐션",
+        "qk": "셀프 어텐션\n헤드마다 q_norm, k_norm",
+        "mlp": "MLP",
+        "layer_in": "층 입력",
+        "layer_out": "다음 층으로. 마지막 층 다음에는 최종 정규화 층으로",
+    },
+}
+
+
+def placement(language: str) -> str:
+    words = WORDS[language]
+    d = Drawing(780, 430, language)
+    # Pre-norm: the stream runs straight up; the branch reads a normalized copy.
+    d.text(200, 26, words["pre"], bold=True)
+    d.line((160, 400), (160, 60), color=PATH, width=3.5)
+    d.plus(160, 120)
+    d.line((160, 330), (290, 330), (290, 292))
+    d.box(290, 272, 150, 36, "RMSNorm", fill=NORM)
+    d.line((290, 254), (290, 226))
+    d.box(290, 196, 170, 56, words["sublayer"])
+    d.line((290, 168), (290, 120), (175, 120))
+    d.text(160, 418, words["input"])
+    d.text(160, 48, words["output"])
+    d.text(150, 236, words["identity"], anchor="end", size=13, color=PATH)
+    d.text(150, 252, words["identity2"], anchor="end", size=13, color=PATH)
+    d.text(200, 370, words["final"], anchor="start", size=13, color=MUTED)
+    d.text(200, 386, words["final2"], anchor="start", size=13, color=MUTED)
+    # Post-norm: the norm sits on the stream, after the addition.
+    d.text(590, 26, words["post"], bold=True)
+    d.line((520, 400), (520, 201))
+    d.plus(520, 190)
+    d.line((520, 330), (650, 330), (650, 262))
+    d.box(650, 232, 170, 56, words["sublayer"])
+    d.line((650, 204), (650, 190), (535, 190))
+    d.line((520, 179), (520, 132))
+    d.box(520, 112, 150, 36, "Norm", fill=NORM)
+    d.line((520, 94), (520, 60))
+    d.text(520, 418, words["input"])
+    d.text(520, 48, words["output"])
+    d.text(605, 108, words["through"], anchor="start", size=13, color=MUTED)
+    d.text(605, 124, words["through2"], anchor="start", size=13, color=MUTED)
+    d.text(580, 370, words["ends"], anchor="start", size=13, color=MUTED)
+    d.text(580, 386, words["ends2"], anchor="start", size=13, color=MUTED)
+    return d.svg(words["placement"])
+
+
+def kernel(language: str) -> str:
+    words = WORDS[language]
+    d = Drawing(780, 470, language)
+    # Forward: rows grouped by program, each group a tile in registers.
+    d.text(190, 26, words["forward"], bold=True)
+    d.text(70, 56, words["x_rows"], size=13)
+    for row in range(8):
+        fill = NORM if row < 2 else BLOCK
+        d.parts.append(
+            f'<rect x="20" y="{66 + 14 * row}" width="110" height="11" fill="{fill}" '
+            f'stroke="{INK}" stroke-width="0.8"/>'
+        )
+    d.text(138, 80, words["program"].format(p=0), anchor="start", size=12)
+    d.text(138, 108, words["program"].format(p=1), anchor="start", size=12)
+    d.text(138, 136, "…", anchor="start", size=12)
+    d.line((75, 182), (75, 208))
+    d.box(190, 236, 240, 48, words["registers"], fill=NORM)
+    d.line((190, 260), (190, 288))
+    d.box(190, 316, 240, 48, words["sum"])
+    d.line((150, 340), (110, 390))
+    d.line((230, 340), (270, 390))
+    d.box(100, 414, 170, 44, words["y"])
+    d.box(290, 414, 150, 44, words["rstd"], fill=NORM)
+    # Backward: each program walks its tiles and keeps one dw partial.
+    d.text(590, 26, words["backward"], bold=True)
+    d.box(590, 76, 240, 40, words["inputs"])
+    d.text(590, 118, words["tiles"], size=13, color=MUTED)
+    d.line((590, 124), (590, 150))
+    d.box(590, 176, 250, 44, words["registers"], fill=NORM)
+    d.line((530, 198), (480, 238))
+    d.line((650, 198), (690, 238))
+    d.box(470, 262, 170, 40, words["dx"])
+    d.box(690, 266, 170, 52, words["partial"], fill=NORM)
+    d.line((690, 292), (690, 330))
+    d.box(650, 356, 250, 40, words["partials"])
+    d.line((650, 376), (650, 402))
+    d.box(650, 424, 170, 36, words["dw"])
+    return d.svg(words["kernel"])
+
+
+def models(language: str) -> str:
+    words = WORDS[language]
+    d = Drawing(780, 580, language)
+
+    def layer(x, title, groups):
+        """A residual stream at x; each group of boxes (label, is a norm) is a branch that
+        reads the stream and adds its output back."""
+        d.text(x + 140, 26, title, bold=True)
+        d.text(x, 565, words["layer_in"])
+        d.text(x + 4, 52, words["layer_out"], size=12, color=MUTED, anchor="start")
+        d.line((x, 550), (x, 64))
+        branch, y = x + 150, 530
+        for boxes in groups:
+            d.line((x, y), (branch, y), (branch, y - 16))
+            y -= 16
+            for i, (label, norm) in enumerate(boxes):
+                height = 40 if "\n" in label else 28
+                d.box(branch, y - height / 2, 250, height, label, code=norm,
+                      fill=NORM if norm else BLOCK)  # fmt: skip
+                y -= height
+                if i < len(boxes) - 1:
+                    d.line((branch, y), (branch, y - 12))
+                    y -= 12
+            d.line((branch, y), (branch, y - 16), (x + 11, y - 16))
+            d.plus(x, y - 16)
+            y -= 46
+
+    llama = [
+        [("input_layernorm", True), (words["attention"], False)],
+        [("post_attention_layernorm", True), (words["mlp"], False)],
+    ]
+    gemma = [
+        [
+            ("input_layernorm", True),
+            (words["qk"], False),
+            ("post_attention_layernorm", True),
+        ],
+        [
+            ("pre_feedforward_layernorm", True),
+            (words["mlp"], False),
+            ("post_feedforward_layernorm", True),
+        ],
+    ]
+    layer(30, words["llama"], llama)
+    layer(420, words["gemma"], gemma)
+    return d.svg(words["models"])
+
+
+DIAGRAMS = {
+    "placement_norms": placement,
+    "kernel_data_flow": kernel,
+    "model_norms": models,
+}
+
+
+def path(name: str, language: str) -> Path:
+    return FOLDER / (f"{name}.svg" if language == "en" else f"{name}.{language}.svg")
+
+
+def write(folder: Path = FOLDER) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, draw in DIAGRAMS.items():
+        for language in WORDS:
+            target = folder / path(name, language).name
+            target.write_text(draw(language), encoding="utf-8")
+            written.append(target)
+    return written
+
+
+if __name__ == "__main__":
+    for written in write():
+        print(f"wrote {written.relative_to(ROOT)}")

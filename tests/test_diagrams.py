@@ -1,0 +1,46 @@
+"""The diagrams (scripts/diagrams.py): each drawn in both languages, the files what the script
+writes, and each shown with a description on its page in both languages."""
+
+import re
+
+import pytest
+
+from conftest import DOCS, HANGUL, read
+from scripts import diagrams
+
+# Which page shows which diagram.
+PAGES = {
+    "placement_norms": "placement.md",
+    "kernel_data_flow": "kernel.md",
+    "model_norms": "models.md",
+}
+IMAGE = re.compile(
+    r'!\[(?P<md>[^\]]+)\]\((?P<src>[^)]+)\)|<img src="(?P<html>[^"]+)" alt="(?P<alt>[^"]+)"'
+)
+
+
+def test_every_diagram_has_a_page():
+    assert set(PAGES) == set(diagrams.DIAGRAMS)
+
+
+def test_the_files_are_what_the_script_draws(tmp_path):
+    for fresh in diagrams.write(tmp_path):
+        committed = diagrams.FOLDER / fresh.name
+        assert committed.read_bytes() == fresh.read_bytes(), (
+            f"{fresh.name}: run scripts/diagrams.py"
+        )
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("name", PAGES)
+def test_each_page_shows_its_diagram_in_its_language(name, language):
+    svg = diagrams.path(name, language)
+    labels = " ".join(re.findall(r">([^<>]+)</text>", svg.read_text(encoding="utf-8")))
+    assert bool(HANGUL.search(labels)) == (language == "ko"), f"{svg.name}: labels"
+    shown = {
+        (m["src"] or m["html"]).rsplit("/", 1)[-1]: m["md"] or m["alt"]
+        for m in IMAGE.finditer(read(DOCS / language / PAGES[name]))
+    }
+    assert svg.name in shown, f"{language}/{PAGES[name]} does not show {svg.name}"
+    alt = shown[svg.name]
+    assert len(alt.split()) >= 20 and bool(HANGUL.search(alt)) == (language == "ko")
