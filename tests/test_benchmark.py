@@ -36,8 +36,10 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import markdown
+import matplotlib
 import pytest
 import torch
+from matplotlib.text import Text
 
 from conftest import DOCS, LANGUAGES, ROOT, mkdocs_config, python_module, read
 from snippets.benchmark import page, run, tune
@@ -1173,3 +1175,19 @@ def test_the_tuning_sweep_times_every_setting_and_the_kernels_own(tmp_path, caps
     assert all(b["copy_percent"] > 0 for b in found[0]["backward"])
     printed = capsys.readouterr().out
     assert f"N={n:<6} forward  best" in printed and "backward best" in printed
+
+
+@pytest.mark.parametrize("phone, shown_px", [(False, 748), (True, 358)])
+def test_plot_text_is_at_least_11_px_where_it_is_shown(phone, shown_px):
+    """Drawn at the size the page shows it (Material's column on a 1280 px desktop, a 390 px
+    phone's), every label of a plot is 11 px or more."""
+    results = made_up(lambda name, shape, mode: 1.0, [page.KERNEL], rows(1024, 4096))
+    results |= {"timings": {"graph": "cuda-graph-replay"}, "copy": []}
+    for figure in results["runs"]:
+        figure |= {"copy_percent_min": 99.0, "copy_percent_max": 101.0}
+    with matplotlib.rc_context(page.PLOT_TEXT):
+        figure = page.plot(results, "torch.bfloat16", "graph", "norm", "en", phone)
+        figure.draw_without_rendering()
+    scale = shown_px / (figure.get_figwidth() * 96)  # CSS px per px of the SVG
+    sizes = [t.get_fontsize() for t in figure.findobj(Text) if t.get_text()]
+    assert min(sizes) * 96 / 72 * scale >= 11

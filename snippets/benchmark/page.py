@@ -17,8 +17,10 @@ files, byte for byte.
 import argparse
 import json
 import statistics
+from html import escape
 from pathlib import Path
 
+import matplotlib
 from matplotlib.figure import Figure
 
 from snippets.placement.plots import save_svg, svg_style
@@ -30,6 +32,8 @@ PLOTS = ROOT / "docs" / "assets" / "benchmark"
 MODES = ["forward", "backward", "forward+backward"]  # run.py's passes
 # The norm alone, and the residual add with the norm: each compared within its own family.
 FAMILIES = ["norm", "add"]
+# 8.5 points are 11.3 px where a plot is shown at its own size, as plot() draws it.
+PLOT_TEXT = {"font.size": 8.5}
 PLOTTED = (
     "torch.bfloat16"  # the dtype of the plots (the targets' dtype); tables: every one
 )
@@ -145,7 +149,13 @@ WORDS = {
         "cpu_device": "{cpu}, {cores} cores ({threads} threads; torch uses "
         "{torch_threads})",
         "x": "x",
-        "image": "![{alt}](../assets/benchmark/{name}){{ loading=lazy }}",
+        # Raw HTML: a phone gets a variant of its own. Relative to the page's folder.
+        "image": '<picture><source media="(max-width: 600px)" '
+        'srcset="../assets/benchmark/{phone}"><img src="../assets/benchmark/{name}" '
+        'alt="{alt}" loading="lazy"></picture>',
+        "above_copy": "Above 100%: the copy is a speed to reach, not a bound (one Triton "
+        "kernel with fixed launch settings), and a pass can move its bytes slightly faster "
+        "([What is measured](#what-is-measured)).",
         "not_installed": "not installed",
         "reasons": {},
         "names": {},
@@ -256,7 +266,12 @@ WORDS = {
         "{torch_threads}개 사용)",
         "x": "x",
         # A Korean page is served one folder deeper (/ko/...): a path relative to it.
-        "image": '<img src="../../assets/benchmark/{name}" alt="{alt}" loading="lazy">',
+        "image": '<picture><source media="(max-width: 600px)" '
+        'srcset="../../assets/benchmark/{phone}"><img src="../../assets/benchmark/{name}" '
+        'alt="{alt}" loading="lazy"></picture>',
+        "above_copy": "100%를 넘는 수치: 복사는 도달할 목표 속도일 뿐 상한이 아니며(실행 설정이 "
+        "고정된 Triton 커널 하나), 패스가 자기 바이트를 그보다 조금 빠르게 옮길 수도 "
+        "있습니다([측정 대상](#what-is-measured)).",
         # The implementation names are run.py's identifiers; only the words in one are Korean.
         "names": {
             "Triton (this site)": "Triton(이 사이트)",
@@ -680,10 +695,14 @@ def _table(results, words, dtype, timing, mode, group, family=None) -> list[str]
             + " | ".join(cells.get(s, "") for s in shapes)
             + " |"
         )
-    return lines + [""]
+    lines.append("")
+    if any((_of_copy(r) or 0) > 100 for r in runs):
+        lines += [words["above_copy"], ""]
+    return lines
 
-def _plot_name(stem, dtype, timing, family, language) -> str:
-    return f"{stem}-{_short(dtype)}-{timing}-{family}-{language}.svg"
+def _plot_name(stem, dtype, timing, family, language, phone=False) -> str:
+    variant = "-phone" if phone else ""
+    return f"{stem}-{_short(dtype)}-{timing}-{family}{variant}-{language}.svg"
 
 def _tab(title: str, lines: list[str]) -> list[str]:
     """A content tab (pymdownx.tabbed): its title, then its lines indented under it."""
@@ -707,7 +726,12 @@ def _timing_tab(stem, results, words, language, dtype, timing) -> list[str]:
             dtype=_short(dtype), timing=label, family=words["families"][family]
         )
         name = _plot_name(stem, dtype, timing, family, language)
-        lines += [words["image"].format(alt=alt, name=name), ""]
+        phone = _plot_name(stem, dtype, timing, family, language, phone=True)
+        image = words["image"].format(alt=escape(alt), name=name, phone=phone)
+        lines += [image, ""]
+        plotted = _runs(results, family, dtype=dtype, timing=timing, group="rows")
+        if any((_of_copy(r) or 0) > 100 for r in plotted):
+            lines += [words["above_copy"], ""]
     for group in results["grid"]["groups"]:
         if group != "rows" and _runs(results, dtype=dtype, timing=timing, group=group):
             for mode in MODES:
@@ -872,14 +896,15 @@ def gpu_tables(sections: list[tuple[str, dict]], language: str) -> str:
         lines += gpu_section(stem, results, language)
     return "\n".join(lines).rstrip() + "\n"
 
-def plot(results, dtype, timing, family, language) -> Figure:
+def plot(results, dtype, timing, family, language, phone=False) -> Figure:
     """% of copy against N in the group "rows", a panel per pass, a line per
-    implementation of the family, the rounds' range as bars."""
+    implementation of the family, the rounds' range as bars. Drawn at the size it is
+    shown (the page's column: 7.8 inches; a phone's: 3.8), so that its text is at least
+    11 px there; on a phone the panels are stacked."""
     words = WORDS[language]
-    fig = Figure(figsize=(13, 4))
-    # Fixed margins, the legend on the right: quicker to draw than a computed layout.
-    fig.subplots_adjust(left=0.06, right=0.79, bottom=0.13, top=0.84, wspace=0.08)
-    axes = fig.subplots(1, len(MODES), sharey=True)
+    rows, columns = (len(MODES), 1) if phone else (1, len(MODES))
+    fig = Figure(figsize=(3.8, 9.6) if phone else (7.8, 3.9), layout="constrained")
+    axes = fig.subplots(rows, columns, sharey=True)
     sizes = sorted({r["n"] for r in _runs(results, dtype=dtype, group="rows")})
     for ax, mode in zip(axes, MODES):
         where = {"dtype": dtype, "timing": timing, "mode": mode, "group": "rows"}
@@ -909,14 +934,18 @@ def plot(results, dtype, timing, family, language) -> Figure:
         ax.set(xscale="log", xlabel=words["plot_x"], title=words["modes"][mode])
         ax.set_xticks(sizes, [str(n) for n in sizes])
         ax.minorticks_off()
-    axes[0].set_ylabel(words["plot_y"])
+    for ax in axes if phone else axes[:1]:
+        ax.set_ylabel(words["plot_y"])
     label = words["timings"][results["timings"][timing]]
-    fig.suptitle(f"{_short(dtype)}, {label}, {results['device']}")
+    fig.suptitle(f"{_short(dtype)}, {label}, {results['device']}", wrap=True)
     legend = {}  # label -> handle, from every pass (one may lack a failed line)
     for ax in axes:
         legend |= dict(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
     fig.legend(
-        legend.values(), legend.keys(), loc="outside right center", fontsize="small"
+        legend.values(),
+        legend.keys(),
+        loc="outside lower center",
+        ncols=2 if phone else 3,
     )
     return fig
 
@@ -1028,11 +1057,20 @@ def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) ->
                     where = {"dtype": PLOTTED, "timing": timing, "group": "rows"}
                     if not _runs(results, family, **where):
                         continue
-                    path = plots / _plot_name(stem, PLOTTED, timing, family, language)
-                    # The same JSON gives the same bytes (snippets/placement/plots.py).
-                    with svg_style(language, salt="benchmark"):
-                        save_svg(plot(results, PLOTTED, timing, family, language), path)
-                    written.append(path)
+                    for phone in (False, True):
+                        name = _plot_name(
+                            stem, PLOTTED, timing, family, language, phone
+                        )
+                        # The same JSON gives the same bytes (snippets/placement/plots.py).
+                        with (
+                            svg_style(language, salt="benchmark"),
+                            matplotlib.rc_context(PLOT_TEXT),
+                        ):
+                            figure = plot(
+                                results, PLOTTED, timing, family, language, phone
+                            )
+                            save_svg(figure, plots / name)
+                        written.append(plots / name)
     return written
 
 def main(argv=None) -> int:
