@@ -5,6 +5,7 @@ and follow the reader's setting, and plots turn dark with the page. The first sc
 pages readers open with a question go to build/screenshots/ for review."""
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -101,8 +102,10 @@ def check_language_selector(page, server, language, path):
     target = other(language)
     page.locator(".md-select").first.hover()
     page.locator(f".md-select a[hreflang={target}]").first.click()
-    # Arrived once the twin's document arrives: its own visit checks how it loads.
-    page.wait_for_url(server + url_path(target, path), wait_until="commit")
+    # Arrived once the twin's document arrives: its own visit checks how it loads. At the
+    # section being read, if any (test_the_language_switch_keeps_the_section_being_read).
+    twin = re.escape(server + url_path(target, path))
+    page.wait_for_url(re.compile(twin + r"(#[\w-]+)?$"), wait_until="commit")
     assert page.locator("html").get_attribute("lang") == target
 
 
@@ -120,6 +123,42 @@ def test_reader_visits_the_page(page, server, language, path):
     all_answered(page)
     assert page.problems == []
     check_language_selector(page, server, language, path)
+    assert page.problems == []
+
+
+FONT = "STIX Two Math (site)"
+SHADOWS = """() => [...document.querySelectorAll("article .math-block")]
+  .filter((box) => box.scrollWidth > box.clientWidth)
+  .map((box) => getComputedStyle(box).backgroundImage)"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_formulas_are_set_in_the_sites_math_font_and_wide_ones_show_they_scroll(
+    page, language
+):
+    page.set_viewport_size(PHONE)
+    page.goto(url_path(language, Path("math.md")))
+    all_answered(page)
+    page.evaluate("document.fonts.ready.then(() => true)")
+    statuses = page.evaluate(
+        f"[...document.fonts].filter(f => f.family.includes({FONT!r})).map(f => f.status)"
+    )
+    assert statuses == ["loaded"], "the site's math font is not in use"
+    assert any(
+        url.endswith("/assets/fonts/stix-two-math.woff2") for url in page.answered
+    )
+    wide = page.evaluate(SHADOWS)
+    assert wide, "no formula wider than a phone to check"
+    assert all(image.count("radial-gradient") == 2 for image in wide)
+
+
+def test_the_language_switch_keeps_the_section_being_read(page, server):
+    placement, section = Path("placement.md"), "#training-a-tiny-language-model"
+    page.goto(url_path("en", placement) + section)
+    for target in ("ko", "en"):
+        page.locator(".md-select").first.hover()
+        page.locator(f".md-select a[hreflang={target}]").first.click()
+        page.wait_for_url(server + url_path(target, placement) + section)
     assert page.problems == []
 
 
@@ -211,6 +250,9 @@ def test_first_screens_are_saved_and_plots_are_dark_in_the_dark_scheme(
             shot = SCREENSHOTS / f"{stem}-{language}-{device}-{scheme}.png"
             page.screenshot(path=shot)
             assert shot.stat().st_size > 10_000, f"{shot.name} looks blank"
+        if stem == "home" and scheme == "light":  # the first formula, for review
+            formula = page.locator("article .math-block").first
+            formula.screenshot(path=SCREENSHOTS / f"home-{language}-formula.png")
         plot = page.locator(f"{PLOT} >> visible=true").first
         if plot.count():  # light plots on white in one scheme, dark ones in the other
             share = dark_share(plot.screenshot())

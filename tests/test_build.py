@@ -248,6 +248,14 @@ def test_code_is_kept_out_of_the_way(built_site, language, page):
     assert sum(sizes) <= MAX_PAGE_CODE_LINES, "too much code shown on the page"
 
 
+@pytest.mark.parametrize("language, page", PAGES, ids=page_id)
+def test_navigation_and_table_of_contents_hold_no_latex(built_site, language, page):
+    """A heading's math is written in Unicode: the TOC shows heading text as it is."""
+    soup = built_page(built_site, language, page)
+    labels = " ".join(nav.get_text(" ") for nav in soup.select("nav"))
+    assert not LATEX_LEFT.search(labels) and "$" not in labels
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_benchmark_answers_first_with_times_and_speed_ups(built_site, language):
     """Its first table is the headline (µs per call, × against F.rms_norm), read within the

@@ -299,5 +299,3 @@ def test_the_one_file_checker_the_check_page_offers_runs_alone(built_site, tmp_p
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)
     assert [v["check"] for v in report["verdicts"] if v["passed"] is False] == ["half"]
-    usage = run()
-    assert usage.returncode == 2 and usage.stderr.startswith("usage: check_rmsnorm.py")
