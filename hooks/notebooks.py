@@ -78,6 +78,7 @@ def on_page_content(html, page, config, files):
         code.extend(list(highlighted.pre.contents))
         highlighted.pre.append(code)
         highlighted["class"] = ["language-python", "highlight"]
+        highlighted["data-search-exclude"] = "code"  # as hooks/standalone.py does
         folded = standalone.fold(code.decode_contents(), language)
         if folded is not None:  # the site's helpers written out in the cell
             disclosure, inner = folded
@@ -87,6 +88,8 @@ def on_page_content(html, page, config, files):
             code.extend(list(parsed.contents))
             highlighted.pre.insert_before(BeautifulSoup(disclosure, "html.parser"))
             highlighted["class"].append("folded")
+    for output in soup.select(".jp-OutputArea"):
+        output["data-search-exclude"] = "output"
     _set_heading_ids(soup, page)
     for markdown in soup.select(".jp-RenderedMarkdown"):
         _mark_math(markdown, soup)

@@ -48,6 +48,7 @@ _BLOCK = re.compile(
     re.DOTALL,
 )
 _TAG = re.compile(r"<[^>]*>")
+_NO_SEARCH = 'data-search-exclude="code"'
 
 
 def on_pre_build(config):
@@ -76,6 +77,11 @@ def on_page_content(html, page, config, files):
         else:
             info = _describe(words, shown, page, path)
             code = _fold(match, title, config.theme["language"])
+        # Kept out of the search index (Material's search plugin skips such elements): a
+        # result's preview shows prose, and the index stays small.
+        code = code.replace(
+            '<div class="highlight', f'<div {_NO_SEARCH} class="highlight', 1
+        )
         return f'{code}<p class="block-info">{info}</p>'
 
     # String surgery, not an HTML parser: parsing every token of every page's code took

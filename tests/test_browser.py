@@ -163,32 +163,57 @@ def test_the_language_switch_keeps_the_section_being_read(page, server):
 
 
 @pytest.mark.parametrize(
-    "language, term, expected_page",
+    "language, term, expected_pages",
     [
-        ("ko", "교차항", "math.md"),  # "cross term": only on the Korean Math page
-        ("ko", "정규화", None),  # "normalization": on several pages
-        ("en", "invisible", "math.md"),  # only on the English Math page (and its code)
-        ("en", "LayerNorm", None),
+        ("ko", "교차항", ["math.md"]),  # "cross term": only on the Korean Math page
+        ("ko", "정규화", []),  # "normalization": on several pages
+        # The pages write ε and Triton; each names them in Korean once.
+        ("ko", "엡실론", ["math.md", "implementations.md", "pitfalls.md"]),
+        ("ko", "트리톤", ["kernel.md"]),
+        ("en", "invisible", ["math.md"]),  # only on the English Math page
+        ("en", "pre-norm", []),
+        ("en", "LayerNorm", []),
     ],
 )
-def test_search_finds_a_term_and_opens_the_page(
-    page, server, language, term, expected_page
+def test_search_finds_a_term_in_the_readers_language_and_opens_the_page(
+    page, server, language, term, expected_pages
 ):
-    # One index serves both languages, so results may list the other language's pages too;
-    # the reader opens the first result in the language of the page they searched from.
     page.goto(url_path(language, Path("index.md")))
     results = search(page, term)
-    hrefs = results.evaluate_all("links => links.map(a => a.href)")
-    own = [href for href in hrefs if (language == "ko") == ("/ko/" in href)]
-    assert own, f"no {language} page among the results for {term!r}: {hrefs}"
-    results.nth(hrefs.index(own[0])).click()
+    hrefs = [
+        href.split("?")[0].split("#")[0]
+        for href in results.evaluate_all("links => links.map(a => a.href)")
+    ]
+    other = [href for href in hrefs if (language == "ko") != ("/ko/" in href)]
+    assert other == [], f"results in the other language for {term!r}"
+    for expected in expected_pages:
+        assert server + url_path(language, Path(expected)) in hrefs, expected
+    previews = page.locator(".md-search-result__article").all_inner_texts()
+    assert not any("import torch" in preview for preview in previews), "code previews"
+    results.first.click()
     page.wait_for_load_state()
-    opened = page.url.split("?")[0].split("#")[0]
-    if expected_page:
-        assert opened == server + url_path(language, Path(expected_page))
+    if expected_pages:
+        assert page.url.split("?")[0].split("#")[0] == hrefs[0]
     assert page.locator("html").get_attribute("lang") == language
     assert term.lower() in page.locator("article").inner_text().lower()
     assert page.problems == []
+
+
+@pytest.mark.parametrize(
+    "language, none",
+    [("en", "No matching documents"), ("ko", "검색어와 일치하는 문서가 없습니다")],
+)
+def test_a_search_that_finds_nothing_says_so_in_the_readers_language(
+    page, language, none
+):
+    page.goto(url_path(language, Path("index.md")))
+    field = page.locator("input.md-search__input")
+    field.click()
+    field.fill("zqxjv")
+    field.press("End")
+    meta = page.locator(".md-search-result__meta")
+    meta.filter(has_text=none).wait_for(timeout=10_000)
+    assert page.locator(".md-search-result__item").count() == 0
 
 
 def test_light_and_dark_follow_the_reader_toggle_and_persist(page):

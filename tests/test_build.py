@@ -200,16 +200,26 @@ def test_interface_labels_are_in_the_page_language(built_site, language, page):
         assert "Made with Material for MkDocs" in interface
 
 
-def test_one_search_index_covers_both_languages(built_site):
-    index = json.loads((built_site / "search" / "search_index.json").read_text())
-    assert sorted(index["config"]["lang"]) == sorted(LANGUAGES)
-    located = {SITE_URL + entry["location"].split("#")[0] for entry in index["docs"]}
-    assert {urljoin(SITE_URL, url_path(lang, page)) for lang, page in PAGES} <= located
-    korean = " ".join(
-        e["text"] for e in index["docs"] if e["location"].startswith("ko/")
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_language_has_its_own_search_index_without_code(built_site, language):
+    """hooks/search.py: the index a language's pages load holds exactly that language's
+    pages, located relative to its folder; code blocks are kept out of it."""
+    folder = "" if language == LANGUAGES[0] else f"{language}/"
+    index = json.loads(
+        (built_site / folder / "search" / "search_index.json").read_text()
     )
-    assert "정규화" in korean
-    assert not list(built_site.glob("*/search/search_index.json")), "a second index"
+    located = {entry["location"].split("#")[0] for entry in index["docs"]}
+    expected = {
+        url_path(language, page).removeprefix(SITE_PATH + folder)
+        for lang, page in PAGES
+        if lang == language
+    }
+    assert located == expected
+    text = " ".join(entry["text"] for entry in index["docs"])
+    assert "def rms_norm_triton" not in text and "import torch" not in text
+    soup = built_page(built_site, language, Path("math.md"))
+    config = json.loads(soup.select_one("script#__config").string)
+    assert config["base"].endswith(f"/{folder}" if folder else "..")
 
 
 @pytest.mark.parametrize("language, page", PAGES, ids=page_id)
