@@ -1,21 +1,44 @@
 # Sourced by scripts/serve and scripts/test: create or update the virtual environment in .venv.
-# Installs the versions pinned in constraints.txt; reinstalls only when pyproject.toml or
-# constraints.txt changed since the last install.
+# Installs the versions pinned in constraints.txt, and the extras the script needs (EXTRAS:
+# "docs" to build and serve the site, "docs test" for every check); installs an extra again
+# only when pyproject.toml or constraints.txt changed since it was installed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 PYTHON=${PYTHON:-python3}
+EXTRAS=${EXTRAS:-docs test}
 if [ ! -x .venv/bin/python ]; then
   echo "Creating .venv with $($PYTHON --version)"
   "$PYTHON" -m venv .venv
 fi
 
-stamp=.venv/.installed-dependencies
-if ! cat pyproject.toml constraints.txt | cmp -s - "$stamp"; then
-  echo "Installing dependencies into .venv (pyproject.toml or constraints.txt changed)"
+# What a first install of each extra downloads and unpacks, roughly (measured on Linux).
+declare -A SIZE=([docs]="1.2 GB: PyTorch's CPU build, MkDocs, Material, Jupyter" \
+  [test]="2.3 GB more: Triton, JAX, Flax, Keras, MLX, transformers, Playwright")
+missing=()
+for extra in $EXTRAS; do
+  if ! cat pyproject.toml constraints.txt | cmp -s - ".venv/.installed-$extra"; then
+    missing+=("$extra")
+  fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  for extra in "${missing[@]}"; do
+    echo "Installing the '$extra' dependencies into .venv (about ${SIZE[$extra]})."
+  done
+  echo "A first install takes a few minutes; pip lists each package as it goes."
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet --constraint constraints.txt --editable ".[docs,test]"
-  cat pyproject.toml constraints.txt >"$stamp"
+  joined=$(IFS=,; echo "${missing[*]}")
+  log=.venv/pip-install.log
+  if ! .venv/bin/python -m pip install --progress-bar off --constraint constraints.txt \
+    --editable ".[$joined]" 2>&1 | tee "$log" |
+    { grep --line-buffered -E '^(Collecting|Successfully installed)' || true; }; then
+    echo "pip failed; its whole output is in $log:" >&2
+    tail -n 30 "$log" >&2
+    exit 1
+  fi
+  for extra in "${missing[@]}"; do
+    cat pyproject.toml constraints.txt >".venv/.installed-$extra"
+  done
 fi
 
 export PATH="$PWD/.venv/bin:$PATH"

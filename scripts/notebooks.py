@@ -26,6 +26,7 @@ the site renders (hooks/notebooks.py) and offers for download.
 
 import hashlib
 import importlib.metadata
+import logging
 import re
 import sys
 import tempfile
@@ -55,6 +56,8 @@ _ADMONITION = re.compile(
     r'^!!! (?P<kind>\w+) "(?P<title>[^"]+)"\n\n(?P<body>(?:    .*\n|\n)+)', re.MULTILINE
 )
 LANGUAGES = ("en", "ko")
+# Under "mkdocs", so that a build or `mkdocs serve` shows it.
+_log = logging.getLogger("mkdocs.notebooks")
 # The knob that chooses the language of a notebook's figures, as the snippets write it.
 _LANGUAGE_KNOB = re.compile(r'^LANGUAGE = "en"', re.MULTILINE)
 _READS_LANGUAGE = re.compile(r"\bLANGUAGE\b")
@@ -201,7 +204,9 @@ def _warnings(run) -> list[str]:
     ]
 
 
-def execute(nb, cache: Path | None = None) -> dict[str, list[tuple]]:
+def execute(
+    nb, cache: Path | None = None, name: str = "a notebook"
+) -> dict[str, list[tuple]]:
     """Run the notebook's code cells (with LANGUAGE "en") in a fresh kernel (`run_cells`),
     then in the same kernel the cells `rerun_for_language` names, per other language;
     return each language's (execution count, outputs) per code cell. With `cache`, the run
@@ -213,6 +218,9 @@ def execute(nb, cache: Path | None = None) -> dict[str, list[tuple]]:
     if cached and cached.is_file():
         run = nbformat.read(cached, as_version=4)
     else:
+        # The first build runs each notebook (under a minute each on two cores); later
+        # builds read the run from the cache until a cell or a package version changes.
+        _log.info(f"Running {name}: {len(code)} code cells, not cached yet")
         run = run_cells(
             code + [localized(code[i], lang) for lang in others for i in rerun]
         )
@@ -248,7 +256,7 @@ def executed(
     out_dir/<name>.ipynb."""
     nb = notebook(page, base, language)
     if run:
-        runs = execute(notebook(page, base), cache=cache_folder(base))
+        runs = execute(notebook(page, base), cache_folder(base), page.name)
         results = iter(runs[language])
         for cell in nb.cells:
             if cell.cell_type == "code":

@@ -349,11 +349,24 @@ def requirements(source: str) -> tuple[tuple[str, str], ...]:
         top = module.partition(".")[0]
         if top in sys.stdlib_module_names or top == "__future__":
             continue
-        if top not in distributions:
+        if top in distributions:
+            for name in distributions[top]:
+                found.setdefault(name, importlib.metadata.version(name))
+        elif (pinned := _pins().get(top.replace("_", "-").lower())) is not None:
+            # Not installed here (scripts/serve installs what the build needs, not the
+            # libraries the tests compare against): the version the tests run.
+            found.setdefault(top.replace("_", "-").lower(), pinned)
+        else:
             raise ValueError(f"{top} is imported but not installed")
-        for name in distributions[top]:
-            found.setdefault(name, importlib.metadata.version(name))
     return tuple(found.items())
+
+
+@functools.cache
+def _pins() -> dict[str, str]:
+    """Distribution name -> version, from constraints.txt (the versions pip installs)."""
+    lines = (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines()
+    pairs = (line.split("==") for line in lines if "==" in line and line[:1] != "#")
+    return {name.strip().lower(): version.strip() for name, version in pairs}
 
 
 def runs_with(source: str) -> str:

@@ -346,3 +346,20 @@ def test_a_block_names_each_package_it_imports_at_the_pinned_version():
         assert Version(version).public == pins[name], name
     with pytest.raises(ValueError, match="not_a_package is imported but not installed"):
         scripts_standalone.requirements("import not_a_package\n")
+
+
+def test_a_package_the_build_lacks_is_named_at_its_pinned_version(monkeypatch):
+    # scripts/serve installs what the build needs; the libraries the tests compare
+    # against (here keras) are named at the version the tests run.
+    installed = {
+        top: names
+        for top, names in scripts_standalone._distributions().items()
+        if top != "keras"
+    }
+    monkeypatch.setattr(scripts_standalone, "_distributions", lambda: installed)
+    scripts_standalone.requirements.cache_clear()
+    try:
+        named = dict(scripts_standalone.requirements("import keras\n"))
+    finally:
+        scripts_standalone.requirements.cache_clear()
+    assert named == {"keras": scripts_standalone._pins()["keras"]}
