@@ -273,9 +273,20 @@ def eps_outside(x, weight, eps=1e-3):
 @pytest.mark.parametrize(
     "target", [rms_norm_paper_code, eps_outside], ids=lambda t: t.__name__
 )
-def test_eps_outside_the_root_is_read_as_outside(target):
+def test_eps_outside_the_root_is_read_as_outside_and_passes_when_intended(target):
     # The paper's code adds eps 1e-8 to the RMS: in float32 its two estimates agree to 0.3%.
     assert check(target).conventions["eps placement"] == "outside"
+    assert "eps" in failing(target)
+    told = check(target, eps_outside=True)  # --eps-outside: the form intended
+    assert next(v for v in told.verdicts if v.check == "eps").passed
+    if target is rms_norm_paper_code:  # it has none of the other mistakes
+        assert told.passed
+
+
+def test_eps_outside_told_fails_a_norm_with_eps_inside():
+    verdicts = check(RMSNorm, eps_outside=True).verdicts
+    eps = next(v for v in verdicts if v.check == "eps")
+    assert eps.passed is False and "(expected outside)" in eps.detail
 
 
 def test_the_one_file_checker_the_check_page_offers_runs_alone(built_site, tmp_path):

@@ -65,6 +65,8 @@ class Report:
 class Subject:
     """The implementation under test, called as norm(x, weight) whatever its form."""
 
+    eps_outside = False  # whether eps added to the RMS is the form intended (check())
+
     def __init__(self, obj, eps=None, device="cpu"):
         self.device, self.declared_eps = device, eps
         if inspect.isclass(obj) and issubclass(obj, torch.nn.Module):
@@ -124,10 +126,13 @@ def _passable(obj, eps, takes):
             f"--eps {eps:g}: {obj.__name__} takes no argument named eps to pass it to"
         )
 
-def eps_rows(declared) -> torch.Tensor:
+def eps_rows(declared, outside=False) -> torch.Tensor:
     """The RMS of the rows that measure eps: 1e-4 and 3e-4, where a usual eps (1e-8 and
     up) is large against the mean square, or sqrt(eps) and 3 sqrt(eps) for a smaller
-    declared eps, which float32's rounding of 1e-8 would hide."""
+    declared eps, which float32's rounding of 1e-8 would hide. An eps told to be outside
+    the root is added to the RMS itself: rows of RMS eps and 3 eps measure it best."""
+    if outside and declared:
+        return torch.tensor([1.0, 3.0], dtype=torch.float64) * min(1e-4, declared)
     unit = min(1e-4, math.sqrt(declared)) if declared else 1e-4
     return torch.tensor([1.0, 3.0], dtype=torch.float64) * unit
 
@@ -164,7 +169,7 @@ def conventions(norm: Subject, device) -> dict:
         )
     neutral = torch.ones(N, device=device) if gain == "w" else zeros
     declared = norm.declared_eps
-    r = eps_rows(declared)
+    r = eps_rows(declared, norm.eps_outside)
     tiny = rows(r.tolist(), device)
     ratio = (norm(tiny, neutral).double() / tiny.double()).mean(-1).cpu()
     inside, outside = 1 / ratio**2 - r**2, 1 / ratio - r
@@ -220,11 +225,15 @@ def check_forward(norm, found, device):
     )
 
 def check_eps(norm, found, device):
-    if found["eps placement"] != "inside":
+    # Inside the root is the form of torch.nn.RMSNorm and transformers; --eps-outside takes
+    # the RMSNorm authors' form (eps added to the RMS) as the one intended.
+    intended = "outside" if norm.eps_outside else "inside"
+    if found["eps placement"] != intended:
+        told = f" (expected {intended})" if norm.eps_outside else ""
         return Verdict(
             "eps",
             False,
-            f"eps {found['eps placement']} the square root",
+            f"eps {found['eps placement']} the square root{told}",
             "pitfalls/#running-a-checkpoint-with-another-form",
         )
     declared = norm.declared_eps
@@ -235,11 +244,11 @@ def check_eps(norm, found, device):
             f"uses eps {found['eps']:.6g}, declares {declared:.6g}",
             "math/#where-goes-and-why-it-matters",
         )
-    r = eps_rows(declared)
+    r = eps_rows(declared, norm.eps_outside)
     return Verdict(
         "eps",
         True,
-        f"eps {found['eps']:.3g} inside the square root (rows of RMS {r[0]:.3g}, {r[1]:.3g})",
+        f"eps {found['eps']:.3g} {intended} the square root (rows of RMS {r[0]:.3g}, {r[1]:.3g})",
         "math/#where-goes-and-why-it-matters",
     )
 
@@ -443,11 +452,13 @@ CHECKS = [
     agreement,
 ]
 
-def check(target, eps=None, device="cpu", name=None) -> Report:
-    """Run every check on `target` (an nn.Module class or a function)."""
+def check(target, eps=None, device="cpu", name=None, eps_outside=False) -> Report:
+    """Run every check on `target` (an nn.Module class or a function); with `eps_outside`,
+    eps added to the RMS is the form intended."""
     if device == "cuda" and not torch.cuda.is_available():
         raise UsageError("--device cuda: no CUDA device here")
     norm = Subject(target, eps, device)
+    norm.eps_outside = eps_outside
     try:
         found = conventions(norm, device)
     except UsageError:
@@ -493,9 +504,16 @@ def main(argv=None) -> int:
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--eps", type=float, help="the eps to build or call it with")
     parser.add_argument("--json", action="store_true", help="the verdicts as JSON")
+    parser.add_argument(
+        "--eps-outside",
+        action="store_true",
+        help="eps added to the RMS, outside the root, is intended (the RMSNorm authors' code)",
+    )
     args = parser.parse_args(argv)
     try:
-        report = check(load(args.target), args.eps, args.device, name=args.target)
+        report = check(
+            load(args.target), args.eps, args.device, args.target, args.eps_outside
+        )
     except UsageError as error:
         print(f"usage error: {error}", file=sys.stderr)
         return 2
