@@ -109,13 +109,64 @@ def check_language_selector(page, server, language, path):
     assert page.locator("html").get_attribute("lang") == target
 
 
+# The pages a reader opens with a question (Home's routes lead to them): their first screen,
+# desktop and phone, light and dark, goes to build/screenshots/ for review.
+SCREENSHOT_PAGES = [
+    "index.md",
+    "implementations.md",
+    "placement.md",
+    "kernel.md",
+    "benchmark.md",
+    "check.md",
+]
+PLOT = "article img[src*='assets/plots/'], article img[src*='assets/benchmark/']"
+
+
+def dark_share(png: bytes) -> float:
+    """The share of a picture's pixels darker than mid-gray."""
+    image = Image.open(io.BytesIO(png)).convert("L")
+    return sum(image.histogram()[:128]) / (image.width * image.height)
+
+
+def save_first_screens(page, language, path):
+    """The first screen, desktop and phone, light and dark, to build/screenshots/; a plot
+    light on white in the light scheme and dark in the dark one (the reader's toggle)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    stem = Path(path).stem.replace("index", "home")
+    toggle = page.locator("form[data-md-component=palette] label:visible")
+    for scheme in ("light", "dark"):
+        if scheme == "dark":
+            page.set_viewport_size(DESKTOP)
+            page.evaluate("window.scrollTo(0, 0)")
+            toggle.click()
+            assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+        for device, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            shot = SCREENSHOTS / f"{stem}-{language}-{device}-{scheme}.png"
+            page.screenshot(path=shot)
+            assert shot.stat().st_size > 10_000, f"{shot.name} looks blank"
+        if stem == "home" and scheme == "light":  # the first formula, for review
+            formula = page.locator("article .math-block").first
+            formula.screenshot(path=SCREENSHOTS / f"home-{language}-formula.png")
+        plot = page.locator(f"{PLOT} >> visible=true").first
+        if plot.count():
+            share = dark_share(plot.screenshot())
+            assert (share > 0.5) == (scheme == "dark"), f"{scheme}: {share:.0%} dark"
+    page.set_viewport_size(DESKTOP)
+    page.evaluate("window.scrollTo(0, 0)")
+    toggle.click()  # back to light for the rest of the visit
+
+
 @pytest.mark.usefixtures("empty_search_index")
 @pytest.mark.parametrize("language, path", PAGES, ids=page_id)
 def test_reader_visits_the_page(page, server, language, path):
-    """One visit per page, as a reader makes it: the page loads cleanly and shows its
-    formulas; every solution opened, each copy button copies its snippet and nothing is
+    """One visit per page, as a reader makes it: the page loads cleanly (the first screens
+    of six pages saved for review) and shows its formulas; every solution opened, each copy button copies its snippet and nothing is
     wider than a phone's screen; then the language selector opens the same page."""
     page.goto(url_path(language, path))
+    if str(path) in SCREENSHOT_PAGES:
+        all_answered(page)
+        save_first_screens(page, language, path)
     check_formulas(page, language, path)
     open_collapsed_blocks(page)
     check_copy_buttons(page, language, path)
@@ -233,53 +284,3 @@ def test_light_and_dark_follow_the_reader_toggle_and_persist(page):
     assert scheme() == "default", "the choice does not carry over to the next page"
     toggle()
     assert scheme() == "slate"
-
-
-# The pages a reader opens with a question (Home's routes lead to them): their first screen,
-# desktop and phone, light and dark, goes to build/screenshots/ for review.
-SCREENSHOT_PAGES = [
-    "index.md",
-    "implementations.md",
-    "placement.md",
-    "kernel.md",
-    "benchmark.md",
-    "check.md",
-]
-PLOT = "article img[src*='assets/plots/'], article img[src*='assets/benchmark/']"
-
-
-def dark_share(png: bytes) -> float:
-    """The share of a picture's pixels darker than mid-gray."""
-    image = Image.open(io.BytesIO(png)).convert("L")
-    return sum(image.histogram()[:128]) / (image.width * image.height)
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("path", SCREENSHOT_PAGES)
-def test_first_screens_are_saved_and_plots_are_dark_in_the_dark_scheme(
-    page, language, path
-):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    stem = Path(path).stem.replace("index", "home")
-    page.emulate_media(color_scheme="light")
-    page.goto(url_path(language, Path(path)))
-    all_answered(page)
-    for scheme in ("light", "dark"):
-        if scheme == "dark":  # the reader's toggle, at the top of the page
-            page.set_viewport_size(DESKTOP)
-            page.evaluate("window.scrollTo(0, 0)")
-            page.locator("form[data-md-component=palette] label:visible").click()
-            assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
-        for device, size in (("desktop", DESKTOP), ("phone", PHONE)):
-            page.set_viewport_size(size)
-            shot = SCREENSHOTS / f"{stem}-{language}-{device}-{scheme}.png"
-            page.screenshot(path=shot)
-            assert shot.stat().st_size > 10_000, f"{shot.name} looks blank"
-        if stem == "home" and scheme == "light":  # the first formula, for review
-            formula = page.locator("article .math-block").first
-            formula.screenshot(path=SCREENSHOTS / f"home-{language}-formula.png")
-        plot = page.locator(f"{PLOT} >> visible=true").first
-        if plot.count():  # light plots on white in one scheme, dark ones in the other
-            share = dark_share(plot.screenshot())
-            assert (share > 0.5) == (scheme == "dark"), f"{scheme}: {share:.0%} dark"
-    assert page.problems == []
