@@ -45,11 +45,16 @@ def on_post_build(config, **kwargs):
         ]
         target = site / language / INDEX
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps({**whole, "docs": docs}), encoding="utf-8")
+        target.write_text(_dumps({**whole, "docs": docs}), encoding="utf-8")
         for page in (site / language).rglob("*.html"):
             html = page.read_text(encoding="utf-8")
             base = _BASE.search(html)
             if base and not base[2].endswith(f"/{prefix}"):  # this hook may run twice
                 page.write_text(_BASE.sub(rf"\g<1>\g<2>/{prefix}", html, 1), "utf-8")
     kept = [doc for doc in whole["docs"] if not doc["location"].startswith(stacked)]
-    index.write_text(json.dumps({**whole, "docs": kept}), encoding="utf-8")
+    index.write_text(_dumps({**whole, "docs": kept}), encoding="utf-8")
+
+
+def _dumps(index: dict) -> str:
+    """As UTF-8 text: a Hangul syllable takes 3 bytes, not a 6-byte escape."""
+    return json.dumps(index, ensure_ascii=False, separators=(",", ":"))
