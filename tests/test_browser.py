@@ -206,7 +206,12 @@ def test_formulas_are_set_in_the_sites_math_font_and_wide_ones_show_they_scroll(
 def test_the_language_switch_keeps_the_section_being_read(page, server):
     placement, section = Path("placement.md"), "#training-a-tiny-language-model"
     page.goto(url_path("en", placement) + section)
+    on_screen = f"""() => {{
+      const box = document.querySelector("{section}").getBoundingClientRect();
+      return box.top >= 0 && box.top < innerHeight;
+    }}"""
     for target in ("ko", "en"):
+        page.wait_for_function(on_screen)  # the section the reader sees
         page.locator(".md-select").first.hover()
         page.locator(f".md-select a[hreflang={target}]").first.click()
         page.wait_for_url(server + url_path(target, placement) + section)
