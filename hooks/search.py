@@ -8,7 +8,7 @@ language is built, this hook splits that index: the default language's entries s
 root, each other language's go to `<language>/search/search_index.json` (their locations
 relative to that folder), and that language's pages get `<language>/` as their base. Material
 uses the base for nothing else here but the locations of search results (`navigation.instant`
-and versions, which also read it, are off; hooks/../docs/assets/javascripts/language.js handles
+and versions, which also read it, are off; docs/assets/javascripts/language.js handles
 the language selector itself).
 """
 

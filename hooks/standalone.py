@@ -6,7 +6,9 @@ build/standalone/, which pymdownx.snippets searches first (mkdocs.yml), so every
 exactly what its copy button copies. `on_page_content` links each block's title to its file in
 the repository and says under it what it runs with (the packages it imports, at the versions
 that printed its output) with a link to download it; `on_post_build` puts those scripts in the
-site, under downloads/.
+site, under downloads/ (the checker also as downloads/check_rmsnorm.py). The helpers written
+out in a block are folded (scripts/standalone.py's `fold`), and code is kept out of the search
+index.
 """
 
 import posixpath
