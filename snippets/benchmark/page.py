@@ -199,14 +199,13 @@ WORDS = {
         "short": {"graph": "그래프", "eager": "즉시 실행"},
         "unit": "GB/s (복사 대비 %, 라운드 간 범위)",
         "unit_peak": "GB/s (복사 대비 %, 라운드 간 범위; 최대 대역폭 대비 %)",
-        "headline": "{device}: 순전파+역전파, bfloat16, M = {m}, GPU 시간(CUDA 그래프 재생), "
+        "headline": "{device}: 순전파+역전파, bfloat16, M = {m}, CUDA 그래프를 재생해 잰 GPU 시간, "
         "호출당 µs",
         "headline_note": "괄호 안은 F.rms_norm의 시간을 각 구현의 시간으로 나눈 값입니다. "
         "1×보다 크면 F.rms_norm보다 빠릅니다.",
         "headline_best": "N = {n}에서는 이 사이트의 커널이 가장 빠르며, F.rms_norm보다 {x}배 "
         "빠릅니다",
-        "headline_other": "N = {n}에서 가장 빠른 구현은 F.rms_norm보다 {y}배 빠른 {best}이고, "
-        "이 사이트의 커널은 {x}배 빠릅니다",
+        "headline_other": "N = {n}에서 가장 빠른 구현: {best} ({y}×), 이 사이트의 커널: {x}×",
         "headline_join": ". ",
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N (행 길이)",
@@ -269,9 +268,9 @@ WORDS = {
         "image": '<picture><source media="(max-width: 600px)" '
         'srcset="../../assets/benchmark/{phone}"><img src="../../assets/benchmark/{name}" '
         'alt="{alt}" loading="lazy"></picture>',
-        "above_copy": "100%를 넘는 수치: 복사는 도달할 목표 속도일 뿐 상한이 아니며(실행 설정이 "
-        "고정된 Triton 커널 하나), 패스가 자기 바이트를 그보다 조금 빠르게 옮길 수도 "
-        "있습니다([측정 대상](#what-is-measured)).",
+        "above_copy": "100%를 넘는 수치: 복사는 실행 설정이 고정된 Triton 커널 하나로 잰, "
+        "도달할 목표 속도일 뿐 상한이 아니므로, 패스가 같은 바이트를 그보다 조금 빠르게 "
+        "옮길 수도 있습니다([측정 대상](#what-is-measured)).",
         # The implementation names are run.py's identifiers; only the words in one are Korean.
         "names": {
             "Triton (this site)": "Triton(이 사이트)",
