@@ -65,6 +65,11 @@ class Drawing:
             f'fill="{color}"{family}{weight}>{escape(words)}</text>'
         )
 
+    def note(self, x, y, *lines, anchor="start", color=MUTED):
+        """Small text beside a shape, one line under another."""
+        for i, line in enumerate(lines):
+            self.text(x, y + 16 * i, line, anchor=anchor, size=13, color=color)
+
     def svg(self, title: str) -> str:
         markers = "".join(
             f'<marker id="head-{color[1:]}" viewBox="0 0 10 10" refX="9" refY="5" '
@@ -180,10 +185,8 @@ def placement(language: str) -> str:
     d.line((290, 168), (290, 120), (175, 120))
     d.text(160, 418, words["input"])
     d.text(160, 48, words["output"])
-    d.text(150, 236, words["identity"], anchor="end", size=13, color=PATH)
-    d.text(150, 252, words["identity2"], anchor="end", size=13, color=PATH)
-    d.text(200, 370, words["final"], anchor="start", size=13, color=MUTED)
-    d.text(200, 386, words["final2"], anchor="start", size=13, color=MUTED)
+    d.note(150, 236, words["identity"], words["identity2"], anchor="end", color=PATH)
+    d.note(200, 370, words["final"], words["final2"])
     # Post-norm: the norm sits on the stream, after the addition.
     d.text(590, 26, words["post"], bold=True)
     d.line((520, 400), (520, 201))
@@ -196,10 +199,8 @@ def placement(language: str) -> str:
     d.line((520, 94), (520, 60))
     d.text(520, 418, words["input"])
     d.text(520, 48, words["output"])
-    d.text(605, 108, words["through"], anchor="start", size=13, color=MUTED)
-    d.text(605, 124, words["through2"], anchor="start", size=13, color=MUTED)
-    d.text(580, 370, words["ends"], anchor="start", size=13, color=MUTED)
-    d.text(580, 386, words["ends2"], anchor="start", size=13, color=MUTED)
+    d.note(605, 108, words["through"], words["through2"])
+    d.note(580, 370, words["ends"], words["ends2"])
     return d.svg(words["placement"])
 
 
