@@ -25,6 +25,11 @@ print(f"largest entry, one-hot row: {rms_norm(one_hot, eps).abs().max():.4f}")
 print(f"largest entry, normal row:  {rms_norm(normal, eps).abs().max():.4f}")
 #> largest entry, normal row:  3.5564
 
+# With eps = 0 the output is the row's direction scaled to length sqrt(n): sqrt(n) x/||x||.
+direction = F.normalize(normal, dim=0)
+print(torch.allclose(F.rms_norm(normal, (n,), eps=0.0), n**0.5 * direction))
+#> True
+
 # The Jacobian's singular values: 1/r in the n - 1 directions orthogonal to x, and
 # eps / ((m + eps) r) along x, where m is the mean square and r = sqrt(m + eps).
 x = 0.01 * torch.randn(8, dtype=torch.float64)
