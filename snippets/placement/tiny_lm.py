@@ -128,21 +128,24 @@ def one_thread():
         torch.set_num_threads(threads)
 
 @one_thread()
-def train(placement, lr, steps=200, batch=32, length=32, seed=0, layers=4):
-    """Train with AdamW at a constant learning rate (no warmup). Return the training
-    loss of every step and the loss on the held-out windows at the end, the same on
-    any machine with the same CPU instructions."""
+def train(placement, lr, steps=200, batch=32, length=32, seed=0, layers=4, warmup=0):
+    """Train with AdamW at learning rate lr (after `warmup` steps, if any, that raise it
+    linearly). Return the training loss of every step and the loss on the held-out
+    windows at the end, the same on any machine with the same CPU instructions."""
     ids, windows, vocab = corpus(length)
     torch.manual_seed(seed)
     model = TinyLM(len(vocab), placement, layers=layers, length=length)
-    losses = list(training_steps(model, ids, lr, steps, batch, length))
+    losses = list(training_steps(model, ids, lr, steps, batch, length, warmup))
     return losses, held_out_loss(model, windows)
 
-def training_steps(model, ids, lr, steps, batch, length):
-    """AdamW at a constant learning rate, no warmup, on random windows of ids: yields
-    each step's training loss once the step is taken."""
+def training_steps(model, ids, lr, steps, batch, length, warmup=0):
+    """AdamW on random windows of ids, at a constant learning rate lr, reached after
+    `warmup` steps at lr / warmup, 2 lr / warmup, ... (none by default): yields each
+    step's training loss once the step is taken."""
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
-    for _ in range(steps):
+    for step in range(steps):
+        if step < warmup:
+            optimizer.param_groups[0]["lr"] = lr * (step + 1) / warmup
         starts = torch.randint(len(ids) - length - 1, (batch, 1))
         loss = next_word_loss(model, ids[starts + torch.arange(length + 1)])
         optimizer.zero_grad()
