@@ -16,6 +16,17 @@ for optimizer, lr in [(torch.optim.SGD, 0.5), (torch.optim.AdamW, 0.01)]:
     #> SGD   step 2 turns W 0.00819, 3W 0.00091: 9.00x
     #> AdamW step 2 turns W 0.04240, 3W 0.01414: 3.00x
 
+# Adam's eps is added to the RMS of each coordinate's gradients. Once it is not small next
+# to them, the step shrinks with the gradient again, as SGD's does (default eps: 1e-8).
+for eps in [1e-3, 1.0]:
+    at_W = train(torch.optim.AdamW, 0.0, steps=2, lr=0.01, eps=eps)[1][1]
+    at_3W = train(torch.optim.AdamW, 0.0, steps=2, init_scale=3.0, lr=0.01, eps=eps)[1][
+        1
+    ]
+    print(f"AdamW, eps {eps:g}: W turns {at_W / at_3W:.2f}x as far as 3W")
+    #> AdamW, eps 0.001: W turns 5.89x as far as 3W
+    #> AdamW, eps 1: W turns 9.13x as far as 3W
+
 # AdamW, lr 0.01, decay 0.5 on W (lr * decay = 0.005, as in the SGD run), 2000 steps:
 # the default momentum beta1 = 0.9 without and with decay, and no momentum with decay.
 lr, decay = 0.01, 0.5
@@ -44,5 +55,11 @@ for beta1, label in [(0.9, "√(2ηλ (1 - β₁) / (1 + β₁))"), (0.0, "√(2
     print(f"beta1 = {beta1}: predicted angle/step {predicted:.4f}")
     #> beta1 = 0.9: predicted angle/step 0.0229
     #> beta1 = 0.0: predicted angle/step 0.1000
+
+# And the norm: with no momentum, each coordinate of Adam's step has an RMS near 1, so a
+# step adds about lr^2 C to |W|^2 (C = 2048 coordinates), and decay takes 2 lr decay |W|^2.
+predicted = math.sqrt(lr * 64 * 32 / (2 * decay))
+print(f"predicted |W| at equilibrium: sqrt(lr C / (2 decay)) = {predicted:.2f}")
+#> predicted |W| at equilibrium: sqrt(lr C / (2 decay)) = 4.53
 
 save_svgs(plot_runs(runs, predictions), "dynamics_adamw")
