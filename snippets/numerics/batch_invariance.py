@@ -1,0 +1,68 @@
+import numpy as np
+import torch
+
+from snippets.implementations.rms_norm_module import RMSNorm
+from snippets.kernel.rms_norm_triton import rms_norm_triton
+
+# On a CPU, run with TRITON_INTERPRET=1: Triton's interpreter then runs the kernel.
+device = "cuda" if torch.cuda.is_available() else "cpu"
+EPS = 1e-6
+
+def tree_sum(values):
+    """Pairs, then pairs of pairs, along the last dimension (kept, of size 1)."""
+    while values.shape[-1] > 1:
+        values = values[..., 0::2] + values[..., 1::2]
+    return values
+
+def threads_per_row(rows):
+    # As vLLM's fused_add_rms_norm launches its blocks: 1024 threads for fewer than 256
+    # rows, 256 from 256 rows on, to keep more rows in flight.
+    return 1024 if rows < 256 else 256
+
+def sum_of_squares_by_batch(x):
+    """Thread t adds elements t, t + T, t + 2T, ... of the row in turn, then the T
+    threads' totals are added in pairs; T follows the number of rows."""
+    rows, n = x.shape
+    threads = threads_per_row(rows)
+    squares = x.float().pow(2).view(rows, n // threads, threads)
+    totals = torch.zeros(rows, threads)
+    for step in squares.unbind(1):
+        totals = totals + step  # each thread's running total, in float32
+    return tree_sum(totals)
+
+def rms_norm_by_batch(x, weight):
+    rms = torch.rsqrt(sum_of_squares_by_batch(x) / x.shape[-1] + EPS)
+    return (x.float() * rms * weight.float()).to(x.dtype)
+
+def changed(norm, x, batches=(7, 256, 4097)):
+    """For each batch of m rows (the first 7 rows and m - 7 more): how many of the first
+    7 rows come out with other bits than when each is normalized alone."""
+    alone = torch.cat([norm(x[i : i + 1]) for i in range(7)])
+    return [(norm(x[:m])[:7] != alone).any(-1).sum().item() for m in batches]
+
+# float32 rows, where a last-bit difference of the sum shows in the output. NumPy draws
+# them: torch.randn's values can follow the CPU's vector width.
+rng = np.random.default_rng(2)
+x = torch.from_numpy(rng.standard_normal((4097, 4096), dtype=np.float32))
+module = RMSNorm(4096, eps=EPS)
+weight = module.weight.detach()
+with torch.no_grad():
+    print("rows of 7 whose output changes in a batch of 7, 256, 4097 rows:")
+    #> rows of 7 whose output changes in a batch of 7, 256, 4097 rows:
+    print(f"site's module, N = 4096: {changed(module, x)}")
+    #> site's module, N = 4096: [0, 0, 0]
+    by_batch = changed(lambda rows: rms_norm_by_batch(rows, weight), x)
+    print(f"split by batch, N = 4096: {by_batch}")
+    #> split by batch, N = 4096: [0, 1, 1]
+    threads = [threads_per_row(m) for m in (1, 7, 256, 4097)]
+    print(f"  its threads per row for 1, 7, 256, 4097 rows: {threads}")
+    #>   its threads per row for 1, 7, 256, 4097 rows: [1024, 1024, 256, 256]
+    sums = changed(sum_of_squares_by_batch, x)
+    print(f"  rows of 7 whose sum of squares changes: {sums}")
+    #>   rows of 7 whose sum of squares changes: [0, 2, 2]
+    # The interpreter runs each program in Python: short rows (QK-norm's head_dim 64).
+    q = torch.from_numpy(rng.standard_normal((4097, 64), dtype=np.float32)).to(device)
+    w = torch.full((64,), 1.5, device=device)
+    kernel = changed(lambda rows: rms_norm_triton(rows, w, EPS), q)
+    print(f"site's Triton kernel, N = 64: {kernel}")
+    #> site's Triton kernel, N = 64: [0, 0, 0]

@@ -1,0 +1,50 @@
+import torch
+import torch.nn.functional as F
+
+from snippets.numerics.conventions import EPS, cast_once, eps_outside, llama, ulps
+
+torch.manual_seed(0)
+n = 4096
+x = torch.randn(64, n).bfloat16()
+gain = (torch.rand(n) + 0.5).bfloat16()
+
+def bfloat16_sum_of_squares(x, weight):
+    # A kernel that adds the squares in bfloat16 (as tl.sum does when handed bfloat16), in
+    # pairs, then pairs of pairs; everything else as (b).
+    squares = x * x  # rounded to bfloat16
+    while squares.shape[-1] > 1:
+        squares = squares[..., 0::2] + squares[..., 1::2]
+    rms = torch.rsqrt(squares.float() / x.shape[-1] + EPS)
+    return (x.float() * rms * weight.float()).to(x.dtype)
+
+def passes(actual, expected, tolerance):
+    try:
+        torch.testing.assert_close(actual, expected, atol=tolerance, rtol=tolerance)
+        return "passes"
+    except AssertionError:
+        return "fails"
+
+# A bfloat16 step is 2^-7 of the value just above a power of two, 2^-8 just below the
+# next: rtol = 1e-2 lets every output move by more than one step.
+step = torch.finfo(torch.bfloat16).eps
+print(f"rtol 1e-2 in bfloat16 steps: {1e-2 / step:.2f} to {2e-2 / step:.2f}")
+#> rtol 1e-2 in bfloat16 steps: 1.28 to 2.56
+
+reference = cast_once(x, gain)  # convention (b)
+candidates = {
+    "F.rms_norm (same convention)": F.rms_norm(x, (n,), gain, EPS),
+    "(a) LLaMA": llama(x, gain),
+    "(f) eps outside": eps_outside(x, gain),
+    "squares added in bfloat16": bfloat16_sum_of_squares(x, gain),
+}
+print(f"{'against (b)':<30}{'1e-2':>8}{'differ':>9}{'max ulps':>10}")
+#> against (b)                       1e-2   differ  max ulps
+for name, out in candidates.items():
+    distance = ulps(out, reference)
+    differ = (distance > 0).float().mean()
+    verdict = passes(out, reference, 1e-2)
+    print(f"{name:<30}{verdict:>8}{differ:>9.1%}{distance.max():>10}")
+    #> F.rms_norm (same convention)    passes     0.0%         0
+    #> (a) LLaMA                       passes    26.0%         1
+    #> (f) eps outside                 passes     0.0%         1
+    #> squares added in bfloat16       passes    19.0%         1
