@@ -1,0 +1,39 @@
+"""The inference engines' fused add and norm, in place, and the add then the norm."""
+
+import torch
+
+from snippets.implementations.variants import rms_norm_llama
+
+def fused_add_rms_norm_(x, residual, weight, eps=1e-6):
+    """As vLLM's fused_add_rms_norm(input, residual, weight, epsilon) does: residual
+    becomes x + residual (rounded to its dtype), then x becomes RMSNorm(residual),
+    both written in place. Returns nothing."""
+    residual.add_(x)
+    x.copy_(rms_norm_llama(residual, weight, eps))
+
+torch.manual_seed(0)
+n = 4096
+x = torch.randn(64, n).to(torch.bfloat16)  # a sublayer's output
+stream = (4 * torch.randn(64, n)).to(torch.bfloat16)  # the residual stream
+weight = (1 + 0.1 * torch.randn(n)).to(torch.bfloat16)
+
+# Unfused: a new tensor for the sum, another for the norm's output.
+h = x + stream
+y = rms_norm_llama(h, weight)
+
+x_in, stream_in = x.clone(), stream.clone()  # the caller's tensors
+fused_add_rms_norm_(x_in, stream_in, weight)
+print(f"residual now holds x + residual: {torch.equal(stream_in, h)}")
+#> residual now holds x + residual: True
+print(f"x now holds the norm's output:   {torch.equal(x_in, y)}")
+#> x now holds the norm's output:   True
+print(f"x as it was before the call:     {torch.equal(x_in, x)}")
+#> x as it was before the call:     False
+
+# vLLM's forward_native (its PyTorch path) adds in float32 and normalizes that
+# unrounded sum; only the residual it stores is rounded to bfloat16.
+total = x.float() + stream.float()
+y32 = (total * torch.rsqrt(total.pow(2).mean(-1, keepdim=True) + 1e-6)).to(x.dtype)
+y32 = y32 * weight
+print(f"from the float32 sum: {(y32 != y).float().mean():.1%} of outputs differ")
+#> from the float32 sum: 20.9% of outputs differ
