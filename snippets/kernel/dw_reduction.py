@@ -1,0 +1,36 @@
+"""Summing dw over rows: this site's partials and Triton's tutorial's locked buffer."""
+
+import torch
+import triton
+
+from snippets.kernel.rms_norm_triton import backward_launch
+
+# dw's buffers, M = 16384 rows of bfloat16 (s = 2 bytes), 132 SMs. Here: a float32 row
+# per program. Tutorial: GROUP_SIZE_M rows in x's dtype, an int32 lock and count each.
+GROUP_SIZE_M = {1024: 256, 4096: 128, 16384: 64}  # python/tutorials/05-layer-norm.py
+m, s, sms = 16384, 2, 132
+print("    N   this site            tutorial")
+#>     N   this site            tutorial
+for n, group in GROUP_SIZE_M.items():
+    launch = backward_launch(n, sms)
+    programs = min(launch.most, triton.cdiv(m, launch.block_m))
+    site = f"{programs:>3} rows {programs * n * 4 / 2**20:5.2f} MiB"
+    tutorial = group * n * s + 2 * group * 4
+    print(f"{n:>5}   {site}   {group:>3} rows {tutorial / 2**20:5.2f} MiB")
+    #>  1024   528 rows  2.06 MiB   256 rows  0.50 MiB
+    #>  4096   264 rows  4.12 MiB   128 rows  1.00 MiB
+    #> 16384   132 rows  8.25 MiB    64 rows  2.00 MiB
+
+# The tutorial's program for row i adds its dy * x_hat (float16) into buffer row
+# i % GROUP_SIZE_M once it holds its lock. Two orders of getting it, on a CPU:
+torch.manual_seed(0)
+m, n, group = 2048, 1024, GROUP_SIZE_M[1024]
+contribution = (0.1 * torch.randn(m, n)).to(torch.float16)  # dy * x_hat per row
+dw = []
+for order in [torch.arange(m), torch.randperm(m)]:
+    buffer = torch.zeros(group, n, dtype=torch.float16)
+    for row in order.tolist():
+        buffer[row % group] += contribution[row]  # rounded to float16 each time
+    dw.append(buffer.float().sum(0))  # the second kernel sums it in float32
+print(f"two lock orders: {(dw[0] != dw[1]).sum()} of {n} elements of dw differ")
+#> two lock orders: 1024 of 1024 elements of dw differ
