@@ -128,6 +128,21 @@ WORDS = {
         "mlp": "MLP",
         "layer_in": "layer input",
         "layer_out": "next layer; after the last, the final norm",
+        "rounding": "Where each rounding convention rounds to bfloat16",
+        "steps": ["residual add", "gain 1 + w", "x̂ = x · r⁻¹", "output"],
+        "conventions": [
+            "(a) LlamaRMSNorm",
+            "(b) F.rms_norm, Transformer Engine",
+            "(c) GemmaRMSNorm",
+            "(d) 1 + w in bfloat16 (mlx-lm)",
+            "(e) zero_centered_gamma",
+            "(f) ε outside the root",
+            "(g1) add and norm, float32 sum",
+            "(g2) add and norm, rounded sum",
+        ],
+        "rounded": "rounded to bfloat16",
+        "kept": "kept in float32",
+        "absent": "no such step",
     },
     "ko": {
         "placement": "pre-norm과 post-norm 잔차 블록",
@@ -167,6 +182,21 @@ WORDS = {
         "mlp": "MLP",
         "layer_in": "층 입력",
         "layer_out": "다음 층으로. 마지막 층 다음에는 최종 정규화 층으로",
+        "rounding": "반올림 방식마다 bfloat16으로 반올림하는 곳",
+        "steps": ["잔차 더하기", "게인 1 + w", "x̂ = x · r⁻¹", "출력"],
+        "conventions": [
+            "(a) LlamaRMSNorm",
+            "(b) F.rms_norm, Transformer Engine",
+            "(c) GemmaRMSNorm",
+            "(d) bfloat16으로 더한 1 + w (mlx-lm)",
+            "(e) zero_centered_gamma",
+            "(f) 제곱근 밖의 ε",
+            "(g1) 덧셈과 정규화, float32 합",
+            "(g2) 덧셈과 정규화, 반올림한 합",
+        ],
+        "rounded": "bfloat16으로 반올림",
+        "kept": "float32로 유지",
+        "absent": "없는 단계",
     },
 }
 
@@ -292,10 +322,49 @@ def models(language: str) -> str:
     return d.svg(words["models"])
 
 
+# Per convention of the Numerics page, what happens at each step: R rounded to bfloat16,
+# F kept in float32, - no such step (the order of WORDS' "steps").
+ROUNDINGS = ["--RR", "--FR", "-FFR", "-RFR", "-FFR", "--FR", "F-FR", "R-FR"]
+
+
+def rounding(language: str) -> str:
+    words = WORDS[language]
+    d = Drawing(780, 420, language)
+    d.text(390, 26, words["rounding"], bold=True)
+    columns = [400, 500, 600, 700]
+    for x, step in zip(columns, words["steps"]):
+        d.text(x, 62, step, size=13)
+    for row, (label, marks) in enumerate(zip(words["conventions"], ROUNDINGS)):
+        y = 96 + 32 * row
+        d.text(20, y + 5, label, anchor="start", size=13)
+        d.line((320, y), (730, y), color=MUTED, width=0.8, arrow=False)
+        for x, mark in zip(columns, marks):
+            if mark == "R":
+                d.parts.append(f'<circle cx="{x}" cy="{y}" r="8" fill="{PATH}"/>')
+            elif mark == "F":
+                d.parts.append(
+                    f'<circle cx="{x}" cy="{y}" r="8" fill="white" stroke="{PATH}" '
+                    'stroke-width="1.6"/>'
+                )
+            else:
+                d.line((x - 8, y), (x + 8, y), width=2, arrow=False)
+    y = 380
+    d.parts.append(f'<circle cx="40" cy="{y}" r="8" fill="{PATH}"/>')
+    d.text(56, y + 5, words["rounded"], anchor="start", size=13)
+    d.parts.append(
+        f'<circle cx="300" cy="{y}" r="8" fill="white" stroke="{PATH}" stroke-width="1.6"/>'
+    )
+    d.text(316, y + 5, words["kept"], anchor="start", size=13)
+    d.line((530, y), (546, y), width=2, arrow=False)
+    d.text(556, y + 5, words["absent"], anchor="start", size=13)
+    return d.svg(words["rounding"])
+
+
 DIAGRAMS = {
     "placement_norms": placement,
     "kernel_data_flow": kernel,
     "model_norms": models,
+    "rounding_conventions": rounding,
 }
 
 

@@ -13,6 +13,7 @@ PAGES = {
     "placement_norms": "placement.md",
     "kernel_data_flow": "kernel.md",
     "model_norms": "models.md",
+    "rounding_conventions": "numerics.md",
 }
 IMAGE = re.compile(
     r'!\[(?P<md>[^\]]+)\]\((?P<src>[^)]+)\)|<img src="(?P<html>[^"]+)" alt="(?P<alt>[^"]+)"'
