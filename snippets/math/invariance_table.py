@@ -2,52 +2,40 @@ import torch
 import torch.nn.functional as F
 
 torch.manual_seed(0)
-cases, features, units = 8, 16, 32
-x = torch.randn(cases, features, dtype=torch.float64)
-W = torch.randn(units, features, dtype=torch.float64)
+x = torch.randn(8, 16, dtype=torch.float64)  # 8 cases (rows) of 16 inputs
+W = torch.randn(32, 16, dtype=torch.float64)  # a layer of 32 units
+v = torch.randn(1, 16, dtype=torch.float64)
 
-# Both norms act on the summed inputs a = x W^T of one layer, each case (row) alone.
-# eps = 0, so that "invariant" means exactly the same output.
-norms = {
-    "LayerNorm": lambda a: F.layer_norm(a, (units,), eps=0.0),
-    "RMSNorm": lambda a: F.rms_norm(a, (units,), eps=0.0),
-}
+def first_times_3(n):
+    """A column that scales the first row of what it multiplies by 3, the rest by 1."""
+    return torch.tensor([3.0] + [1.0] * (n - 1), dtype=torch.float64)[:, None]
 
-one_row = torch.ones(units, 1, dtype=torch.float64)
-first_unit = torch.ones(units, 1, dtype=torch.float64)
-first_unit[0] = 3.0
-first_case = torch.ones(cases, 1, dtype=torch.float64)
-first_case[0] = 3.0
-# Each change to the weights or the data, as in Table 1 of Zhang and Sennrich (2019).
+def invariant(norm, x_changed, W_changed):
+    """Whether the norm of the summed inputs x W^T, case by case, eps = 0, is unchanged."""
+    before = norm(x @ W.T, (32,), eps=0.0)
+    after = norm(x_changed @ W_changed.T, (32,), eps=0.0)
+    return "yes" if torch.allclose(after, before) else "no"
+
+# The changes of Table 1 of Zhang and Sennrich (2019), with the table's verdicts for
+# LayerNorm and RMSNorm; re-centering W adds one vector to every row of W.
 changes = {
-    "weight matrix re-scaling": (x, 3.0 * W),
-    "weight matrix re-centering": (x, W + one_row * torch.randn(1, features)),
-    "weight vector re-scaling": (x, first_unit * W),
-    "dataset re-scaling": (3.0 * x, W),
-    "dataset re-centering": (x + torch.randn(1, features), W),
-    "single case re-scaling": (first_case * x, W),
+    "weight matrix re-scaling": (x, 3 * W, "yes yes"),
+    "weight matrix re-centering": (x, W + v, "yes no"),
+    "weight vector re-scaling": (x, first_times_3(32) * W, "no no"),
+    "dataset re-scaling": (3 * x, W, "yes yes"),
+    "dataset re-centering": (x + v, W, "no no"),
+    "single case re-scaling": (first_times_3(8) * x, W, "yes yes"),
 }
-# The paper's table, in the same order (True = invariant).
-paper = {
-    "LayerNorm": [True, True, False, True, False, True],
-    "RMSNorm": [True, False, False, True, False, True],
-}
-
-print(f"{'':27} {'LayerNorm':>9} {'RMSNorm':>9}")
-#>                             LayerNorm   RMSNorm
-measured = {name: [] for name in norms}
-for change, (x_changed, W_changed) in changes.items():
-    row = f"{change:27}"
-    for name, norm in norms.items():
-        invariant = torch.allclose(norm(x_changed @ W_changed.T), norm(x @ W.T))
-        measured[name].append(invariant)
-        row += f" {'yes' if invariant else 'no':>9}"
-    print(row)
-    #> weight matrix re-scaling          yes       yes
-    #> weight matrix re-centering        yes        no
-    #> weight vector re-scaling           no        no
-    #> dataset re-scaling                yes       yes
-    #> dataset re-centering               no        no
-    #> single case re-scaling            yes       yes
-print("the paper's rows:", measured == paper)
-#> the paper's rows: True
+print(f"{'':26} LayerNorm RMSNorm  (the paper's)")
+#>                            LayerNorm RMSNorm  (the paper's)
+for change, (x_changed, W_changed, paper) in changes.items():
+    layer, rms = (
+        invariant(norm, x_changed, W_changed) for norm in (F.layer_norm, F.rms_norm)
+    )
+    print(f"{change:26} {layer:>9} {rms:>7}  ({paper})")
+    #> weight matrix re-scaling         yes     yes  (yes yes)
+    #> weight matrix re-centering       yes      no  (yes no)
+    #> weight vector re-scaling          no      no  (no no)
+    #> dataset re-scaling               yes     yes  (yes yes)
+    #> dataset re-centering              no      no  (no no)
+    #> single case re-scaling           yes     yes  (yes yes)
