@@ -543,11 +543,11 @@ def generated(smoke_results, tmp_path_factory) -> list[Path]:
     return generate(smoke_results, tmp_path_factory.mktemp("generated"))
 
 
-def test_generator_is_reproducible_and_shows_every_figure(smoke_results, generated):
+def test_generator_shows_every_figure(smoke_results, generated):
+    # That it writes the same bytes on every run, the committed tables and plots show:
+    # test_committed_tables_and_plots_are_the_generators_output regenerates them.
     folder = generated[0].parent
     results = json.loads(smoke_results.read_text())
-    again = page.write([smoke_results], folder / "again", folder / "again")
-    assert [p.read_bytes() for p in again] == [p.read_bytes() for p in generated]
     for language in LANGUAGES:
         table = (folder / f"tables.{language}.md").read_text()
         assert results["device"] in table and results["torch"] in table
