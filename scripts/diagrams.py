@@ -182,13 +182,13 @@ WORDS = {
         "mlp": "MLP",
         "layer_in": "층 입력",
         "layer_out": "다음 층으로. 마지막 층 다음에는 최종 정규화 층으로",
-        "rounding": "반올림 방식마다 bfloat16으로 반올림하는 곳",
-        "steps": ["잔차 더하기", "게인 1 + w", "x̂ = x · r⁻¹", "출력"],
+        "rounding": "각 반올림 방식이 bfloat16으로 반올림하는 단계",
+        "steps": ["잔차 덧셈", "게인 1 + w", "x̂ = x · r⁻¹", "출력"],
         "conventions": [
             "(a) LlamaRMSNorm",
             "(b) F.rms_norm, Transformer Engine",
             "(c) GemmaRMSNorm",
-            "(d) bfloat16으로 더한 1 + w (mlx-lm)",
+            "(d) bfloat16으로 만든 1 + w (mlx-lm)",
             "(e) zero_centered_gamma",
             "(f) 제곱근 밖의 ε",
             "(g1) 덧셈과 정규화, float32 합",
@@ -196,7 +196,7 @@ WORDS = {
         ],
         "rounded": "bfloat16으로 반올림",
         "kept": "float32로 유지",
-        "absent": "없는 단계",
+        "absent": "해당 단계 없음",
     },
 }
 

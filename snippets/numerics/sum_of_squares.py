@@ -29,24 +29,39 @@ def gamma(k, u):
     return k * u / (1 - k * u) if k * u < 1 else math.inf
 
 def cell(value):
+    if isinstance(value, np.integer):  # a count of rows
+        return f"{value:>9}"
     return f"{value:9.1e}" if value < math.inf else f"{'none':>9}"
 
-columns = ["median", "max", "median", "max", "gamma_N", "gamma_tr", "sqrt(N)u"]
+columns = [
+    "median",
+    "max",
+    "one sign",
+    "median",
+    "max",
+    "gamma_N",
+    "gamma_tr",
+    "sqrt(N)u",
+]
 table = []
 for name, (dtype, u) in DTYPES.items():
     table.append(f"{name} totals, relative error of the mean square over {ROWS} rows:")
-    table.append(f"{'N':>6}{'running':>18}{'tree':>18}{'bounds':>27}")
+    table.append(f"{'N':>6}{'running':>27}{'tree':>18}{'bounds':>27}")
     table.append(f"{'':6}" + "".join(f"{column:>9}" for column in columns))
     for n, x in inputs.items():
         squares = x.astype(np.float32) ** 2  # exact: a bf16 square fits in float32
         exact = squares.sum(axis=1, dtype=np.float64)
         # Squares rounded to the dtype the total is kept in, then added in that dtype.
         squares = squares.astype(dtype)
-        errors = [
-            np.abs(total(squares).astype(np.float64) / exact - 1)
+        running, tree = (
+            total(squares).astype(np.float64) / exact - 1
             for total in (running_total, tree_total)
-        ]
-        stats = [f(e) for e in errors for f in (np.median, np.max)]
+        )
+        # How many of the rows' running-total errors share the commoner sign: random
+        # roundings would split them about evenly.
+        same_sign = max(np.sum(running > 0), np.sum(running < 0))
+        stats = [np.median(abs(running)), np.max(abs(running))]
+        stats += [same_sign, np.median(abs(tree)), np.max(abs(tree))]
         # Worst cases of the inner product x . x: N roundings in a row for the running
         # total, log2(N) + 1 for the tree; sqrt(N) u is the typical size of random ones.
         bounds = [gamma(n, u), gamma(int(math.log2(n)) + 1, u), math.sqrt(n) * u]
@@ -54,18 +69,18 @@ for name, (dtype, u) in DTYPES.items():
 for line in table:
     print(line)
     #> float32 totals, relative error of the mean square over 256 rows:
-    #>      N           running              tree                     bounds
-    #>          median      max   median      max  gamma_N gamma_tr sqrt(N)u
-    #>    256  2.3e-07  8.2e-07  2.6e-08  1.4e-07  1.5e-05  5.4e-07  9.5e-07
-    #>   1024  1.4e-06  2.6e-06  2.9e-08  1.3e-07  6.1e-05  6.6e-07  1.9e-06
-    #>   4096  3.8e-06  5.9e-06  2.5e-08  1.5e-07  2.4e-04  7.7e-07  3.8e-06
-    #>  16384  6.7e-06  1.2e-05  3.0e-08  1.4e-07  9.8e-04  8.9e-07  7.6e-06
-    #>  65536  4.8e-05  5.6e-05  2.7e-08  1.2e-07  3.9e-03  1.0e-06  1.5e-05
+    #>      N                    running              tree                     bounds
+    #>          median      max one sign   median      max  gamma_N gamma_tr sqrt(N)u
+    #>    256  2.3e-07  8.2e-07      251  2.6e-08  1.4e-07  1.5e-05  5.4e-07  9.5e-07
+    #>   1024  1.4e-06  2.6e-06      256  2.9e-08  1.3e-07  6.1e-05  6.6e-07  1.9e-06
+    #>   4096  3.8e-06  5.9e-06      256  2.5e-08  1.5e-07  2.4e-04  7.7e-07  3.8e-06
+    #>  16384  6.7e-06  1.2e-05      256  3.0e-08  1.4e-07  9.8e-04  8.9e-07  7.6e-06
+    #>  65536  4.8e-05  5.6e-05      256  2.7e-08  1.2e-07  3.9e-03  1.0e-06  1.5e-05
     #> bfloat16 totals, relative error of the mean square over 256 rows:
-    #>      N           running              tree                     bounds
-    #>          median      max   median      max  gamma_N gamma_tr sqrt(N)u
-    #>    256  2.9e-02  6.4e-02  1.9e-03  7.9e-03     none  3.6e-02  6.2e-02
-    #>   1024  1.8e-01  2.3e-01  1.8e-03  8.2e-03     none  4.5e-02  1.2e-01
-    #>   4096  5.0e-01  5.5e-01  1.8e-03  9.8e-03     none  5.3e-02  2.5e-01
-    #>  16384  8.2e-01  8.4e-01  1.8e-03  8.0e-03     none  6.2e-02  5.0e-01
-    #>  65536  9.4e-01  9.4e-01  1.9e-03  8.6e-03     none  7.1e-02  1.0e+00
+    #>      N                    running              tree                     bounds
+    #>          median      max one sign   median      max  gamma_N gamma_tr sqrt(N)u
+    #>    256  2.9e-02  6.4e-02      254  1.9e-03  7.9e-03     none  3.6e-02  6.2e-02
+    #>   1024  1.8e-01  2.3e-01      256  1.8e-03  8.2e-03     none  4.5e-02  1.2e-01
+    #>   4096  5.0e-01  5.5e-01      256  1.8e-03  9.8e-03     none  5.3e-02  2.5e-01
+    #>  16384  8.2e-01  8.4e-01      256  1.8e-03  8.0e-03     none  6.2e-02  5.0e-01
+    #>  65536  9.4e-01  9.4e-01      256  1.9e-03  8.6e-03     none  7.1e-02  1.0e+00
