@@ -15,7 +15,7 @@ from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
 from conftest import python_module
-from snippets.check.__main__ import UsageError, check, main
+from snippets.check.__main__ import UsageError, check, load, main
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
 from snippets.implementations.variants import rms_norm_paper_code
 from snippets.kernel.rms_norm_triton import rms_norm_triton
@@ -198,6 +198,60 @@ def test_exit_status_2_for_a_file_that_raises_on_import(tmp_path, source, error)
     broken.write_text(source)
     status, _, errors = in_process(f"{broken}:norm")
     assert status == 2 and "usage error: cannot import" in errors and error in errors
+
+
+def test_json_reports_a_usage_error_as_json_with_status_2():
+    status, printed, _ = in_process("no_such_module:Norm", "--json")
+    assert status == 2 and "cannot import" in json.loads(printed)["usage_error"]
+
+
+def test_a_file_with_a_dataclass_under_postponed_annotations_loads(tmp_path):
+    # OLMo's pattern: a @dataclass looks its module up in sys.modules while it is built.
+    source = tmp_path / "norm_with_config.py"
+    source.write_text(
+        "from __future__ import annotations\n"
+        "from dataclasses import dataclass\n"
+        "import torch.nn.functional as F\n\n"
+        "@dataclass\nclass Config:\n    eps: float = 1e-6\n\n"
+        "def norm(x, weight):\n"
+        "    return F.rms_norm(x, (x.shape[-1],), weight, Config().eps)\n"
+    )
+    norm = load(f"{source}:norm")
+    assert torch.allclose(norm(torch.ones(2, 4), torch.ones(4)), torch.ones(2, 4))
+
+
+class WritesIntoItsUpstreamGradient(torch.autograd.Function):
+    """A correct RMSNorm whose backward stores dx in the upstream gradient's memory, as
+    Liger-Kernel's does to save memory."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        inv_r = torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps)
+        ctx.save_for_backward(x, weight, inv_r)
+        return (x.float() * inv_r * weight.float()).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight, inv_r = ctx.saved_tensors
+        x_hat, g = x.float() * inv_r, grad.float() * weight.float()
+        dx = inv_r * (g - x_hat * (g * x_hat).mean(-1, keepdim=True))
+        dw = (grad.float() * x_hat).reshape(-1, x.shape[-1]).sum(0)
+        grad.copy_(dx)
+        return grad, dw.to(weight.dtype), None
+
+
+def writes_into_its_upstream_gradient(x, weight, eps=1e-6):
+    return WritesIntoItsUpstreamGradient.apply(x, weight, eps)
+
+
+def test_a_backward_that_writes_into_the_upstream_gradient_passes_with_a_note():
+    (gradients,) = [
+        verdict
+        for verdict in check(writes_into_its_upstream_gradient).verdicts
+        if verdict.check == "gradients"
+    ]
+    assert gradients.passed, gradients.detail
+    assert "wrote into the upstream gradient" in gradients.detail
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device here")
