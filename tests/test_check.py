@@ -120,21 +120,59 @@ class TruncNormalInit(RMSNorm):
 @pytest.mark.parametrize(
     "target, check_name",
     [
-        (layer_norm_like, "forward"),
         (rms_norm_paper_code, "eps"),
         (eps_twice, "eps"),
         (no_upcast, "half"),
         (no_eps, "zero rows"),
         (backward_without_r, "gradients"),
-        (whole_tensor, "shapes"),
         (pooled_over_rows, "shapes"),
-        (divides_by_n_minus_1, "forward"),
         (TruncNormalInit, "init"),
     ],
     ids=lambda v: getattr(v, "__name__", v),
 )
 def test_each_check_catches_its_mistake(target, check_name):
     assert check_name in failing(target)
+
+
+def grouped(x, weight, eps=1e-6):
+    # Mamba-2's gated norm without its gate: an RMSNorm over each group of 16 features.
+    groups = x.unflatten(-1, (-1, 16))
+    groups = groups * torch.rsqrt(groups.pow(2).mean(-1, keepdim=True) + eps)
+    return weight * groups.flatten(-2)
+
+
+def unbiased_std(x, weight, eps=1e-6):
+    # timm's SimpleNorm's mistake: the standard deviation (mean taken out) in place of the RMS.
+    return weight * x / (x.std(-1, keepdim=True) + eps)
+
+
+@pytest.mark.parametrize(
+    "target, words",
+    [
+        (layer_norm_like, "a LayerNorm"),
+        (grouped, "groups of 16 features apart"),
+        (unbiased_std, "the unbiased standard deviation"),
+        (divides_by_n_minus_1, "the RMS with n - 1"),
+        (whole_tensor, "one RMS of the whole tensor"),
+    ],
+    ids=lambda v: getattr(v, "__name__", v),
+)
+def test_a_form_that_is_not_rms_norm_gets_one_verdict_naming_it(target, words):
+    (verdict,) = check(target).verdicts
+    assert (
+        verdict.check == "form" and verdict.passed is False and words in verdict.detail
+    )
+
+
+def normalized_and_scaled(x, weight):
+    # x-transformers' form: F.normalize clamps the norm (at 1e-12) instead of adding eps.
+    return weight * F.normalize(x, dim=-1) * x.shape[-1] ** 0.5
+
+
+def test_eps_as_a_clamp_on_the_norm_passes():
+    report = check(normalized_and_scaled)
+    assert report.passed, report.table()
+    assert report.conventions["eps placement"].startswith("none added")
 
 
 def command(*args):

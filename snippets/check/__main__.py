@@ -154,6 +154,44 @@ def reference(x, gain, eps, inside=True):
     scale = 1 / (mean_square + eps).sqrt() if inside else 1 / (mean_square.sqrt() + eps)
     return gain.double() * x * scale
 
+def not_rms_norm(norm, neutral, device) -> str | None:
+    """What the target computes instead of x / RMS(x) over the whole row, in words, or None
+    for an RMSNorm. Rows of RMS about 100 (eps negligible) with a mean of 30, so that the
+    RMS, the standard deviation and its unbiased form all differ."""
+    x = rows([100.0, 80.0], device) + 30.0
+    y, x = norm(x, neutral).double(), x.double()
+    if torch.allclose(y, reference(x, torch.ones_like(x[0]), 0.0), rtol=1e-4):
+        return None
+    centred = x - x.mean(-1, keepdim=True)
+    if torch.allclose(
+        y, centred / centred.pow(2).mean(-1, keepdim=True).sqrt(), rtol=1e-3
+    ):
+        return "subtracts the mean and divides by the standard deviation: a LayerNorm"
+    scale = y / x  # one number per row for a norm that only rescales whole rows
+    for size in [s for s in range(1, N + 1) if N % s == 0][::-1]:
+        groups = scale.reshape(len(x), -1, size)
+        if torch.allclose(groups, groups[..., :1], rtol=1e-4):
+            break
+    else:
+        return "does not scale x: its output is not x times one number per row"
+    if size < N:
+        grouped = x.reshape(len(x), -1, size)
+        rms = grouped.pow(2).mean(-1, keepdim=True).sqrt()
+        if torch.allclose(y, (grouped / rms).reshape(x.shape), rtol=1e-3):
+            return f"normalizes groups of {size} features apart: a grouped RMSNorm"
+        return f"scales groups of {size} features by one number each, not by 1 / RMS"
+    whole = x.pow(2).mean().sqrt()
+    statistics = {
+        "one RMS of the whole tensor, not one per row": whole.expand(len(x)),
+        "the unbiased standard deviation (x.std())": x.std(-1),
+        "the standard deviation": x.std(-1, correction=0),
+        "the RMS with n - 1 in the mean": (x.pow(2).sum(-1) / (N - 1)).sqrt(),
+    }
+    for words, statistic in statistics.items():
+        if torch.allclose(scale[:, 0], 1 / statistic, rtol=1e-3):
+            return f"divides x by {words}, not by the RMS"
+    return "scales each row by a number other than 1 / RMS"
+
 def conventions(norm: Subject, device) -> dict:
     """The gain form and eps (value, and inside or outside the root), measured."""
     x = rows([100.0, 100.0], device)  # RMS 100: any plausible eps is negligible here
@@ -168,6 +206,9 @@ def conventions(norm: Subject, device) -> dict:
             "with weight 0 the output is neither 0 (gain w) nor x / rms (1 + w)"
         )
     neutral = torch.ones(N, device=device) if gain == "w" else zeros
+    other = not_rms_norm(norm, neutral, device)
+    if other:
+        return {"gain": gain, "form": other}
     declared = norm.declared_eps
     r = eps_rows(declared, norm.eps_outside)
     tiny = rows(r.tolist(), device)
@@ -190,6 +231,11 @@ def conventions(norm: Subject, device) -> dict:
     where = min(spread, key=spread.get)
     if spread[where] <= 1e-2:
         found["eps"], found["eps placement"] = estimates[where].mean().item(), where
+    elif (inside.abs() <= 1e-3 * r**2).all():
+        # No eps at all at these rows: x / RMS(x) exactly, as F.normalize(x) * sqrt(n) gives
+        # where its clamp on the norm does not act; the zero rows check tells a clamp (zeros)
+        # from no eps (0 / 0).
+        found["eps"], found["eps placement"] = 0.0, "none added (a clamp, or no eps)"
     # Measured to about 1e-5 of its value in float32; an eps added twice is 2e-3 off.
     if found["eps"] and declared and abs(found["eps"] - declared) <= 1e-4 * declared:
         found["eps"] = declared  # the measurement agrees: the exact value
@@ -228,6 +274,16 @@ def check_eps(norm, found, device):
     # Inside the root is the form of torch.nn.RMSNorm and transformers; --eps-outside takes
     # the RMSNorm authors' form (eps added to the RMS) as the one intended.
     intended = "outside" if norm.eps_outside else "inside"
+    if found["eps placement"].startswith("none"):  # a clamp on the norm, or no eps
+        declared = norm.declared_eps
+        detail = (
+            f"declares eps {declared:.6g} but adds none"
+            if declared
+            else "none added: x / RMS(x) exactly at rows of RMS 1e-4 (see zero rows)"
+        )
+        return Verdict(
+            "eps", not declared, detail, "math/#where-goes-and-why-it-matters"
+        )
     if found["eps placement"] != intended:
         told = f" (expected {intended})" if norm.eps_outside else ""
         return Verdict(
@@ -470,6 +526,10 @@ def check(target, eps=None, device="cpu", name=None, eps_outside=False) -> Repor
         raise
     except Exception as error:
         raise UsageError(f"calling it as norm(x, weight) failed: {error!r}") from error
+    name = name or getattr(target, "__name__", repr(target))
+    if "form" in found:  # not an RMSNorm: one verdict that says what it is
+        verdict = Verdict("form", False, found["form"], "math/#the-rmsnorm-definition")
+        return Report(name, found, [verdict])
     verdicts = []
     for run in CHECKS:
         try:
@@ -479,7 +539,7 @@ def check(target, eps=None, device="cpu", name=None, eps_outside=False) -> Repor
             verdicts.append(
                 Verdict(short, False, f"raised {error!r}"[:200], "pitfalls/")
             )
-    return Report(name or getattr(target, "__name__", repr(target)), found, verdicts)
+    return Report(name, found, verdicts)
 
 def load(target: str):
     """`module:name` or `path/to/file.py:name`, importable from the working directory."""
