@@ -50,7 +50,7 @@ for name, report in reports.items():
     #> no_upcast           other              half
     #> eps_twice           other              forward, eps, half, gradients
     #> eps_twice_literal   other              forward, half, gradients
-    #> no_eps              other              eps, half, zero rows
+    #> no_eps              other              half, zero rows
     #> TruncNormalInit     float32 throughout init
 
 # In your own CI: a pytest test of three lines (your implementation in place of the site's).
