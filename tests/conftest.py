@@ -201,7 +201,6 @@ def prose(text: str) -> str:
 LONGEST = "snippets/placement/training.py"
 NEXT_LONGEST = [
     "snippets/beyond/training.py",
-    "snippets/placement/depth_ratio.py",
     "snippets/placement/deep_stack.py",
     "snippets/activations/qk_norm.py",
     "tests/test_benchmark.py",  # one worker runs the file (the smoke run is shared)

@@ -78,11 +78,17 @@ def check_copy_buttons(page, language, path):
     )
     if not expected:
         return
+    if language != "en" and path.parts[0] != "notebooks":
+        # The same snippets, shown by the same hooks, as on the English twin, whose visit
+        # clicks every button: here the first, as a reader does. (A notebook's code differs
+        # between languages: its LANGUAGE knob.)
+        expected = expected[:1]
     # The first button clicked as a reader does; the rest from the page in one round trip,
     # each click followed by a read of the clipboard.
     buttons.first.click()
     copied = [page.evaluate("navigator.clipboard.readText()")]
-    copied += page.evaluate(COPY_EACH)
+    if len(expected) > 1:
+        copied += page.evaluate(COPY_EACH)
     for index, (text, snippet) in enumerate(zip(copied, expected, strict=True)):
         assert text.strip() == snippet, f"code block {index + 1} copies something else"
 

@@ -164,6 +164,26 @@ def test_a_form_that_is_not_rms_norm_gets_one_verdict_naming_it(target, words):
     )
 
 
+def weightless(x, eps=1e-6):
+    return F.rms_norm(x, (x.shape[-1],), eps=eps)
+
+
+def test_a_norm_without_a_gain_is_checked_with_one_applied_after_it():
+    report = check(weightless)
+    assert report.passed, report.table()
+    assert report.conventions["weight"].startswith("none of its own")
+
+
+def eps_required(x, weight, eps):
+    return F.rms_norm(x, (x.shape[-1],), weight, eps)
+
+
+def test_a_required_eps_is_asked_for_by_its_option():
+    with pytest.raises(UsageError, match="requires eps: pass it with --eps VALUE"):
+        check(eps_required)
+    assert check(eps_required, eps=1e-6).passed
+
+
 def normalized_and_scaled(x, weight):
     # x-transformers' form: F.normalize clamps the norm (at 1e-12) instead of adding eps.
     return weight * F.normalize(x, dim=-1) * x.shape[-1] ** 0.5

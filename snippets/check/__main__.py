@@ -66,6 +66,7 @@ class Subject:
     """The implementation under test, called as norm(x, weight) whatever its form."""
 
     eps_outside = False  # whether eps added to the RMS is the form intended (check())
+    weightless = False  # a function f(x) with no gain of its own
 
     def __init__(self, obj, eps=None, device="cpu"):
         self.device, self.declared_eps = device, eps
@@ -76,8 +77,9 @@ class Subject:
             try:
                 self.module = obj(N, **kwargs).to(device)
             except Exception as error:
+                hint = _eps_hint(takes, eps)
                 raise UsageError(
-                    f"cannot build {obj.__name__}({N}): {error}"
+                    f"cannot build {obj.__name__}({N}): {error}{hint}"
                 ) from error
             weights = [
                 (k, p) for k, p in self.module.named_parameters() if p.shape == (N,)
@@ -96,6 +98,16 @@ class Subject:
             self.module, self.function = None, obj
             self.takes = inspect.signature(obj).parameters
             _passable(obj, eps, self.takes)
+            if _eps_hint(self.takes, eps):
+                raise UsageError(
+                    f"{obj.__name__} requires eps{_eps_hint(self.takes, eps)}"
+                )
+            # A norm without a gain, f(x): checked as f(x) * weight, the weight applied to
+            # its output as a model's next layer would.
+            required = [
+                p for p in self.takes.values() if p.default is inspect.Parameter.empty
+            ]
+            self.weightless = len(required) == 1 and "weight" not in self.takes
             default = getattr(self.takes.get("eps"), "default", None)
             if self.declared_eps is None and isinstance(default, float):
                 self.declared_eps = default
@@ -108,6 +120,8 @@ class Subject:
                 self.module if dtype is None else copy.deepcopy(self.module).to(dtype)
             )
             return functional_call(module, {self.weight_name: weight}, (x,))
+        if self.weightless:
+            return self.function(x) * weight.to(x.dtype)
         kwargs = {}
         if "normalized_shape" in self.takes:  # torch.nn.functional.rms_norm's form
             kwargs["normalized_shape"] = tuple(weight.shape)
@@ -118,6 +132,11 @@ class Subject:
         return self.function(x, weight, *kwargs.values())  # f(x, w) or f(x, w, eps)
 
 # --8<-- [end:subject]
+
+def _eps_hint(takes, eps) -> str:
+    """What to pass when the target requires an eps and none was given."""
+    required = getattr(takes.get("eps"), "default", None) is inspect.Parameter.empty
+    return ": pass it with --eps VALUE" if required and eps is None else ""
 
 def _passable(obj, eps, takes):
     # A declared eps that the target never receives would blame the target for it.
@@ -527,6 +546,11 @@ def check(target, eps=None, device="cpu", name=None, eps_outside=False) -> Repor
     except Exception as error:
         raise UsageError(f"calling it as norm(x, weight) failed: {error!r}") from error
     name = name or getattr(target, "__name__", repr(target))
+    if norm.weightless:
+        found = {
+            "weight": "none of its own (checked with one applied after it)",
+            **found,
+        }
     if "form" in found:  # not an RMSNorm: one verdict that says what it is
         verdict = Verdict("form", False, found["form"], "math/#the-rmsnorm-definition")
         return Report(name, found, [verdict])

@@ -1,3 +1,5 @@
+import math
+
 import torch
 from matplotlib.figure import Figure
 from matplotlib.ticker import LogLocator, NullFormatter
@@ -40,6 +42,29 @@ for placement, key in rows:
 top = stats["post"]["weight_grad"].mean(0)[-1] / stats["pre"]["weight_grad"].mean(0)[-1]
 print(f"layer 48 weight gradient, post-norm / pre-norm: {top:.3g}")
 #> layer 48 weight gradient, post-norm / pre-norm: 5.49
+
+# Xiong et al. (2020): at initialization their bounds on the last layer's weight gradient
+# differ between post-norm and pre-norm by a factor of sqrt(L). The same ratio on shallower
+# stacks (the last block's first linear layer, mean of 5 seeds), beside the one above.
+def last_layer_ratio(depth):
+    means = [
+        torch.stack(
+            [layer_statistics(p, s, depth=depth)["weight_grad"][-1] for s in seeds]
+        )
+        for p in ["post", "pre"]
+    ]
+    return means[0].mean() / means[1].mean()
+
+print("depth  post/pre  sqrt(depth)  (post/pre)/sqrt(depth)")
+#> depth  post/pre  sqrt(depth)  (post/pre)/sqrt(depth)
+ratios = {depth: last_layer_ratio(depth) for depth in [6, 12, 24]} | {48: top}
+for depth, ratio in ratios.items():
+    root = math.sqrt(depth)
+    print(f"{depth:>5} {ratio:>9.3g} {root:>12.3g} {ratio / root:>23.2f}")
+    #>     6      1.61         2.45                    0.66
+    #>    12      2.38         3.46                    0.69
+    #>    24      3.89          4.9                    0.79
+    #>    48      5.49         6.93                    0.79
 
 # Plots: the mean over seeds as a line, the range over seeds as a band.
 layers = torch.arange(1, depth + 1)
