@@ -164,6 +164,35 @@ def test_a_form_that_is_not_rms_norm_gets_one_verdict_naming_it(target, words):
     )
 
 
+def ignores_strides(x, weight, eps=1e-6):
+    # Reads x's memory as if its rows were contiguous, as a kernel given only x.data_ptr().
+    contiguous = torch.empty(x.shape).stride()
+    x = torch.as_strided(x, x.shape, contiguous, x.storage_offset())
+    return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+def test_rows_read_as_contiguous_when_they_are_not_fail_strides():
+    assert "strides" in failing(ignores_strides)
+
+
+def precision_follows_the_batch(x, weight, eps=1e-6):
+    # The statistic's rounding follows the number of rows, as a reduction's split does in a
+    # kernel that picks its block size from the row count.
+    h = x.float()
+    if h.reshape(-1, h.shape[-1]).shape[0] >= 256:
+        mean_square = h.double().pow(2).mean(-1, keepdim=True).float()
+    else:
+        mean_square = h.pow(2).mean(-1, keepdim=True)
+    return (weight.float() * h * torch.rsqrt(mean_square + eps)).to(x.dtype)
+
+
+def test_a_result_that_follows_the_batch_is_reported_not_failed():
+    report = check(precision_follows_the_batch)
+    (batch,) = [verdict for verdict in report.verdicts if verdict.check == "batch"]
+    assert batch.passed is None and "other bits in batches of 256, 4097" in batch.detail
+    assert report.passed
+
+
 def weightless(x, eps=1e-6):
     return F.rms_norm(x, (x.shape[-1],), eps=eps)
 

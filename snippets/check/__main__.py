@@ -453,6 +453,58 @@ def check_shapes(norm, found, device):
         "math/#the-rmsnorm-definition",
     )
 
+def check_strides(norm, found, device):
+    """Rows that are views, not contiguous copies: every other element of a wider tensor, and
+    a batch transposed. A kernel that reads memory as if rows were contiguous gets them wrong.
+    """
+    w = weight(found, device, seed=12)
+    x = rows([0.5 + 0.25 * i for i in range(8)], device, seed=13)
+    wider = torch.zeros(8, 2 * N, device=device)
+    wider[:, ::2] = x
+    views = {
+        "every other element": wider[:, ::2],
+        "a transposed batch": x.reshape(2, 4, N).transpose(0, 1),
+    }
+    wrong, refused = [], []
+    for name, view in views.items():
+        try:
+            y = norm(view, w)
+        except (
+            ValueError,
+            TypeError,
+            RuntimeError,
+        ) as error:  # a clear refusal is fine
+            refused.append(f"{name} ({type(error).__name__}: {error})"[:120])
+            continue
+        if not torch.allclose(y, norm(view.contiguous(), w), rtol=1e-6, atol=1e-7):
+            wrong.append(name)
+    if wrong:
+        detail = "wrong on " + " and ".join(wrong) + ", against contiguous copies"
+    elif refused:
+        detail = "refuses " + "; ".join(refused)
+    else:
+        detail = "strided rows and a transposed batch: the output of contiguous copies"
+    passed = False if wrong else (None if refused else True)
+    return Verdict("strides", passed, detail, "numerics/#batch-invariance")
+
+def check_batch(norm, found, device):
+    """Reported, not required: the same rows alone and inside batches of 7, 256 and 4097
+    rows, bit for bit (a reduction split chosen from the row count breaks it)."""
+    w = weight(found, device, seed=14)
+    x = rows([0.3 + 0.4 * i for i in range(7)], device, seed=15)
+    alone = torch.cat([norm(row[None], w) for row in x])
+    differ = []
+    for size in [7, 256, 4097]:
+        batch = torch.cat([x, rows([1.0] * (size - 7), device, seed=16)])
+        if not torch.equal(norm(batch, w)[:7], alone):
+            differ.append(str(size))
+    detail = (
+        "the same bits alone and in batches of 7, 256 and 4097 rows"
+        if not differ
+        else "other bits in batches of " + ", ".join(differ) + " rows than alone"
+    )
+    return Verdict("batch", None, detail, "numerics/#batch-invariance")
+
 def check_init(norm, found, device):
     """A fresh module's weight is the identity gain: ones for w, zeros for 1 + w."""
     see = "pitfalls/#gains-initialized-like-a-linear-layers-weights"
@@ -528,6 +580,8 @@ CHECKS = [
     check_zero_rows,
     check_gradients,
     check_shapes,
+    check_strides,
+    check_batch,
     check_init,
     agreement,
 ]

@@ -40,6 +40,8 @@ my_norm.py:MyRMSNorm: gain w, eps 1e-06, eps placement inside, cast order other
   pass  zero rows   all-zero row: zeros out, finite gradients
   pass  gradients   input and weight against float64 autograd: errors 6.2e-08, 8.3e-08; gradcheck in float64 passes
   pass  shapes      1-D, 3-D and 4-D inputs agree; rows independent
+  pass  strides     strided rows and a transposed batch: the output of contiguous copies
+  info  batch       the same bits alone and in batches of 7, 256 and 4097 rows
   pass  init        fresh weight: 0 of 64 entries differ from 1
   info  agreement   torch.nn.RMSNorm differs; LlamaRMSNorm float32 differs; LlamaRMSNorm bfloat16 differs
 """
