@@ -15,7 +15,14 @@ from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
 from conftest import python_module
-from snippets.check.__main__ import UsageError, check, load, main
+from snippets.check.__main__ import (
+    Subject,
+    UsageError,
+    check,
+    load,
+    main,
+    under_triton_interpreter,
+)
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
 from snippets.implementations.variants import rms_norm_paper_code
 from snippets.kernel.rms_norm_triton import rms_norm_triton
@@ -191,6 +198,15 @@ def test_a_result_that_follows_the_batch_is_reported_not_failed():
     (batch,) = [verdict for verdict in report.verdicts if verdict.check == "batch"]
     assert batch.passed is None and "other bits in batches of 256, 4097" in batch.detail
     assert report.passed
+
+
+def test_triton_code_under_the_interpreter_is_recognized(monkeypatch):
+    # Its bfloat16 arithmetic is emulated, not faithful: a half failure there is no verdict.
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    assert under_triton_interpreter(Subject(rms_norm_triton))
+    assert not under_triton_interpreter(Subject(rms_norm))
+    monkeypatch.setenv("TRITON_INTERPRET", "0")
+    assert not under_triton_interpreter(Subject(rms_norm_triton))
 
 
 def weightless(x, eps=1e-6):
