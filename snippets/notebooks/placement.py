@@ -8,7 +8,7 @@ page's (snippets/placement/tiny_lm.py).
 # --8<-- [start:knobs]
 LAYERS = 4  # transformer blocks; try 8 or 12
 LEARNING_RATES = [1e-3, 2e-2]  # AdamW, constant, no warmup; try adding 1e-2
-STEPS = 60  # batches of 32 windows of 32 words (the Placement page trains for 200)
+STEPS = 60  # batches of 16 windows of 32 words (the Placement page trains for 200)
 SEED = 0  # the initialization and the batch order
 LANGUAGE = "en"  # the figures' labels: "en" or "ko" (Korean: NanumGothic font)
 # --8<-- [end:knobs]

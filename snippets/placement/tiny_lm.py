@@ -128,7 +128,7 @@ def one_thread():
         torch.set_num_threads(threads)
 
 @one_thread()
-def train(placement, lr, steps=200, batch=32, length=32, seed=0, layers=4, warmup=0):
+def train(placement, lr, steps=200, batch=16, length=32, seed=0, layers=4, warmup=0):
     """Train with AdamW at learning rate lr (after `warmup` steps, if any, that raise it
     linearly). Return the training loss of every step and the loss on the held-out
     windows at the end, the same on any machine with the same CPU instructions."""
