@@ -5,6 +5,7 @@ where they are used: the kernel's tests then run on a GPU machine that has torch
 transformers and pytest but not those (`python -m pytest tests/test_kernel.py`; a test in
 tests/test_kernel.py checks it)."""
 
+import gc
 import http.server
 import json
 import os
@@ -160,6 +161,7 @@ def includes(text: str) -> list[str]:
     ]
 
 
+@cache  # several tests of each page ask for its blocks; the files do not change meanwhile
 def shown_code(target: str, language: str = "en") -> str:
     """The code an include line shows on a page in `language`: a whole snippet file, or
     `file:section`, with the site's helpers it imports written out (scripts/standalone.py)
@@ -276,6 +278,19 @@ def served_root(tmp_path_factory, worker_id) -> Path:
 def built_site(served_root) -> Path:
     """The built site's folder."""
     return served_root / SITE_PATH.strip("/")
+
+
+def pytest_collection_finish(session):
+    # What is alive now (the modules the tests import) lives to the end: kept out of the
+    # collector's full passes, which otherwise walk it again and again.
+    gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    # The same at the end: a process's exit would otherwise spend seconds collecting the
+    # parsed pages (parsed_html), whose trees are cycles that only the collector frees.
+    gc.freeze()
 
 
 def pytest_terminal_summary(terminalreporter):
