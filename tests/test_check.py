@@ -240,6 +240,29 @@ def test_eps_as_a_clamp_on_the_norm_passes():
     assert report.conventions["eps placement"].startswith("none added")
 
 
+class ChannelFirstRMSNorm(torch.nn.Module):
+    """RMSNorm over dim 1 of (batch, channels, height, width), as in diffusion models."""
+
+    def __init__(self, channels, eps=1e-6):
+        super().__init__()
+        self.eps, self.weight = eps, torch.nn.Parameter(torch.ones(channels))
+
+    def forward(self, x):
+        inv_r = x.float().pow(2).mean(1, keepdim=True).add(self.eps).rsqrt()
+        return (x.float() * inv_r).to(x.dtype) * self.weight[None, :, None, None]
+
+
+def test_a_channel_first_norm_is_checked_at_dim_1_and_told_so_otherwise():
+    with pytest.raises(UsageError, match=r"x of shape \(rows, 64\).*pass --dim 1"):
+        check(ChannelFirstRMSNorm)
+    report = check(ChannelFirstRMSNorm, dim=1)
+    assert report.passed, report.table()
+    assert report.conventions["dim"] == "1 (channel-first)"
+    # A norm over the last dimension given channel-first inputs is refused, not passed.
+    with pytest.raises(UsageError, match=r"x of shape \(rows, 64, 1, 1\)"):
+        check(RMSNorm, dim=1)
+
+
 def command(*args):
     return python_module("snippets.check", *args)
 

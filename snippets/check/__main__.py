@@ -68,6 +68,7 @@ class Subject:
 
     eps_outside = False  # whether eps added to the RMS is the form intended (check())
     weightless = False  # a function f(x) with no gain of its own
+    dim = -1  # the dimension it normalizes: -1, or 1 when channel-first (check())
 
     def __init__(self, obj, eps=None, device="cpu"):
         self.device, self.declared_eps = device, eps
@@ -116,6 +117,18 @@ class Subject:
             raise UsageError(f"{obj!r} is neither an nn.Module class nor a function")
 
     def __call__(self, x, weight, dtype=None):
+        """The checks' inputs hold the features last; a channel-first target gets them at
+        dim 1 of a 4-D tensor, (batch, channels, height, width), and its output back."""
+        if self.dim == -1:
+            return self._call(x, weight, dtype)
+        one_row = x.dim() == 1
+        moved = (x[None] if one_row else x).movedim(-1, 1)
+        added = (None,) * (4 - moved.dim())  # views all along: strides stay the checks'
+        y = self._call(moved[(..., *added)], weight, dtype)
+        y = y[(..., *(0 for _ in added))].movedim(1, -1)
+        return y[0] if one_row else y
+
+    def _call(self, x, weight, dtype=None):
         if self.module is not None:
             module = (
                 self.module if dtype is None else copy.deepcopy(self.module).to(dtype)
@@ -604,19 +617,28 @@ CHECKS = [
     agreement,
 ]
 
-def check(target, eps=None, device="cpu", name=None, eps_outside=False) -> Report:
+def check(
+    target, eps=None, device="cpu", name=None, eps_outside=False, dim=-1
+) -> Report:
     """Run every check on `target` (an nn.Module class or a function); with `eps_outside`,
-    eps added to the RMS is the form intended."""
+    eps added to the RMS is the form intended; `dim` is the dimension it normalizes (-1, or
+    1 for channel-first inputs)."""
     if device == "cuda" and not torch.cuda.is_available():
         raise UsageError("--device cuda: no CUDA device here")
     norm = Subject(target, eps, device)
-    norm.eps_outside = eps_outside
+    norm.eps_outside, norm.dim = eps_outside, dim
     try:
         found = conventions(norm, device)
     except UsageError:
         raise
     except Exception as error:
-        raise UsageError(f"calling it as norm(x, weight) failed: {error!r}") from error
+        shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
+        hint = "" if dim == 1 else "; a norm over dim 1 (channel-first): pass --dim 1"
+        raise UsageError(
+            f"calling it as norm(x, weight), x of shape {shape}, failed: {error!r}{hint}"
+        ) from error
+    if dim == 1:
+        found = {"dim": "1 (channel-first)", **found}
     name = name or getattr(target, "__name__", repr(target))
     if norm.weightless:
         found = {
@@ -673,10 +695,22 @@ def main(argv=None) -> int:
         action="store_true",
         help="eps added to the RMS, outside the root, is intended (the RMSNorm authors' code)",
     )
+    parser.add_argument(
+        "--dim",
+        type=int,
+        choices=[-1, 1],
+        default=-1,
+        help="the dimension it normalizes: 1 for (batch, channels, ...) inputs",
+    )
     args = parser.parse_args(argv)
     try:
         report = check(
-            load(args.target), args.eps, args.device, args.target, args.eps_outside
+            load(args.target),
+            args.eps,
+            args.device,
+            args.target,
+            args.eps_outside,
+            args.dim,
         )
     except UsageError as error:
         if args.json:  # a caller reading JSON gets the error as JSON too
