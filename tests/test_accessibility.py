@@ -50,8 +50,13 @@ BLOCKING = {"serious", "critical"}
 # color of the text around it. So the color rules run on one visible element of each such
 # style (the one with the longest text: axe leaves text of one character undecided), the
 # other rules on the whole page but its code's tokens (elements without attributes, which
-# only the color rules concern).
+# only the color rules concern). The tokens that are not samples are set aside (each replaced
+# by its text, put back after axe's runs): every rule run costs time with each element of the
+# page, the color rules most (they map every element's box to find what lies behind a text).
 MARK_STYLE_SAMPLES = """() => {
+  for (const element of document.querySelectorAll("[data-style-sample]")) {
+    delete element.dataset.styleSample;
+  }
   const behind = new Map();  // element -> what shows behind its text
   const backdrop = element => {
     if (!element) return "";
@@ -80,6 +85,16 @@ MARK_STYLE_SAMPLES = """() => {
     if (!best || text.length > ownText(best).length) longest.set(style, element);
   }
   for (const element of longest.values()) element.dataset.styleSample = "";
+  window.setAsideTokens = [];
+  for (const token of document.querySelectorAll("div.highlight code span")) {
+    if (token.dataset.styleSample !== undefined || token.children.length) continue;
+    const text = document.createTextNode(token.textContent);
+    token.replaceWith(text);
+    window.setAsideTokens.push([token, text]);
+  }
+}"""
+PUT_BACK_TOKENS = """() => {
+  for (const [token, text] of window.setAsideTokens) text.replaceWith(token);
 }"""
 WITHOUT_CODE_TOKENS = {"exclude": [["div.highlight code"]]}
 STYLE_SAMPLES = {"include": [["[data-style-sample]"]]}
@@ -114,7 +129,7 @@ def violations(page, colors=True, others=True) -> list[str]:
     if colors:
         runs.append((STYLE_SAMPLES, {"runOnly": {"type": "rule", "values": color}}))
     run = "([context, options]) => axe.run(context, options)"
-    return [
+    found = [
         f"{rule['id']} ({rule['impact']}) at {node['target']}: "
         + " ".join(node["failureSummary"].split("\n")[1:]).strip()
         for context, options in runs
@@ -125,6 +140,8 @@ def violations(page, colors=True, others=True) -> list[str]:
         if rule["impact"] in BLOCKING
         for node in rule["nodes"]
     ]
+    page.evaluate(PUT_BACK_TOKENS)
+    return found
 
 
 def scheme(page) -> str:

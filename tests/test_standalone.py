@@ -28,14 +28,34 @@ from scripts.standalone import NO_SITE_PACKAGE, standalone
 
 # What checks one block, run in the block's folder with block.py beside it.
 RUNNER = """
+import inspect
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
+import pytest_examples.run_code
 from pytest_examples import CodeExample
 from pytest_examples.config import ExamplesConfig
 from pytest_examples.lint import code_diff
 from pytest_examples.run_code import run_code
+
+
+def frames():
+    \"\"\"inspect.stack() without reading source: each frame and its file name.\"\"\"
+    frame, found = sys._getframe(1), []
+    while frame is not None:
+        found.append(SimpleNamespace(frame=frame, filename=frame.f_code.co_filename))
+        frame = frame.f_back
+    return found
+
+
+# pytest-examples finds where each print is with inspect.stack(), which reads the source of
+# every frame and looks through all loaded modules for each: about 13 ms a print with torch
+# and transformers loaded, against 0.04 ms. It uses only the frames and their file names.
+pytest_examples.run_code.inspect = SimpleNamespace(
+    stack=frames, iscoroutinefunction=inspect.iscoroutinefunction
+)
 
 path = Path("block.py").resolve()
 example = CodeExample.create(path.read_text(encoding="utf-8"), path=path)
