@@ -269,7 +269,8 @@ def command(*args):
 
 def in_process(*args) -> tuple[int, str, str]:
     """main(args)'s exit status and what it printed: the command's logic without starting
-    Python (the tests above and below start it, through `python -m snippets.check`)."""
+    Python (test_exit_status_1_names_the_failing_check starts it, `python -m snippets.check`,
+    and the one-file checker's test runs the downloaded file)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = main(list(args))
@@ -277,9 +278,11 @@ def in_process(*args) -> tuple[int, str, str]:
 
 
 def test_exit_status_0_when_every_check_passes():
-    result = command("snippets.implementations.rms_norm_module:RMSNorm")
-    assert result.returncode == 0, result.stderr
-    assert "FAIL" not in result.stdout and "pass  eps" in result.stdout
+    status, printed, errors = in_process(
+        "snippets.implementations.rms_norm_module:RMSNorm"
+    )
+    assert status == 0, errors
+    assert "FAIL" not in printed and "pass  eps" in printed
 
 
 def test_exit_status_1_names_the_failing_check(tmp_path):
