@@ -21,7 +21,7 @@ from scripts import standalone
 from scripts.notebooks import section
 
 DOWNLOADS = "downloads"
-CHECKER = "check_rmsnorm.py"  # downloads/check_rmsnorm.py: snippets/check/__main__.py
+CHECKER = "check_rmsnorm.py"  # snippets/check/__main__.py, its helpers written out
 WORDS = {
     "en": {
         "runs": "Runs on its own with: {needs} (the versions that printed its output). ",

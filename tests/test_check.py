@@ -15,14 +15,9 @@ from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
 from conftest import python_module
-from snippets.check.__main__ import (
-    Subject,
-    UsageError,
-    check,
-    load,
-    main,
-    under_triton_interpreter,
-)
+from snippets.check.__main__ import main
+from snippets.check.checks import check, under_triton_interpreter
+from snippets.check.target import Subject, UsageError, load
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
 from snippets.implementations.variants import rms_norm_paper_code
 from snippets.kernel.rms_norm_triton import rms_norm_triton

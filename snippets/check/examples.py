@@ -1,7 +1,7 @@
 import torch
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
-from snippets.check.__main__ import check
+from snippets.check.checks import check
 from snippets.implementations.rms_norm_module import RMSNorm
 from snippets.implementations.variants import rms_norm_paper_code
 

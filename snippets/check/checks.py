@@ -1,0 +1,376 @@
+"""The checks, each a verdict on one mistake, and check(): the form and conventions measured,
+then every check against a float64 reference of those conventions."""
+
+import inspect
+import os
+
+import torch
+from torch.func import functional_call
+
+from snippets.check.measure import conventions, eps_rows, gain, reference, rows, weight
+from snippets.check.report import Report, Verdict
+from snippets.check.target import N, Subject, UsageError
+
+def check_forward(norm, found, device):
+    x = rows([1e-2, 1e-1, 1.0, 10.0, 100.0], device)
+    w = weight(found, device, seed=1)
+    y = norm(x, w)
+    ref = reference(
+        x, gain(found, w), found["eps"] or 0.0, found["eps placement"] == "inside"
+    )
+    error = ((y.double() - ref).abs().amax(-1) / ref.abs().amax(-1)).max().item()
+    ok = error < (1e-12 if y.dtype == torch.float64 else 1e-5)
+    return Verdict(
+        "forward",
+        ok,
+        f"float32 rows of RMS 1e-2 to 1e2: largest error {error:.1e}",
+        "math/#the-rmsnorm-definition",
+    )
+
+def check_eps(norm, found, device):
+    # Inside the root is the form of torch.nn.RMSNorm and transformers; --eps-outside takes
+    # the RMSNorm authors' form (eps added to the RMS) as the one intended.
+    intended = "outside" if norm.eps_outside else "inside"
+    if found["eps placement"].startswith("none"):  # a clamp on the norm, or no eps
+        declared = norm.declared_eps
+        detail = (
+            f"declares eps {declared:.6g} but adds none"
+            if declared
+            else "none added: x / RMS(x) exactly at rows of RMS 1e-4 (see zero rows)"
+        )
+        return Verdict(
+            "eps", not declared, detail, "math/#where-goes-and-why-it-matters"
+        )
+    if found["eps placement"] != intended:
+        told = f" (expected {intended})" if norm.eps_outside else ""
+        return Verdict(
+            "eps",
+            False,
+            f"eps {found['eps placement']} the square root{told}",
+            "pitfalls/#running-a-checkpoint-with-another-form",
+        )
+    declared = norm.declared_eps
+    if declared is not None and found["eps"] != declared:
+        return Verdict(
+            "eps",
+            False,
+            f"uses eps {found['eps']:.6g}, declares {declared:.6g}",
+            "math/#where-goes-and-why-it-matters",
+        )
+    r = eps_rows(declared, norm.eps_outside)
+    return Verdict(
+        "eps",
+        True,
+        f"eps {found['eps']:.3g} {intended} the square root (rows of RMS {r[0]:.3g}, {r[1]:.3g})",
+        "math/#where-goes-and-why-it-matters",
+    )
+
+def check_half(norm, found, device):
+    details, failed, unreliable = [], False, False
+    for dtype, scales in (
+        (torch.float16, [1.0, 300.0]),
+        (torch.bfloat16, [1.0, 300.0]),
+    ):
+        x = rows(scales, device, dtype)
+        w = weight(found, device, seed=2).to(dtype)
+        y = norm(x, w, dtype=dtype)
+        ref = reference(x, gain(found, w), found["eps"] or 0.0)
+        fine = y.dtype == dtype and bool(torch.isfinite(y).all())
+        error = (
+            ((y.double() - ref).abs() / ref.abs().clamp_min(1e-3)).max().item()
+            if fine
+            else float("inf")
+        )
+        ulp = torch.finfo(dtype).eps
+        fine = fine and error <= 3 * ulp
+        short = str(dtype).removeprefix("torch.")
+        if not fine and dtype == torch.bfloat16 and under_triton_interpreter(norm):
+            # The interpreter emulates bfloat16 with NumPy, not faithfully: no verdict.
+            unreliable = True
+            details.append(f"{short} unreliable under Triton's interpreter")
+            continue
+        failed |= not fine
+        details.append(
+            f"{short} {'ok' if fine else 'wrong'} (error {error / ulp:.1f} ulp, out {str(y.dtype).removeprefix('torch.')})"
+        )
+    return Verdict(
+        "half",
+        False if failed else (None if unreliable else True),
+        "; ".join(details) + ", rows of RMS 1 and 300",
+        "pitfalls/#no-float32-upcast",
+    )
+
+def under_triton_interpreter(norm) -> bool:
+    """Whether the target is Triton code run by Triton's interpreter (TRITON_INTERPRET=1)."""
+    target = norm.module if norm.module is not None else norm.function
+    module = inspect.getmodule(target)
+    names = (
+        [getattr(value, "__name__", "") for value in vars(module).values()]
+        if module
+        else []
+    )
+    uses_triton = any(name.split(".")[0] == "triton" for name in names)
+    return uses_triton and os.environ.get("TRITON_INTERPRET") == "1"
+
+def check_zero_rows(norm, found, device):
+    x = rows([0.0, 1.0], device).requires_grad_()
+    w = weight(found, device, seed=3).requires_grad_()
+    y = norm(x, w)
+    y.backward(torch.ones_like(y))
+    ok = bool(
+        y[0].eq(0).all()
+        and torch.isfinite(x.grad).all()
+        and torch.isfinite(w.grad).all()
+    )
+    return Verdict(
+        "zero rows",
+        ok,
+        (
+            "all-zero row: zeros out, finite gradients"
+            if ok
+            else "all-zero row: not zeros, or gradients not finite"
+        ),
+        "gradients/#the-all-zero-row",
+    )
+
+def check_gradients(norm, found, device):
+    x = rows([1e-3, 1e-1, 1.0, 10.0], device).requires_grad_()
+    w = weight(found, device, seed=4).requires_grad_()
+    g = rows([1.0] * 4, device, seed=5)
+    # A copy of the upstream gradient for the target: a backward may write into it to save
+    # memory (Liger-Kernel's does), and the reference below needs it as it was.
+    given = g.clone()
+    torch.autograd.backward(norm(x, w), given)
+    x64, w64 = (
+        x.detach().double().requires_grad_(),
+        w.detach().double().requires_grad_(),
+    )
+    ref = reference(
+        x64, gain(found, w64), found["eps"] or 0.0, found["eps placement"] == "inside"
+    )
+    torch.autograd.backward(ref, g.double())
+    errors = [
+        ((a.double() - b).abs().max() / b.abs().max()).item()
+        for a, b in ((x.grad, x64.grad), (w.grad, w64.grad))
+    ]
+    ok = max(errors) < 1e-4
+    detail = f"input and weight against float64 autograd: errors {errors[0]:.1e}, {errors[1]:.1e}"
+    if not torch.equal(given, g):
+        detail += "; the backward wrote into the upstream gradient (allowed, noted)"
+    if runs_in_float64(norm, found, device):
+        x64 = rows([1e-2, 1.0], device, torch.float64).requires_grad_()
+        w64 = weight(found, device, seed=10).double().requires_grad_()
+        passed = torch.autograd.gradcheck(norm, (x64, w64), raise_exception=False)
+        ok &= passed
+        detail += f"; gradcheck in float64 {'passes' if passed else 'fails'}"
+    return Verdict(
+        "gradients",
+        ok,
+        detail,
+        "gradients/#a-custom-autograd-function",
+    )
+
+def runs_in_float64(norm, found, device) -> bool:
+    """Whether float64 input is computed in float64 (many upcast only to float32)."""
+    x, w = rows([1.0, 3.0], device, torch.float64), weight(found, device, 11).double()
+    try:
+        y = norm(x, w)
+    except Exception:  # noqa: BLE001 (float64 refused: nothing to gradcheck)
+        return False
+    ref = reference(
+        x, gain(found, w), found["eps"] or 0.0, found["eps placement"] == "inside"
+    )
+    return y.dtype == torch.float64 and bool(torch.allclose(y, ref, rtol=1e-12, atol=0))
+
+def check_shapes(norm, found, device):
+    w = weight(found, device, seed=6)
+    # Rows of different RMS: a statistic pooled across rows would change their outputs.
+    x = rows([0.5 + 0.25 * i for i in range(12)], device, seed=7)
+    flat = norm(x, w)
+    same = all(
+        torch.allclose(
+            norm(x.reshape(shape), w).reshape(12, N), flat, rtol=1e-6, atol=1e-7
+        )
+        for shape in ((2, 6, N), (2, 2, 3, N))
+    ) and torch.allclose(norm(x[0], w), flat[0], rtol=1e-6, atol=1e-7)
+    changed = x.clone()
+    changed[0] *= 10
+    independent = torch.equal(norm(changed, w)[1:], flat[1:])
+    ok = bool(same and independent)
+    return Verdict(
+        "shapes",
+        ok,
+        (
+            "1-D, 3-D and 4-D inputs agree; rows independent"
+            if ok
+            else "shapes disagree, or one row changes another"
+        ),
+        "math/#the-rmsnorm-definition",
+    )
+
+def check_strides(norm, found, device):
+    """Rows that are views, not contiguous copies: every other element of a wider tensor, and
+    a batch transposed. A kernel that reads memory as if rows were contiguous gets them wrong.
+    """
+    w = weight(found, device, seed=12)
+    x = rows([0.5 + 0.25 * i for i in range(8)], device, seed=13)
+    wider = torch.zeros(8, 2 * N, device=device)
+    wider[:, ::2] = x
+    views = {
+        "every other element": wider[:, ::2],
+        "a transposed batch": x.reshape(2, 4, N).transpose(0, 1),
+    }
+    wrong, refused = [], []
+    for name, view in views.items():
+        try:
+            y = norm(view, w)
+        except (
+            ValueError,
+            TypeError,
+            RuntimeError,
+        ) as error:  # a clear refusal is fine
+            refused.append(f"{name} ({type(error).__name__}: {error})"[:120])
+            continue
+        if not torch.allclose(y, norm(view.contiguous(), w), rtol=1e-6, atol=1e-7):
+            wrong.append(name)
+    if wrong:
+        detail = "wrong on " + " and ".join(wrong) + ", against contiguous copies"
+    elif refused:
+        detail = "refuses " + "; ".join(refused)
+    else:
+        detail = "strided rows and a transposed batch: the output of contiguous copies"
+    passed = False if wrong else (None if refused else True)
+    return Verdict("strides", passed, detail, "numerics/#batch-invariance")
+
+def check_batch(norm, found, device):
+    """Reported, not required: the same rows alone and inside batches of 7, 256 and 4097
+    rows, bit for bit (a reduction split chosen from the row count breaks it)."""
+    w = weight(found, device, seed=14)
+    x = rows([0.3 + 0.4 * i for i in range(7)], device, seed=15)
+    alone = torch.cat([norm(row[None], w) for row in x])
+    differ = []
+    for size in [7, 256, 4097]:
+        batch = torch.cat([x, rows([1.0] * (size - 7), device, seed=16)])
+        if not torch.equal(norm(batch, w)[:7], alone):
+            differ.append(str(size))
+    detail = (
+        "the same bits alone and in batches of 7, 256 and 4097 rows"
+        if not differ
+        else "other bits in batches of " + ", ".join(differ) + " rows than alone"
+    )
+    return Verdict("batch", None, detail, "numerics/#batch-invariance")
+
+def check_init(norm, found, device):
+    """A fresh module's weight is the identity gain: ones for w, zeros for 1 + w."""
+    see = "pitfalls/#gains-initialized-like-a-linear-layers-weights"
+    if norm.module is None:
+        return Verdict(
+            "init", None, "not applicable: a function has no weight of its own", see
+        )
+    fresh = dict(norm.module.named_parameters())[norm.weight_name].detach()
+    identity = 1.0 if found["gain"] == "w" else 0.0
+    off = int((fresh != identity).sum())
+    return Verdict(
+        "init",
+        off == 0,
+        f"fresh {norm.weight_name}: {off} of {N} entries differ from {identity:g}",
+        see,
+    )
+
+def agreement(norm, found, device):
+    """Bit-for-bit agreement with torch.nn.RMSNorm and transformers' norm (reported)."""
+    if found["eps placement"] != "inside":
+        return Verdict(
+            "agreement",
+            None,
+            "not compared: another eps form",
+            "implementations/#agreement-with-transformers",
+        )
+    x, w = rows([1.0, 0.1], device), weight(found, device, seed=8)
+    results = []
+    if found["gain"] == "w":
+        torch_norm = torch.nn.RMSNorm(N, eps=found["eps"]).to(device)
+        results.append(
+            ("torch.nn.RMSNorm", functional_call(torch_norm, {"weight": w}, (x,)))
+        )
+    try:
+        from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
+        from transformers.models.llama.modeling_llama import LlamaRMSNorm
+    except ImportError:
+        pass
+    else:
+        other = LlamaRMSNorm if found["gain"] == "w" else GemmaRMSNorm
+        for dtype in (torch.float32, torch.bfloat16):
+            theirs = other(N, eps=found["eps"]).to(device=device, dtype=dtype)
+            y = functional_call(theirs, {"weight": w.to(dtype)}, (x.to(dtype),))
+            results.append(
+                (f"{other.__name__} {str(dtype).removeprefix('torch.')}", y, dtype)
+            )
+    said = []
+    for name, y, *dtype in results:
+        dtype = dtype[0] if dtype else torch.float32
+        mine = norm(
+            x.to(dtype), w.to(dtype), dtype=dtype if dtype != torch.float32 else None
+        )
+        said.append(f"{name} {'bit for bit' if torch.equal(mine, y) else 'differs'}")
+    return Verdict(
+        "agreement",
+        None,
+        "; ".join(said) or "nothing to compare",
+        "implementations/#agreement-with-transformers",
+    )
+
+CHECKS = [
+    check_forward,
+    check_eps,
+    check_half,
+    check_zero_rows,
+    check_gradients,
+    check_shapes,
+    check_strides,
+    check_batch,
+    check_init,
+    agreement,
+]
+
+def check(
+    target, eps=None, device="cpu", name=None, eps_outside=False, dim=-1
+) -> Report:
+    """Run every check on `target` (an nn.Module class or a function); with `eps_outside`,
+    eps added to the RMS is the form intended; `dim` is the dimension it normalizes (-1, or
+    1 for channel-first inputs)."""
+    if device == "cuda" and not torch.cuda.is_available():
+        raise UsageError("--device cuda: no CUDA device here")
+    norm = Subject(target, eps, device)
+    norm.eps_outside, norm.dim = eps_outside, dim
+    try:
+        found = conventions(norm, device)
+    except UsageError:
+        raise
+    except Exception as error:
+        shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
+        hint = "" if dim == 1 else "; a norm over dim 1 (channel-first): pass --dim 1"
+        raise UsageError(
+            f"calling it as norm(x, weight), x of shape {shape}, failed: {error!r}{hint}"
+        ) from error
+    if dim == 1:
+        found = {"dim": "1 (channel-first)", **found}
+    name = name or getattr(target, "__name__", repr(target))
+    if norm.weightless:
+        found = {
+            "weight": "none of its own (checked with one applied after it)",
+            **found,
+        }
+    if "form" in found:  # not an RMSNorm: one verdict that says what it is
+        verdict = Verdict("form", False, found["form"], "math/#the-rmsnorm-definition")
+        return Report(name, found, [verdict])
+    verdicts = []
+    for run in CHECKS:
+        try:
+            verdicts.append(run(norm, found, device))
+        except Exception as error:  # noqa: BLE001 (a crash in a check fails that check)
+            short = run.__name__.removeprefix("check_").replace("_", " ")
+            verdicts.append(
+                Verdict(short, False, f"raised {error!r}"[:200], "pitfalls/")
+            )
+    return Report(name, found, verdicts)

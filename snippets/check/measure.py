@@ -1,0 +1,147 @@
+"""What the checker measures before it judges: the target's form, its gain and eps, and its
+cast order in bfloat16; the inputs it measures on, and the float64 reference."""
+
+import math
+
+import torch
+
+from snippets.check.target import N, Subject, UsageError
+
+# --8<-- [start:eps_rows]
+def eps_rows(declared, outside=False) -> torch.Tensor:
+    """The RMS of the rows that measure eps: 1e-4 and 3e-4, where a usual eps (1e-8 and
+    up) is large against the mean square, or sqrt(eps) and 3 sqrt(eps) for a smaller
+    declared eps, which float32's rounding of 1e-8 would hide. An eps told to be outside
+    the root is added to the RMS itself: rows of RMS eps and 3 eps measure it best."""
+    if outside and declared:
+        return torch.tensor([1.0, 3.0], dtype=torch.float64) * min(1e-4, declared)
+    unit = min(1e-4, math.sqrt(declared)) if declared else 1e-4
+    return torch.tensor([1.0, 3.0], dtype=torch.float64) * unit
+
+# --8<-- [end:eps_rows]
+
+def rows(scales, device, dtype=torch.float32, seed=0):
+    """One row per scale, each with exactly that RMS."""
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(len(scales), N, generator=g, dtype=torch.float64)
+    x = (
+        x
+        / x.pow(2).mean(-1, keepdim=True).sqrt()
+        * torch.tensor(scales).double()[:, None]
+    )
+    return x.to(device=device, dtype=dtype)
+
+def reference(x, gain, eps, inside=True):
+    """Float64 RMSNorm of the detected conventions."""
+    x = x.double()
+    mean_square = x.pow(2).mean(-1, keepdim=True)
+    scale = 1 / (mean_square + eps).sqrt() if inside else 1 / (mean_square.sqrt() + eps)
+    return gain.double() * x * scale
+
+def not_rms_norm(norm, neutral, device) -> str | None:
+    """What the target computes instead of x / RMS(x) over the whole row, in words, or None
+    for an RMSNorm. Rows of RMS about 100 (eps negligible) with a mean of 30, so that the
+    RMS, the standard deviation and its unbiased form all differ."""
+    x = rows([100.0, 80.0], device) + 30.0
+    y, x = norm(x, neutral).double(), x.double()
+    if torch.allclose(y, reference(x, torch.ones_like(x[0]), 0.0), rtol=1e-4):
+        return None
+    centred = x - x.mean(-1, keepdim=True)
+    if torch.allclose(
+        y, centred / centred.pow(2).mean(-1, keepdim=True).sqrt(), rtol=1e-3
+    ):
+        return "subtracts the mean and divides by the standard deviation: a LayerNorm"
+    scale = y / x  # one number per row for a norm that only rescales whole rows
+    for size in [s for s in range(1, N + 1) if N % s == 0][::-1]:
+        groups = scale.reshape(len(x), -1, size)
+        if torch.allclose(groups, groups[..., :1], rtol=1e-4):
+            break
+    else:
+        return "does not scale x: its output is not x times one number per row"
+    if size < N:
+        grouped = x.reshape(len(x), -1, size)
+        rms = grouped.pow(2).mean(-1, keepdim=True).sqrt()
+        if torch.allclose(y, (grouped / rms).reshape(x.shape), rtol=1e-3):
+            return f"normalizes groups of {size} features apart: a grouped RMSNorm"
+        return f"scales groups of {size} features by one number each, not by 1 / RMS"
+    whole = x.pow(2).mean().sqrt()
+    statistics = {
+        "one RMS of the whole tensor, not one per row": whole.expand(len(x)),
+        "the unbiased standard deviation (x.std())": x.std(-1),
+        "the standard deviation": x.std(-1, correction=0),
+        "the RMS with n - 1 in the mean": (x.pow(2).sum(-1) / (N - 1)).sqrt(),
+    }
+    for words, statistic in statistics.items():
+        if torch.allclose(scale[:, 0], 1 / statistic, rtol=1e-3):
+            return f"divides x by {words}, not by the RMS"
+    return "scales each row by a number other than 1 / RMS"
+
+def conventions(norm: Subject, device) -> dict:
+    """The gain form and eps (value, and inside or outside the root), measured."""
+    x = rows([100.0, 100.0], device)  # RMS 100: any plausible eps is negligible here
+    zeros = torch.zeros(N, device=device)
+    y = norm(x, zeros).double()
+    if y.abs().max() == 0:
+        gain = "w"
+    elif torch.allclose(y, reference(x, torch.ones(N, device=device), 0.0), rtol=1e-3):
+        gain = "1 + w"
+    else:
+        raise UsageError(
+            "with weight 0 the output is neither 0 (gain w) nor x / rms (1 + w)"
+        )
+    neutral = torch.ones(N, device=device) if gain == "w" else zeros
+    other = not_rms_norm(norm, neutral, device)
+    if other:
+        return {"gain": gain, "form": other}
+    declared = norm.declared_eps
+    r = eps_rows(declared, norm.eps_outside)
+    tiny = rows(r.tolist(), device)
+    ratio = (norm(tiny, neutral).double() / tiny.double()).mean(-1).cpu()
+    inside, outside = 1 / ratio**2 - r**2, 1 / ratio - r
+    found = {
+        "gain": gain,
+        "eps": None,
+        "eps placement": "neither inside nor outside alone",
+    }
+    # The right form gives the same eps at both RMS values, to float32's error (0.3% for
+    # eps 1e-8 outside the root). The wrong form's two values differ too, by a factor of
+    # about 3 for a small eps but by well under 1% for eps 1e-3 or more: the form whose two
+    # values agree more closely is the one, if they agree to 1%.
+    estimates = {"inside": inside, "outside": outside}
+    spread = {
+        where: ((eps[0] - eps[1]).abs() / eps.max()).item() if eps.min() > 0 else 1.0
+        for where, eps in estimates.items()
+    }
+    where = min(spread, key=spread.get)
+    if spread[where] <= 1e-2:
+        found["eps"], found["eps placement"] = estimates[where].mean().item(), where
+    elif (inside.abs() <= 1e-3 * r**2).all():
+        # No eps at all at these rows: x / RMS(x) exactly, as F.normalize(x) * sqrt(n) gives
+        # where its clamp on the norm does not act; the zero rows check tells a clamp (zeros)
+        # from no eps (0 / 0).
+        found["eps"], found["eps placement"] = 0.0, "none added (a clamp, or no eps)"
+    # Measured to about 1e-5 of its value in float32; an eps added twice is 2e-3 off.
+    if found["eps"] and declared and abs(found["eps"] - declared) <= 1e-4 * declared:
+        found["eps"] = declared  # the measurement agrees: the exact value
+    found["cast order"] = cast_order(norm, found, device)
+    return found
+
+def cast_order(norm, found, device) -> str:
+    """In bfloat16: float32 throughout, one rounding at the end, or the Hugging Face order
+    (normalize in float32, cast, then multiply by the weight in bfloat16)."""
+    scales = [0.37, 0.81, 1.9, 3.3, 7.3, 13.0, 23.0, 57.0]  # not 1: x / rms must round
+    x, w = rows(scales, device, torch.bfloat16), weight(found, device, 9).bfloat16()
+    y = norm(x, w, dtype=torch.bfloat16)
+    normalized = reference(x, torch.ones(N, device=device), found["eps"] or 0.0).float()
+    if torch.equal(y, (gain(found, w).float() * normalized).bfloat16()):
+        return "float32 throughout"
+    hugging_face = gain(found, w).bfloat16() * normalized.bfloat16()
+    return "Hugging Face" if torch.equal(y, hugging_face) else "other"
+
+def weight(found, device, seed):
+    """A random weight in the implementation's convention, its gain near 1."""
+    w = 0.1 * torch.randn(N, generator=torch.Generator().manual_seed(seed))
+    return (w + (1.0 if found["gain"] == "w" else 0.0)).to(device)
+
+def gain(found, w):
+    return w if found["gain"] == "w" else 1 + w.double()

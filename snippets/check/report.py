@@ -1,0 +1,35 @@
+"""The checker's verdicts, and its report: a table for a terminal, or JSON (asdict)."""
+
+from dataclasses import dataclass
+
+SITE = "https://rmsnorm-reference.github.io/"
+
+@dataclass
+class Verdict:
+    check: str
+    passed: bool | None  # None: reported, not required
+    detail: str
+    see: str  # the page (and anchor) that explains it
+
+@dataclass
+class Report:
+    target: str
+    conventions: dict
+    verdicts: list
+
+    @property
+    def passed(self) -> bool:
+        return all(v.passed is not False for v in self.verdicts)
+
+    def table(self) -> str:
+        mark = {True: "pass", False: "FAIL", None: "info"}
+        shown = {
+            k: f"{v:.3g}" if isinstance(v, float) else v
+            for k, v in self.conventions.items()
+        }
+        lines = [f"{self.target}: " + ", ".join(f"{k} {v}" for k, v in shown.items())]
+        for v in self.verdicts:
+            lines.append(f"  {mark[v.passed]:<4}  {v.check:<10}  {v.detail}")
+            if v.passed is False:
+                lines.append(f"{'':18}see {SITE}{v.see}")
+        return "\n".join(lines)

@@ -1,0 +1,134 @@
+"""The target: loaded from module:name or file.py:name, and called as norm(x, weight)
+whatever its form (a module class, a function, with or without its own weight)."""
+
+import copy
+import importlib
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+
+import torch
+from torch.func import functional_call
+
+N = 64  # features per row: small enough for gradcheck, large enough for a mean
+
+class UsageError(Exception):
+    """The target cannot be imported, built or called (exit status 2)."""
+
+# --8<-- [start:subject]
+class Subject:
+    """The implementation under test, called as norm(x, weight) whatever its form."""
+
+    eps_outside = False  # whether eps added to the RMS is the form intended (check())
+    weightless = False  # a function f(x) with no gain of its own
+    dim = -1  # the dimension it normalizes: -1, or 1 when channel-first (check())
+
+    def __init__(self, obj, eps=None, device="cpu"):
+        self.device, self.declared_eps = device, eps
+        if inspect.isclass(obj) and issubclass(obj, torch.nn.Module):
+            takes = inspect.signature(obj).parameters
+            _passable(obj, eps, takes)
+            kwargs = {"eps": eps} if eps is not None else {}
+            try:
+                self.module = obj(N, **kwargs).to(device)
+            except Exception as error:
+                hint = _eps_hint(takes, eps)
+                raise UsageError(
+                    f"cannot build {obj.__name__}({N}): {error}{hint}"
+                ) from error
+            weights = [
+                (k, p) for k, p in self.module.named_parameters() if p.shape == (N,)
+            ]
+            if len(weights) != 1:
+                raise UsageError(
+                    f"{obj.__name__}({N}) has no single weight of shape ({N},)"
+                )
+            self.weight_name = weights[0][0]
+            for name in ("eps", "variance_epsilon"):
+                if self.declared_eps is None and isinstance(
+                    getattr(self.module, name, None), float
+                ):
+                    self.declared_eps = getattr(self.module, name)
+        elif callable(obj):
+            self.module, self.function = None, obj
+            self.takes = inspect.signature(obj).parameters
+            _passable(obj, eps, self.takes)
+            if _eps_hint(self.takes, eps):
+                raise UsageError(
+                    f"{obj.__name__} requires eps{_eps_hint(self.takes, eps)}"
+                )
+            # A norm without a gain, f(x): checked as f(x) * weight, the weight applied to
+            # its output as a model's next layer would.
+            required = [
+                p for p in self.takes.values() if p.default is inspect.Parameter.empty
+            ]
+            self.weightless = len(required) == 1 and "weight" not in self.takes
+            default = getattr(self.takes.get("eps"), "default", None)
+            if self.declared_eps is None and isinstance(default, float):
+                self.declared_eps = default
+        else:
+            raise UsageError(f"{obj!r} is neither an nn.Module class nor a function")
+
+    def __call__(self, x, weight, dtype=None):
+        """The checks' inputs hold the features last; a channel-first target gets them at
+        dim 1 of a 4-D tensor, (batch, channels, height, width), and its output back."""
+        if self.dim == -1:
+            return self._call(x, weight, dtype)
+        one_row = x.dim() == 1
+        moved = (x[None] if one_row else x).movedim(-1, 1)
+        added = (None,) * (4 - moved.dim())  # views all along: strides stay the checks'
+        y = self._call(moved[(..., *added)], weight, dtype)
+        y = y[(..., *(0 for _ in added))].movedim(1, -1)
+        return y[0] if one_row else y
+
+    def _call(self, x, weight, dtype=None):
+        if self.module is not None:
+            module = (
+                self.module if dtype is None else copy.deepcopy(self.module).to(dtype)
+            )
+            return functional_call(module, {self.weight_name: weight}, (x,))
+        if self.weightless:
+            return self.function(x) * weight.to(x.dtype)
+        kwargs = {}
+        if "normalized_shape" in self.takes:  # torch.nn.functional.rms_norm's form
+            kwargs["normalized_shape"] = tuple(weight.shape)
+        if self.declared_eps is not None and "eps" in self.takes:
+            kwargs["eps"] = self.declared_eps
+        if "weight" in self.takes:
+            return self.function(x, weight=weight, **kwargs)
+        return self.function(x, weight, *kwargs.values())  # f(x, w) or f(x, w, eps)
+
+# --8<-- [end:subject]
+
+def _eps_hint(takes, eps) -> str:
+    """What to pass when the target requires an eps and none was given."""
+    required = getattr(takes.get("eps"), "default", None) is inspect.Parameter.empty
+    return ": pass it with --eps VALUE" if required and eps is None else ""
+
+def _passable(obj, eps, takes):
+    # A declared eps that the target never receives would blame the target for it.
+    if eps is not None and "eps" not in takes:
+        raise UsageError(
+            f"--eps {eps:g}: {obj.__name__} takes no argument named eps to pass it to"
+        )
+
+def load(target: str):
+    """`module:name` or `path/to/file.py:name`, importable from the working directory."""
+    where, _, name = target.rpartition(":")
+    if not where or not name:
+        raise UsageError(f"TARGET must be module:name or file.py:name, got {target!r}")
+    try:
+        if where.endswith(".py"):
+            spec = importlib.util.spec_from_file_location(Path(where).stem, where)
+            module = importlib.util.module_from_spec(spec)
+            # Registered before it runs, as an import would: a @dataclass under
+            # `from __future__ import annotations` looks its module up in sys.modules.
+            sys.modules[spec.name] = module
+            spec.loader.exec_module(module)
+        else:
+            sys.path.insert(0, "")
+            module = importlib.import_module(where)
+        return getattr(module, name)
+    except Exception as error:  # whatever the import raises: exit status 2
+        raise UsageError(f"cannot import {target}: {error!r}") from error
