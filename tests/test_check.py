@@ -41,22 +41,6 @@ def test_gradcheck_runs_where_the_implementation_computes_in_float64():
     assert "gradcheck in float64 passes" in gradients.detail
 
 
-@pytest.mark.parametrize(
-    "target, order, agreement",
-    [
-        (RMSNorm, "float32 throughout", "bit for bit"),
-        (LlamaRMSNorm, "Hugging Face", "bit for bit"),
-        (GemmaRMSNorm, "float32 throughout", "bit for bit"),
-    ],
-    ids=lambda v: getattr(v, "__name__", v),
-)
-def test_the_cast_order_and_agreement_are_measured(target, order, agreement):
-    report = check(target)
-    assert report.conventions["cast order"] == order
-    compared = next(v for v in report.verdicts if v.check == "agreement")
-    assert agreement in compared.detail
-
-
 def layer_norm_like(x, weight, eps=1e-6):
     x = x - x.mean(-1, keepdim=True)  # subtracts the mean: not RMSNorm
     return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
@@ -72,6 +56,56 @@ def eps_twice(x, weight, eps=1e-6):
 
 def no_eps(x, weight):
     return weight * x / x.pow(2).mean(-1, keepdim=True).sqrt()
+
+
+def offset_in_bfloat16(x, weight, eps=1e-6):
+    # 1 + w formed in the weight's dtype (a Python 1 keeps it), then float32 throughout.
+    return rms_norm(x, x.shape[-1], 1 + weight, eps)
+
+
+def verdict(report, name):
+    return next(v for v in report.verdicts if v.check == name)
+
+
+@pytest.mark.parametrize(
+    "target, convention, agreement",
+    [
+        (RMSNorm, "float32", "bit for bit"),
+        (LlamaRMSNorm, "llama", "bit for bit"),
+        (GemmaRMSNorm, "gemma", "bit for bit"),
+        (offset_in_bfloat16, "gemma-bf16", "GemmaRMSNorm bfloat16 differs"),
+        (no_upcast, "none", "differs"),
+    ],
+    ids=lambda v: getattr(v, "__name__", v),
+)
+def test_the_rounding_convention_and_agreement_are_measured(
+    target, convention, agreement
+):
+    report = check(target)
+    assert report.conventions["rounding"] == convention
+    rounding = verdict(report, "rounding")
+    assert rounding.passed is None  # reported: no convention was told
+    assert ("bit for bit" in rounding.detail) == (convention != "none")
+    assert agreement in verdict(report, "agreement").detail
+
+
+@pytest.mark.parametrize(
+    "target, told, passed, words",
+    [
+        (LlamaRMSNorm, "llama", True, "as told: bit for bit (a)"),
+        (LlamaRMSNorm, "float32", False, "told float32, gives the bits of llama"),
+        (no_upcast, "float32", False, "told float32, gives none of them"),
+        (GemmaRMSNorm, "llama", False, "told llama (gain w), but the gain is 1 + w"),
+    ],
+)
+def test_a_convention_told_is_required(target, told, passed, words):
+    rounding = verdict(check(target, convention=told), "rounding")
+    assert rounding.passed is passed and words in rounding.detail, rounding.detail
+
+
+def test_an_unknown_convention_is_a_usage_error():
+    with pytest.raises(UsageError, match="expected one of llama, float32, gemma"):
+        check(RMSNorm, convention="bf16")
 
 
 def whole_tensor(x, weight, eps=1e-6):

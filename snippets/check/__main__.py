@@ -1,13 +1,14 @@
 """Check an RMSNorm implementation for the mistakes the Pitfalls page describes.
 
     python -m snippets.check my_model.norms:MyRMSNorm [--device cpu|cuda] [--eps E] [--json]
+        [--eps-outside] [--dim 1] [--convention llama|float32|gemma|gemma-bf16]
     python -m snippets.check path/to/file.py:rms_norm
     python check_rmsnorm.py path/to/file.py:rms_norm    (this file, downloaded from the site)
 
 TARGET names an nn.Module class, built as Cls(n) (with eps= when its constructor takes one and
 --eps is given), or a function called as f(x, weight) or f(x, weight, eps). The checker works
-out the implementation's conventions (the gain w or 1 + w, eps and where it sits, the cast
-order in half precision), then checks it against a float64 reference of those conventions.
+out the implementation's conventions (the gain w or 1 + w, eps and where it sits, where it
+rounds in bfloat16), then checks it against a float64 reference of those conventions.
 Exit status: 0 when every required check passes, 1 when one fails, 2 for a usage error.
 """
 
@@ -17,6 +18,7 @@ import sys
 from dataclasses import asdict
 
 from snippets.check.checks import check
+from snippets.check.measure import CONVENTIONS
 from snippets.check.report import SITE
 from snippets.check.target import UsageError, load
 
@@ -43,6 +45,12 @@ def main(argv=None) -> int:
         default=-1,
         help="the dimension it normalizes: 1 for (batch, channels, ...) inputs",
     )
+    parser.add_argument(
+        "--convention",
+        choices=list(CONVENTIONS),
+        help="the rounding convention intended, then required: "
+        + "; ".join(f"{name} {words}" for name, words in CONVENTIONS.items()),
+    )
     args = parser.parse_args(argv)
     try:
         report = check(
@@ -50,8 +58,9 @@ def main(argv=None) -> int:
             args.eps,
             args.device,
             args.target,
-            args.eps_outside,
-            args.dim,
+            eps_outside=args.eps_outside,
+            dim=args.dim,
+            convention=args.convention,
         )
     except UsageError as error:
         if args.json:  # a caller reading JSON gets the error as JSON too

@@ -7,7 +7,16 @@ import os
 import torch
 from torch.func import functional_call
 
-from snippets.check.measure import conventions, eps_rows, gain, reference, rows, weight
+from snippets.check.measure import (
+    CONVENTIONS,
+    conventions,
+    eps_rows,
+    gain,
+    reference,
+    rounding,
+    rows,
+    weight,
+)
 from snippets.check.report import Report, Verdict
 from snippets.check.target import N, Subject, UsageError
 
@@ -99,6 +108,39 @@ def check_half(norm, found, device):
         "; ".join(details) + ", rows of RMS 1 and 300",
         "pitfalls/#no-float32-upcast",
     )
+
+def check_rounding(norm, found, device):
+    """The convention whose bits the target gives in bfloat16 (reported), or the one it was
+    told to follow (--convention: then required)."""
+    see = "numerics/#rounding-conventions-in-production-code"
+    measured = rounding(norm, found, device)
+    declared = norm.convention
+    if "distances" not in measured:
+        return Verdict(
+            "rounding", False if declared else None, measured["convention"], see
+        )
+    # The convention it matches first, then how far it is from the others.
+    distances = sorted(measured["distances"].items(), key=lambda item: item[1])
+    parts = []
+    for name, (share, most) in distances:
+        if share == 0:
+            parts.append(f"bit for bit {CONVENTIONS[name]}")
+        else:
+            ulps = f"{most:.0f} ulp" + ("s" if most > 1 else "")
+            parts.append(f"{name} differs on {share:.0%} of outputs, by up to {ulps}")
+    parts.append(f"{measured['correctly rounded']:.0%} correctly rounded")
+    detail = "; ".join(parts)
+    if declared is None:
+        return Verdict("rounding", None, detail, see)
+    if declared not in measured["distances"]:
+        gains = "w" if declared in ("llama", "float32") else "1 + w"
+        detail = f"told {declared} (gain {gains}), but the gain is {found['gain']}"
+        return Verdict("rounding", False, detail, see)
+    if measured["convention"] == declared:
+        return Verdict("rounding", True, f"as told: {detail}", see)
+    gives = measured["convention"]
+    gives = "none of them" if gives == "none" else f"the bits of {gives}"
+    return Verdict("rounding", False, f"told {declared}, gives {gives}: {detail}", see)
 
 def under_triton_interpreter(norm) -> bool:
     """Whether the target is Triton code run by Triton's interpreter (TRITON_INTERPRET=1)."""
@@ -324,6 +366,7 @@ CHECKS = [
     check_forward,
     check_eps,
     check_half,
+    check_rounding,
     check_zero_rows,
     check_gradients,
     check_shapes,
@@ -334,15 +377,26 @@ CHECKS = [
 ]
 
 def check(
-    target, eps=None, device="cpu", name=None, eps_outside=False, dim=-1
+    target,
+    eps=None,
+    device="cpu",
+    name=None,
+    *,
+    eps_outside=False,
+    dim=-1,
+    convention=None,
 ) -> Report:
     """Run every check on `target` (an nn.Module class or a function); with `eps_outside`,
     eps added to the RMS is the form intended; `dim` is the dimension it normalizes (-1, or
-    1 for channel-first inputs)."""
+    1 for channel-first inputs); `convention`, one of CONVENTIONS, the rounding intended.
+    """
     if device == "cuda" and not torch.cuda.is_available():
         raise UsageError("--device cuda: no CUDA device here")
+    if convention is not None and convention not in CONVENTIONS:
+        known = ", ".join(CONVENTIONS)
+        raise UsageError(f"convention {convention!r}: expected one of {known}")
     norm = Subject(target, eps, device)
-    norm.eps_outside, norm.dim = eps_outside, dim
+    norm.eps_outside, norm.dim, norm.convention = eps_outside, dim, convention
     try:
         found = conventions(norm, device)
     except UsageError:

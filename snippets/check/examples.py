@@ -38,20 +38,20 @@ targets = [
     TruncNormalInit,
 ]
 reports = {target.__name__: check(target) for target in targets}
-print(f"{'implementation':<19} {'cast order':<18} failed checks")
-#> implementation      cast order         failed checks
+print(f"{'implementation':<19} {'rounding':<10} failed checks")
+#> implementation      rounding   failed checks
 for name, report in reports.items():
     failed = [v.check for v in report.verdicts if v.passed is False]
-    cast = report.conventions["cast order"]
-    print(f"{name:<19} {cast:<18} {', '.join(failed) or '-'}")
-    #> RMSNorm             float32 throughout -
-    #> LlamaRMSNorm        Hugging Face       -
-    #> rms_norm_paper_code other              eps
-    #> no_upcast           other              half
-    #> eps_twice           other              forward, eps, half, gradients
-    #> eps_twice_literal   other              forward, half, gradients
-    #> no_eps              other              half, zero rows
-    #> TruncNormalInit     float32 throughout init
+    convention = report.conventions["rounding"]
+    print(f"{name:<19} {convention:<10} {', '.join(failed) or '-'}")
+    #> RMSNorm             float32    -
+    #> LlamaRMSNorm        llama      -
+    #> rms_norm_paper_code none       eps
+    #> no_upcast           none       half
+    #> eps_twice           none       forward, eps, half, gradients
+    #> eps_twice_literal   none       forward, half, gradients
+    #> no_eps              none       half, zero rows
+    #> TruncNormalInit     float32    init
 
 # In your own CI: a pytest test of three lines (your implementation in place of the site's).
 def test_rmsnorm_has_none_of_the_mistakes():

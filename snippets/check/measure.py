@@ -1,11 +1,13 @@
 """What the checker measures before it judges: the target's form, its gain and eps, and its
-cast order in bfloat16; the inputs it measures on, and the float64 reference."""
+rounding convention in bfloat16; the inputs it measures on, and the float64 reference.
+"""
 
 import math
 
 import torch
 
 from snippets.check.target import N, Subject, UsageError
+from snippets.numerics.conventions import ulps
 
 # --8<-- [start:eps_rows]
 def eps_rows(declared, outside=False) -> torch.Tensor:
@@ -123,20 +125,53 @@ def conventions(norm: Subject, device) -> dict:
     # Measured to about 1e-5 of its value in float32; an eps added twice is 2e-3 off.
     if found["eps"] and declared and abs(found["eps"] - declared) <= 1e-4 * declared:
         found["eps"] = declared  # the measurement agrees: the exact value
-    found["cast order"] = cast_order(norm, found, device)
+    found["rounding"] = rounding(norm, found, device)["convention"]
     return found
 
-def cast_order(norm, found, device) -> str:
-    """In bfloat16: float32 throughout, one rounding at the end, or the Hugging Face order
-    (normalize in float32, cast, then multiply by the weight in bfloat16)."""
+# --8<-- [start:rounding]
+# The rounding conventions of the Numerics page, by the names --convention takes and the
+# page's letters: where each rounds to bfloat16 before its output. Transformer Engine's
+# zero-centred gamma, (e), gives the bits of (c); (f) is (b) with eps outside the root.
+CONVENTIONS = {
+    "llama": "(a) x / RMS rounded to bfloat16, then times w (Hugging Face LLaMA)",
+    "float32": "(b) float32 throughout, one rounding (F.rms_norm, Transformer Engine)",
+    "gemma": "(c) 1 + w formed in float32, one rounding (Gemma)",
+    "gemma-bf16": "(d) 1 + w rounded to bfloat16 first, then one rounding",
+}
+
+def rounding(norm, found, device) -> dict:
+    """The target's bfloat16 output against each convention of its gain form, as the share
+    of outputs that differ and the most ulps they differ by, and its share of correctly
+    rounded outputs (the float64 value rounded once); `convention`: the one whose bits it
+    gives, or "none"."""
     scales = [0.37, 0.81, 1.9, 3.3, 7.3, 13.0, 23.0, 57.0]  # not 1: x / rms must round
     x, w = rows(scales, device, torch.bfloat16), weight(found, device, 9).bfloat16()
     y = norm(x, w, dtype=torch.bfloat16)
-    normalized = reference(x, torch.ones(N, device=device), found["eps"] or 0.0).float()
-    if torch.equal(y, (gain(found, w).float() * normalized).bfloat16()):
-        return "float32 throughout"
-    hugging_face = gain(found, w).bfloat16() * normalized.bfloat16()
-    return "Hugging Face" if torch.equal(y, hugging_face) else "other"
+    if y.dtype != torch.bfloat16:
+        return {"convention": f"not compared: {y.dtype} out for bfloat16 in"}
+    eps, inside = found["eps"] or 0.0, found["eps placement"] != "outside"
+    unit = torch.ones(N, device=device)
+    normalized = reference(x, unit, eps, inside).float()  # x / RMS in float32
+    outputs = {
+        "llama": lambda: w * normalized.bfloat16(),
+        "float32": lambda: (w.float() * normalized).bfloat16(),
+        "gemma": lambda: ((1 + w.float()) * normalized).bfloat16(),
+        "gemma-bf16": lambda: ((1 + w).float() * normalized).bfloat16(),
+    }
+    names = ["llama", "float32"] if found["gain"] == "w" else ["gemma", "gemma-bf16"]
+    measured = {}
+    for name in names:
+        distance = ulps(y, outputs[name]())
+        measured[name] = ((distance > 0).double().mean().item(), distance.max().item())
+    exact = reference(x, gain(found, w), eps, inside).bfloat16()
+    same = [name for name in names if measured[name][0] == 0]
+    return {
+        "convention": same[0] if same else "none",
+        "distances": measured,
+        "correctly rounded": (ulps(y, exact) == 0).double().mean().item(),
+    }
+
+# --8<-- [end:rounding]
 
 def weight(found, device, seed):
     """A random weight in the implementation's convention, its gain near 1."""

@@ -23,6 +23,7 @@ class Subject:
     eps_outside = False  # whether eps added to the RMS is the form intended (check())
     weightless = False  # a function f(x) with no gain of its own
     dim = -1  # the dimension it normalizes: -1, or 1 when channel-first (check())
+    convention = None  # the rounding convention it was told to follow (check())
 
     def __init__(self, obj, eps=None, device="cpu"):
         self.device, self.declared_eps = device, eps
