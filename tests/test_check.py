@@ -153,15 +153,61 @@ class TruncNormalInit(RMSNorm):
         torch.nn.init.trunc_normal_(self.weight)
 
 
+class WeightGradientInBfloat16(torch.autograd.Function):
+    """A backward that adds each row's share of dW into an accumulator of the weight's
+    dtype: in bfloat16, rounded after every row."""
+
+    @staticmethod
+    def forward(ctx, x, weight):
+        h = x.float()
+        r = torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)
+        ctx.save_for_backward(x, weight, r)
+        return (h * r * weight.float()).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight, r = ctx.saved_tensors
+        x_hat, g = x.float() * r, grad.float() * weight.float()
+        dx = r * (g - x_hat * (g * x_hat).mean(-1, keepdim=True))
+        rows = (grad.float() * x_hat).reshape(-1, x.shape[-1])
+        dw = torch.zeros_like(weight)
+        for row in rows:
+            dw = dw + row.to(weight.dtype)
+        return dx.to(x.dtype), dw
+
+
+def dw_summed_in_bfloat16(x, weight, eps=1e-6):
+    return WeightGradientInBfloat16.apply(x, weight)
+
+
+def statistic_of_whole_blocks(x, weight, eps=1e-6):
+    # A kernel that reads the row in blocks of 64 and drops a last partial block.
+    n = x.shape[-1] - x.shape[-1] % 64
+    x32 = x.float()
+    r = torch.rsqrt(x32[..., :n].pow(2).mean(-1, keepdim=True) + eps)
+    return (x32 * r * weight.float()).to(x.dtype)
+
+
+def weight_read_as_input_dtype(x, weight, eps=1e-6):
+    # A kernel that loads the weight with x's element type: a float32 weight's bytes
+    # read as bfloat16 numbers.
+    if weight.dtype != x.dtype:
+        weight = weight.view(x.dtype)[: x.shape[-1]]
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
 @pytest.mark.parametrize(
     "target, check_name",
     [
         (rms_norm_paper_code, "eps"),
         (eps_twice, "eps"),
         (no_upcast, "half"),
+        (weight_read_as_input_dtype, "mixed"),
         (no_eps, "zero rows"),
         (backward_without_r, "gradients"),
+        (dw_summed_in_bfloat16, "dw"),
         (pooled_over_rows, "shapes"),
+        (statistic_of_whole_blocks, "sizes"),
         (TruncNormalInit, "init"),
     ],
     ids=lambda v: getattr(v, "__name__", v),
@@ -236,6 +282,30 @@ def test_triton_code_under_the_interpreter_is_recognized(monkeypatch):
     assert not under_triton_interpreter(Subject(rms_norm))
     monkeypatch.setenv("TRITON_INTERPRET", "0")
     assert not under_triton_interpreter(Subject(rms_norm_triton))
+
+
+def test_the_rounding_is_not_measured_under_the_interpreter():
+    report = check(rms_norm_triton, convention="float32")
+    assert report.conventions["rounding"] == "not measured under Triton's interpreter"
+    assert verdict(report, "rounding").passed is None  # told, but cannot be seen here
+
+
+def no_weight_gradient(x, weight, eps=1e-6):
+    return rms_norm(x, x.shape[-1], weight.detach(), eps)
+
+
+def refuses_mixed_dtypes(x, weight, eps=1e-6):
+    if weight.dtype != x.dtype:
+        raise TypeError(f"weight must be {x.dtype}, got {weight.dtype}")
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def test_a_weight_without_gradient_fails_dw_and_a_refused_mix_is_reported():
+    assert verdict(check(no_weight_gradient), "dw").detail == (
+        "no gradient reaches the weight"
+    )
+    mixed = verdict(check(refuses_mixed_dtypes), "mixed")
+    assert mixed.passed is None and mixed.detail.startswith("refuses it (TypeError")
 
 
 def weightless(x, eps=1e-6):

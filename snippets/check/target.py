@@ -5,6 +5,7 @@ import copy
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 from pathlib import Path
 
@@ -25,25 +26,26 @@ class Subject:
     dim = -1  # the dimension it normalizes: -1, or 1 when channel-first (check())
     convention = None  # the rounding convention it was told to follow (check())
 
-    def __init__(self, obj, eps=None, device="cpu"):
+    def __init__(self, obj, eps=None, device="cpu", n=N):
+        self.target, self.given_eps = obj, eps
         self.device, self.declared_eps = device, eps
         if inspect.isclass(obj) and issubclass(obj, torch.nn.Module):
             takes = inspect.signature(obj).parameters
             _passable(obj, eps, takes)
             kwargs = {"eps": eps} if eps is not None else {}
             try:
-                self.module = obj(N, **kwargs).to(device)
+                self.module = obj(n, **kwargs).to(device)
             except Exception as error:
                 hint = _eps_hint(takes, eps)
                 raise UsageError(
-                    f"cannot build {obj.__name__}({N}): {error}{hint}"
+                    f"cannot build {obj.__name__}({n}): {error}{hint}"
                 ) from error
             weights = [
-                (k, p) for k, p in self.module.named_parameters() if p.shape == (N,)
+                (k, p) for k, p in self.module.named_parameters() if p.shape == (n,)
             ]
             if len(weights) != 1:
                 raise UsageError(
-                    f"{obj.__name__}({N}) has no single weight of shape ({N},)"
+                    f"{obj.__name__}({n}) has no single weight of shape ({n},)"
                 )
             self.weight_name = weights[0][0]
             for name in ("eps", "variance_epsilon"):
@@ -70,6 +72,12 @@ class Subject:
                 self.declared_eps = default
         else:
             raise UsageError(f"{obj!r} is neither an nn.Module class nor a function")
+
+    def at_width(self, n):
+        """The same target for rows of n features (a module class built again, Cls(n))."""
+        other = Subject(self.target, self.given_eps, self.device, n)
+        other.eps_outside, other.dim = self.eps_outside, self.dim
+        return other
 
     def __call__(self, x, weight, dtype=None):
         """The checks' inputs hold the features last; a channel-first target gets them at
@@ -113,6 +121,18 @@ def _passable(obj, eps, takes):
         raise UsageError(
             f"--eps {eps:g}: {obj.__name__} takes no argument named eps to pass it to"
         )
+
+def under_triton_interpreter(norm) -> bool:
+    """Whether the target is Triton code run by Triton's interpreter (TRITON_INTERPRET=1)."""
+    target = norm.module if norm.module is not None else norm.function
+    module = inspect.getmodule(target)
+    names = (
+        [getattr(value, "__name__", "") for value in vars(module).values()]
+        if module
+        else []
+    )
+    uses_triton = any(name.split(".")[0] == "triton" for name in names)
+    return uses_triton and os.environ.get("TRITON_INTERPRET") == "1"
 
 def load(target: str):
     """`module:name` or `path/to/file.py:name`, importable from the working directory."""
