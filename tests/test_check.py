@@ -19,8 +19,8 @@ from snippets.check.__main__ import main
 from snippets.check.checks import check, under_triton_interpreter
 from snippets.check.target import Subject, UsageError, load
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
-from snippets.implementations.variants import rms_norm_paper_code
-from snippets.kernel.rms_norm_triton import rms_norm_triton
+from snippets.implementations.variants import rms_norm_llama, rms_norm_paper_code
+from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
 
 
 def failing(target) -> set[str]:
@@ -592,3 +592,70 @@ def test_the_one_file_checker_the_check_page_offers_runs_alone(built_site, tmp_p
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)
     assert [v["check"] for v in report["verdicts"] if v["passed"] is False] == ["half"]
+
+
+# --add: a residual add fused with the norm, y, h = f(x, residual, weight).
+def add_in_place(x, residual, weight, eps=1e-6):
+    # vLLM's form: residual becomes x + residual, then x becomes the norm of it.
+    residual.add_(x)
+    x.copy_(rms_norm_llama(residual, weight, eps))
+
+
+def add_in_float32(x, residual, weight, eps=1e-6):
+    # The statistic of the unrounded sum; the stream it returns is rounded.
+    total = x.float() + residual.float()
+    return rms_norm(total, total.shape[-1], weight, eps).to(x.dtype), x + residual
+
+
+def norm_of_x_not_of_the_sum(x, residual, weight, eps=1e-6):
+    return rms_norm(x, x.shape[-1], weight, eps), x + residual
+
+
+class AddNorm(torch.nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.norm = RMSNorm(n, eps=eps)
+
+    def forward(self, x, residual):
+        h = x + residual
+        return self.norm(h), h
+
+
+@pytest.mark.parametrize(
+    "target, reads",
+    [
+        (add_rms_norm_triton, "not measured under Triton's interpreter"),
+        (add_in_place, "(g2) the sum rounded to bfloat16, then llama"),
+        (add_in_float32, "(g1) the sum kept in float32, then float32"),
+        (AddNorm, "(g2) the sum rounded to bfloat16, then float32"),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+def test_a_fused_add_passes_and_says_which_sum_its_statistic_reads(target, reads):
+    report = check(target, add=True)
+    assert report.passed, report.table()
+    assert report.conventions["fused"] == "residual add (h = x + residual)"
+    assert reads in verdict(report, "add sum").detail
+    assert {"add", "add sum", "add grads"} <= {v.check for v in report.verdicts}
+
+
+def test_a_fused_add_that_normalizes_x_fails_add_and_its_gradients():
+    assert {"add", "add grads"} <= failing_add(norm_of_x_not_of_the_sum)
+
+
+def failing_add(target) -> set[str]:
+    return {v.check for v in check(target, add=True).verdicts if v.passed is False}
+
+
+def test_add_mode_on_a_plain_norm_is_a_usage_error_naming_what_it_expects(tmp_path):
+    (tmp_path / "plain.py").write_text(
+        "import torch\n\n"
+        "def norm(x, residual, weight, eps=1e-6):\n"
+        "    h = x + residual\n"
+        "    return weight * h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)\n"
+    )
+    status, _, errors = in_process(f"{tmp_path / 'plain.py'}:norm", "--add")
+    assert (
+        status == 2
+        and "--add: expected (y, h) or None (in place), got Tensor" in errors
+    )

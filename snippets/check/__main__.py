@@ -1,7 +1,7 @@
 """Check an RMSNorm implementation for the mistakes the Pitfalls page describes.
 
     python -m snippets.check my_model.norms:MyRMSNorm [--device cpu|cuda] [--eps E] [--json]
-        [--eps-outside] [--dim 1] [--convention llama|float32|gemma|gemma-bf16]
+        [--eps-outside] [--dim 1] [--convention llama|float32|gemma|gemma-bf16] [--add]
     python -m snippets.check path/to/file.py:rms_norm
     python check_rmsnorm.py path/to/file.py:rms_norm    (this file, downloaded from the site)
 
@@ -51,6 +51,11 @@ def main(argv=None) -> int:
         help="the rounding convention intended, then required: "
         + "; ".join(f"{name} {words}" for name, words in CONVENTIONS.items()),
     )
+    parser.add_argument(
+        "--add",
+        action="store_true",
+        help="a residual add fused with the norm: y, h = f(x, residual, weight)",
+    )
     args = parser.parse_args(argv)
     try:
         report = check(
@@ -61,6 +66,7 @@ def main(argv=None) -> int:
             eps_outside=args.eps_outside,
             dim=args.dim,
             convention=args.convention,
+            add=args.add,
         )
     except UsageError as error:
         if args.json:  # a caller reading JSON gets the error as JSON too

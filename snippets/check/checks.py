@@ -4,6 +4,7 @@ then every check against a float64 reference of those conventions."""
 import torch
 from torch.func import functional_call
 
+from snippets.check.add import ADD_CHECKS
 from snippets.check.measure import (
     CONVENTIONS,
     conventions,
@@ -15,7 +16,13 @@ from snippets.check.measure import (
     weight,
 )
 from snippets.check.report import Report, Verdict
-from snippets.check.target import N, Subject, UsageError, under_triton_interpreter
+from snippets.check.target import (
+    N,
+    AddSubject,
+    Subject,
+    UsageError,
+    under_triton_interpreter,
+)
 
 def check_forward(norm, found, device):
     x = rows([1e-2, 1e-1, 1.0, 10.0, 100.0], device)
@@ -450,17 +457,19 @@ def check(
     eps_outside=False,
     dim=-1,
     convention=None,
+    add=False,
 ) -> Report:
     """Run every check on `target` (an nn.Module class or a function); with `eps_outside`,
     eps added to the RMS is the form intended; `dim` is the dimension it normalizes (-1, or
-    1 for channel-first inputs); `convention`, one of CONVENTIONS, the rounding intended.
+    1 for channel-first inputs); `convention`, one of CONVENTIONS, the rounding intended;
+    `add`, a residual add fused with the norm (AddSubject), checked with ADD_CHECKS too.
     """
     if device == "cuda" and not torch.cuda.is_available():
         raise UsageError("--device cuda: no CUDA device here")
     if convention is not None and convention not in CONVENTIONS:
         known = ", ".join(CONVENTIONS)
         raise UsageError(f"convention {convention!r}: expected one of {known}")
-    norm = Subject(target, eps, device)
+    norm = (AddSubject if add else Subject)(target, eps, device)
     norm.eps_outside, norm.dim, norm.convention = eps_outside, dim, convention
     try:
         found = conventions(norm, device)
@@ -483,8 +492,10 @@ def check(
     if "form" in found:  # not an RMSNorm: one verdict that says what it is
         verdict = Verdict("form", False, found["form"], "math/#the-rmsnorm-definition")
         return Report(name, found, [verdict])
+    if add:
+        found = {"fused": "residual add (h = x + residual)", **found}
     verdicts = []
-    for run in CHECKS:
+    for run in CHECKS + (ADD_CHECKS if add else []):
         try:
             verdicts.append(run(norm, found, device))
         except Exception as error:  # noqa: BLE001 (a crash in a check fails that check)

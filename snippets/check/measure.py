@@ -138,6 +138,17 @@ CONVENTIONS = {
     "gemma": "(c) 1 + w formed in float32, one rounding (Gemma)",
     "gemma-bf16": "(d) 1 + w rounded to bfloat16 first, then one rounding",
 }
+# Each convention's bfloat16 output from x / RMS in float32 and the bfloat16 weight.
+ROUNDED = {
+    "llama": lambda normalized, w: w * normalized.bfloat16(),
+    "float32": lambda normalized, w: (w.float() * normalized).bfloat16(),
+    "gemma": lambda normalized, w: ((1 + w.float()) * normalized).bfloat16(),
+    "gemma-bf16": lambda normalized, w: ((1 + w).float() * normalized).bfloat16(),
+}
+
+def of_gain(found) -> list:
+    """The conventions of the target's gain form."""
+    return ["llama", "float32"] if found["gain"] == "w" else ["gemma", "gemma-bf16"]
 
 def rounding(norm, found, device) -> dict:
     """The target's bfloat16 output against each convention of its gain form, as the share
@@ -149,23 +160,14 @@ def rounding(norm, found, device) -> dict:
     y = norm(x, w, dtype=torch.bfloat16)
     if y.dtype != torch.bfloat16:
         return {"convention": f"not compared: {y.dtype} out for bfloat16 in"}
-    if under_triton_interpreter(
-        norm
-    ):  # its bfloat16 arithmetic is emulated, not faithful
+    if under_triton_interpreter(norm):  # bfloat16 emulated, not faithfully
         return {"convention": "not measured under Triton's interpreter"}
     eps, inside = found["eps"] or 0.0, found["eps placement"] != "outside"
     unit = torch.ones(N, device=device)
     normalized = reference(x, unit, eps, inside).float()  # x / RMS in float32
-    outputs = {
-        "llama": lambda: w * normalized.bfloat16(),
-        "float32": lambda: (w.float() * normalized).bfloat16(),
-        "gemma": lambda: ((1 + w.float()) * normalized).bfloat16(),
-        "gemma-bf16": lambda: ((1 + w).float() * normalized).bfloat16(),
-    }
-    names = ["llama", "float32"] if found["gain"] == "w" else ["gemma", "gemma-bf16"]
-    measured = {}
+    names, measured = of_gain(found), {}
     for name in names:
-        distance = ulps(y, outputs[name]())
+        distance = ulps(y, ROUNDED[name](normalized, w))
         measured[name] = ((distance > 0).double().mean().item(), distance.max().item())
     exact = reference(x, gain(found, w), eps, inside).bfloat16()
     same = [name for name in names if measured[name][0] == 0]

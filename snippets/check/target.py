@@ -75,7 +75,7 @@ class Subject:
 
     def at_width(self, n):
         """The same target for rows of n features (a module class built again, Cls(n))."""
-        other = Subject(self.target, self.given_eps, self.device, n)
+        other = type(self)(self.target, self.given_eps, self.device, n)
         other.eps_outside, other.dim = self.eps_outside, self.dim
         return other
 
@@ -109,6 +109,36 @@ class Subject:
         return self.function(x, weight, *kwargs.values())  # f(x, w) or f(x, w, eps)
 
 # --8<-- [end:subject]
+
+class AddSubject(Subject):
+    """A residual add fused with the norm (--add): y, h = f(x, residual, weight[, eps]) with
+    h = x + residual, or a module class whose forward(x, residual) returns them; a function
+    that returns None writes in place, y into x and h into residual (vLLM's form). Called
+    as norm(x, weight) it is f with a zero residual, returning y: an RMSNorm, which every
+    check of a plain norm takes."""
+
+    def _call(self, x, weight, dtype=None):
+        return self.added(x, torch.zeros_like(x), weight, dtype)[0]
+
+    def added(self, x, residual, weight, dtype=None):
+        """(y, h) for x and residual; the caller's tensors stay as they were."""
+        x, residual = x.clone(), residual.clone()
+        if self.module is not None:
+            module = self.module
+            if dtype is not None:
+                module = copy.deepcopy(module).to(dtype)
+            out = functional_call(module, {self.weight_name: weight}, (x, residual))
+        else:
+            kwargs = {}
+            if self.declared_eps is not None and "eps" in self.takes:
+                kwargs["eps"] = self.declared_eps
+            out = self.function(x, residual, weight, **kwargs)
+        if out is None:  # written in place
+            return x, residual
+        if not (isinstance(out, (tuple, list)) and len(out) == 2):
+            got = type(out).__name__
+            raise UsageError(f"--add: expected (y, h) or None (in place), got {got}")
+        return tuple(out)
 
 def _eps_hint(takes, eps) -> str:
     """What to pass when the target requires an eps and none was given."""

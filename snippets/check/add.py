@@ -1,0 +1,100 @@
+"""The --add mode: a residual add fused with the norm, y, h = f(x, residual, weight). With a
+zero residual it is an RMSNorm, which every check of checks.py takes; these checks add the
+sum it returns, which rounding of the sum its statistic reads, and gradients through both.
+"""
+
+import torch
+
+from snippets.check.measure import ROUNDED, gain, of_gain, reference, rows, weight
+from snippets.check.report import Verdict
+from snippets.check.target import N, under_triton_interpreter
+
+SEE = "numerics/#rounding-conventions-in-production-code"
+
+def check_add(norm, found, device):
+    """h is x + residual in the inputs' dtype, bit for bit (float32 and bfloat16), and y
+    the norm of h (float32, against float64)."""
+    wrong, errors = [], []
+    emulated = under_triton_interpreter(norm)  # its bfloat16 rounding is not faithful
+    dtypes = [torch.float32] + ([] if emulated else [torch.bfloat16])
+    for dtype in dtypes:
+        x = rows([0.1, 1.0, 3.0], device, dtype, seed=30)
+        residual = rows([8.0, 1.0, 0.1], device, dtype, seed=31)
+        w = weight(found, device, seed=32).to(dtype)
+        as_model = None if dtype == torch.float32 else dtype
+        y, h = norm.added(x, residual, w, dtype=as_model)
+        if h.dtype != dtype or not torch.equal(h, x + residual):
+            wrong.append(
+                f"h is not x + residual in {str(dtype).removeprefix('torch.')}"
+            )
+        if dtype == torch.float32:
+            inside = found["eps placement"] == "inside"
+            ref = reference(h, gain(found, w), found["eps"] or 0.0, inside)
+            errors.append(((y.double() - ref).abs().max() / ref.abs().max()).item())
+    if errors[0] > 1e-5:
+        wrong.append(f"y is not the norm of h (float32 error {errors[0]:.1e})")
+    checked = " and ".join(str(dtype).removeprefix("torch.") for dtype in dtypes)
+    detail = "; ".join(wrong) or (
+        f"h = x + residual bit for bit in {checked}; y the norm of h"
+        f" (float32 error {errors[0]:.1e})"
+    )
+    return Verdict("add", not wrong, detail, "kernel/#fused-with-the-residual-add")
+
+def check_sum_rounding(norm, found, device):
+    """Reported: in bfloat16, whether the statistic reads the sum rounded to bfloat16 (g2,
+    the residual stream as stored) or kept in float32 (g1), with the output rounded as
+    one of the conventions of its gain form."""
+    if under_triton_interpreter(norm):  # bfloat16 emulated, not faithfully
+        return Verdict("add sum", None, "not measured under Triton's interpreter", SEE)
+    scales = [0.37, 0.81, 1.9, 3.3, 7.3, 13.0, 23.0, 57.0]
+    x = rows(scales, device, torch.bfloat16, seed=33)
+    residual = rows([8.0] * len(scales), device, torch.bfloat16, seed=34)
+    w = weight(found, device, seed=35).bfloat16()
+    y, _ = norm.added(x, residual, w, dtype=torch.bfloat16)
+    eps, inside = found["eps"] or 0.0, found["eps placement"] != "outside"
+    sums = {
+        "(g2) the sum rounded to bfloat16": x + residual,
+        "(g1) the sum kept in float32": x.float() + residual.float(),
+    }
+    unit = torch.ones(N, device=device)
+    matches = [
+        f"{words}, then {name}"
+        for words, total in sums.items()
+        for name in of_gain(found)
+        if torch.equal(y, ROUNDED[name](reference(total, unit, eps, inside).float(), w))
+    ]
+    detail = (
+        "its statistic reads " + matches[0]
+        if matches
+        else "matches neither (g1) nor (g2) in any rounding of its gain form"
+    )
+    return Verdict("add sum", None, detail, SEE)
+
+def check_add_gradients(norm, found, device):
+    """Gradients of x, residual and the weight, with gradients arriving at both outputs
+    (y feeds the next sublayer, h the residual stream), against float64 autograd."""
+    see = "kernel/#fused-with-the-residual-add"
+    x = rows([0.1, 1.0, 10.0], device, seed=36).requires_grad_()
+    residual = rows([1.0, 3.0, 8.0], device, seed=37).requires_grad_()
+    w = weight(found, device, seed=38).requires_grad_()
+    y, h = norm.added(x, residual, w)
+    if not (y.requires_grad and h.requires_grad):
+        return Verdict("add grads", None, "not run: no autograd through it", see)
+    dy, dh = rows([1.0] * 3, device, seed=39), rows([1.0] * 3, device, seed=40)
+    torch.autograd.backward((y, h), (dy, dh))
+    ours = [x.detach().double(), residual.detach().double(), w.detach().double()]
+    x64, r64, w64 = (t.requires_grad_() for t in ours)
+    h64 = x64 + r64
+    inside = found["eps placement"] == "inside"
+    y64 = reference(h64, gain(found, w64), found["eps"] or 0.0, inside)
+    torch.autograd.backward((y64, h64), (dy.double(), dh.double()))
+    errors = [
+        ((a.double() - b).abs().max() / b.abs().max()).item()
+        for a, b in ((x.grad, x64.grad), (residual.grad, r64.grad), (w.grad, w64.grad))
+    ]
+    detail = "x, residual and weight against float64 autograd: errors " + ", ".join(
+        f"{error:.1e}" for error in errors
+    )
+    return Verdict("add grads", max(errors) < 1e-4, detail, see)
+
+ADD_CHECKS = [check_add, check_sum_rounding, check_add_gradients]
