@@ -13,6 +13,8 @@ import torch
 import torch.nn.functional as F
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
+from transformers.models.llama4.modeling_llama4 import Llama4TextL2Norm
+from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNormGated
 
 from conftest import python_module
 from snippets.check.__main__ import main
@@ -496,6 +498,44 @@ def test_cuda_without_a_gpu_is_a_usage_error():
         "snippets.implementations.rms_norm_module:RMSNorm", "--device", "cuda"
     )
     assert status == 2 and "no CUDA" in errors
+
+
+class WithBias(torch.nn.Module):
+    """An RMSNorm with a bias beside its weight: checked with the bias held at zero."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(n))
+        self.bias = torch.nn.Parameter(torch.zeros(n))
+        self.eps = eps
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1], self.weight, self.eps) + self.bias
+
+
+def test_a_module_with_a_bias_or_without_a_weight_is_checked():
+    assert check(WithBias).passed
+    l2_norm = check(
+        Llama4TextL2Norm
+    )  # built as Cls(eps=...): its first argument is eps
+    assert l2_norm.passed and "none of its own" in l2_norm.conventions["weight"]
+
+
+def test_constructor_arguments_are_asked_for_and_taken_with_init():
+    target = "transformers.models.mamba2.modeling_mamba2:MambaRMSNormGated"
+    status, _, errors = in_process(target)
+    assert status == 2 and "pass --init group_size=VALUE" in errors
+    status, printed, errors = in_process(target, "--init", "group_size=64")
+    assert status == 0, errors + printed
+    status, _, errors = in_process(target, "--init", "group_size")
+    assert status == 2 and "--init group_size: expected NAME=VALUE" in errors
+    with pytest.raises(UsageError, match="is a function, not a class"):
+        check(rms_norm, init={"group_size": 64})
+
+
+def test_a_norm_that_needs_a_gate_is_told_to_be_given_one():
+    with pytest.raises(UsageError, match="it needs another input, as a gated norm"):
+        check(Qwen3NextRMSNormGated)
 
 
 def test_a_function_that_is_not_rmsnorm_is_a_usage_error():

@@ -13,6 +13,7 @@ Exit status: 0 when every required check passes, 1 when one fails, 2 for a usage
 """
 
 import argparse
+import ast
 import json
 import sys
 from dataclasses import asdict
@@ -21,6 +22,16 @@ from snippets.check.checks import check
 from snippets.check.measure import CONVENTIONS
 from snippets.check.report import SITE
 from snippets.check.target import UsageError, load
+
+def keyword(item: str) -> tuple:
+    """NAME=VALUE, the value read as a Python literal (16, False, 'x'), else as text."""
+    name, equals, value = item.partition("=")
+    if not equals or not name.isidentifier():
+        raise UsageError(f"--init {item}: expected NAME=VALUE")
+    try:
+        return name, ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return name, value
 
 def main(argv=None) -> int:
     # Run as the site's package or as the one file the Check page offers.
@@ -52,6 +63,13 @@ def main(argv=None) -> int:
         + "; ".join(f"{name} {words}" for name, words in CONVENTIONS.items()),
     )
     parser.add_argument(
+        "--init",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a keyword argument for a module class's constructor (a Python literal)",
+    )
+    parser.add_argument(
         "--add",
         action="store_true",
         help="a residual add fused with the norm: y, h = f(x, residual, weight)",
@@ -67,6 +85,7 @@ def main(argv=None) -> int:
             dim=args.dim,
             convention=args.convention,
             add=args.add,
+            init=dict(keyword(item) for item in args.init),
         )
     except UsageError as error:
         if args.json:  # a caller reading JSON gets the error as JSON too

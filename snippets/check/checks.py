@@ -256,6 +256,9 @@ def check_sizes(norm, found, device):
     """Rows of 769 and 3584 features (odd, and a hidden size that is no power of two) against
     float64, forward and input gradient: a kernel whose blocks assume a multiple of their
     size, or a power of two, misses or misreads the last features."""
+    if norm.init:
+        detail = "not run: the constructor's arguments (--init) are set for 64 features"
+        return Verdict("sizes", None, detail, "math/#the-rmsnorm-definition")
     wrong = []
     for n in (769, 3584):
         wide = norm.at_width(n)
@@ -374,10 +377,8 @@ def check_batch(norm, found, device):
 def check_init(norm, found, device):
     """A fresh module's weight is the identity gain: ones for w, zeros for 1 + w."""
     see = "pitfalls/#gains-initialized-like-a-linear-layers-weights"
-    if norm.module is None:
-        return Verdict(
-            "init", None, "not applicable: a function has no weight of its own", see
-        )
+    if norm.module is None or norm.weightless:
+        return Verdict("init", None, "not applicable: no weight of its own", see)
     fresh = dict(norm.module.named_parameters())[norm.weight_name].detach()
     identity = 1.0 if found["gain"] == "w" else 0.0
     off = int((fresh != identity).sum())
@@ -458,18 +459,20 @@ def check(
     dim=-1,
     convention=None,
     add=False,
+    init=None,
 ) -> Report:
     """Run every check on `target` (an nn.Module class or a function); with `eps_outside`,
     eps added to the RMS is the form intended; `dim` is the dimension it normalizes (-1, or
     1 for channel-first inputs); `convention`, one of CONVENTIONS, the rounding intended;
-    `add`, a residual add fused with the norm (AddSubject), checked with ADD_CHECKS too.
+    `add`, a residual add fused with the norm (AddSubject), checked with ADD_CHECKS too;
+    `init`, keyword arguments for a module class's constructor besides the size.
     """
     if device == "cuda" and not torch.cuda.is_available():
         raise UsageError("--device cuda: no CUDA device here")
     if convention is not None and convention not in CONVENTIONS:
         known = ", ".join(CONVENTIONS)
         raise UsageError(f"convention {convention!r}: expected one of {known}")
-    norm = (AddSubject if add else Subject)(target, eps, device)
+    norm = (AddSubject if add else Subject)(target, eps, device, init=init)
     norm.eps_outside, norm.dim, norm.convention = eps_outside, dim, convention
     try:
         found = conventions(norm, device)
@@ -477,7 +480,15 @@ def check(
         raise
     except Exception as error:
         shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
-        hint = "" if dim == 1 else "; a norm over dim 1 (channel-first): pass --dim 1"
+        if "required positional argument" in str(error):  # a gate, for one
+            hint = (
+                "; it needs another input, as a gated norm does: check it through a"
+                " function of (x, weight) that supplies one"
+            )
+        else:
+            hint = (
+                "" if dim == 1 else "; a norm over dim 1 (channel-first): pass --dim 1"
+            )
         raise UsageError(
             f"calling it as norm(x, weight), x of shape {shape}, failed: {error!r}{hint}"
         ) from error

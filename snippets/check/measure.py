@@ -87,7 +87,10 @@ def conventions(norm: Subject, device) -> dict:
         gain = "w"
     elif torch.allclose(y, reference(x, torch.ones(N, device=device), 0.0), rtol=1e-3):
         gain = "1 + w"
-    else:
+    else:  # neither: if weight 0 gives a known normalization (a LayerNorm), say so
+        other = not_rms_norm(norm, zeros, device) or "scales"
+        if not other.startswith(("scales", "does not scale")):
+            return {"gain": "1 + w", "form": other}
         raise UsageError(
             "with weight 0 the output is neither 0 (gain w) nor x / rms (1 + w)"
         )

@@ -6,6 +6,7 @@ import importlib
 import importlib.util
 import inspect
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -26,34 +27,47 @@ class Subject:
     dim = -1  # the dimension it normalizes: -1, or 1 when channel-first (check())
     convention = None  # the rounding convention it was told to follow (check())
 
-    def __init__(self, obj, eps=None, device="cpu", n=N):
-        self.target, self.given_eps = obj, eps
+    def __init__(self, obj, eps=None, device="cpu", n=N, init=None):
+        self.target, self.given_eps, self.init = obj, eps, dict(init or {})
         self.device, self.declared_eps = device, eps
         if inspect.isclass(obj) and issubclass(obj, torch.nn.Module):
             takes = inspect.signature(obj).parameters
             _passable(obj, eps, takes)
-            kwargs = {"eps": eps} if eps is not None else {}
+            kwargs = {**self.init, **({"eps": eps} if eps is not None else {})}
+            # Built as Cls(n), unless its first argument is eps: a norm with no weight
+            # may take no size (transformers' Llama4TextL2Norm(eps)).
+            sized = next(iter(takes), None) not in ("eps", "epsilon")
             try:
-                self.module = obj(n, **kwargs).to(device)
+                self.module = (obj(n, **kwargs) if sized else obj(**kwargs)).to(device)
             except Exception as error:
-                hint = _eps_hint(takes, eps)
+                hint = _eps_hint(takes, eps) or _init_hint(error)
                 raise UsageError(
                     f"cannot build {obj.__name__}({n}): {error}{hint}"
                 ) from error
-            weights = [
-                (k, p) for k, p in self.module.named_parameters() if p.shape == (n,)
-            ]
-            if len(weights) != 1:
+            # The gain is its parameter of shape (n,) named weight (or scale, gamma, g),
+            # else its only one; another of that shape (a bias) is held at zero. With
+            # no parameter at all it is checked as f(x) is, a weight applied after it.
+            shaped = [k for k, p in self.module.named_parameters() if p.shape == (n,)]
+            named = ("weight", "scale", "gamma", "g")
+            gains = [k for k in shaped if k.split(".")[-1] in named] or shaped
+            others = [tuple(p.shape) for p in self.module.parameters()]
+            if len(gains) > 1 or (not gains and others):
+                found = ", ".join(shaped) or f"shapes {others}"
                 raise UsageError(
-                    f"{obj.__name__}({n}) has no single weight of shape ({n},)"
+                    f"{obj.__name__}({n}): no single gain of shape ({n},) among its"
+                    f" parameters ({found})"
                 )
-            self.weight_name = weights[0][0]
+            self.weightless = not gains
+            self.weight_name = gains[0] if gains else None
+            self.held = [k for k in shaped if k != self.weight_name]
             for name in ("eps", "variance_epsilon"):
                 if self.declared_eps is None and isinstance(
                     getattr(self.module, name, None), float
                 ):
                     self.declared_eps = getattr(self.module, name)
         elif callable(obj):
+            if self.init:
+                raise UsageError(f"--init: {obj.__name__} is a function, not a class")
             self.module, self.function = None, obj
             self.takes = inspect.signature(obj).parameters
             _passable(obj, eps, self.takes)
@@ -75,7 +89,7 @@ class Subject:
 
     def at_width(self, n):
         """The same target for rows of n features (a module class built again, Cls(n))."""
-        other = type(self)(self.target, self.given_eps, self.device, n)
+        other = type(self)(self.target, self.given_eps, self.device, n, self.init)
         other.eps_outside, other.dim = self.eps_outside, self.dim
         return other
 
@@ -96,7 +110,10 @@ class Subject:
             module = (
                 self.module if dtype is None else copy.deepcopy(self.module).to(dtype)
             )
-            return functional_call(module, {self.weight_name: weight}, (x,))
+            if self.weightless:
+                return module(x) * weight.to(x.dtype)
+            held = {name: torch.zeros_like(weight) for name in self.held}
+            return functional_call(module, {**held, self.weight_name: weight}, (x,))
         if self.weightless:
             return self.function(x) * weight.to(x.dtype)
         kwargs = {}
@@ -127,7 +144,9 @@ class AddSubject(Subject):
             module = self.module
             if dtype is not None:
                 module = copy.deepcopy(module).to(dtype)
-            out = functional_call(module, {self.weight_name: weight}, (x, residual))
+            held = {name: torch.zeros_like(weight) for name in self.held}
+            parameters = {**held, self.weight_name: weight}
+            out = functional_call(module, parameters, (x, residual))
         else:
             kwargs = {}
             if self.declared_eps is not None and "eps" in self.takes:
@@ -144,6 +163,12 @@ def _eps_hint(takes, eps) -> str:
     """What to pass when the target requires an eps and none was given."""
     required = getattr(takes.get("eps"), "default", None) is inspect.Parameter.empty
     return ": pass it with --eps VALUE" if required and eps is None else ""
+
+def _init_hint(error) -> str:
+    """What to pass when a constructor lacks arguments beyond the size."""
+    missing = re.findall(r"'(\w+)'", str(error)) if "required" in str(error) else []
+    options = " ".join(f"--init {name}=VALUE" for name in missing)
+    return f": pass {options}" if missing else ""
 
 def _passable(obj, eps, takes):
     # A declared eps that the target never receives would blame the target for it.
