@@ -1,6 +1,8 @@
 """The checks, each a verdict on one mistake, and check(): the form and conventions measured,
 then every check against a float64 reference of those conventions."""
 
+import warnings
+
 import torch
 from torch.func import functional_call
 
@@ -120,7 +122,10 @@ def check_mixed(norm, found, device):
     see = "pitfalls/#no-float32-upcast"
     x, w = rows([1.0, 300.0], device, torch.bfloat16), weight(found, device, seed=17)
     try:
-        y = norm(x, w)
+        with warnings.catch_warnings():
+            # torch.nn.RMSNorm's: no fused kernel for the mix. The check asks for it.
+            warnings.filterwarnings("ignore", message="Mismatch dtype")
+            y = norm(x, w)
     except (TypeError, ValueError, RuntimeError) as error:
         refused = f"refuses it ({type(error).__name__}: {error})"
         return Verdict("mixed", None, refused[:160], see)

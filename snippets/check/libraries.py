@@ -1,14 +1,9 @@
 import importlib
-import warnings
 
 import torch
 
 from snippets.check.checks import check
 from snippets.check.target import UsageError
-
-# torch.nn.RMSNorm with a float32 weight and bfloat16 input warns that it cannot use its
-# fused kernel; the mixed check measures that case on purpose.
-warnings.filterwarnings("ignore", message="Mismatch dtype")
 
 # transformers' norm classes, by model: module, class, and constructor arguments beyond
 # the size (the gated norms of Mamba-2 and Zamba2 take a group size).
