@@ -178,6 +178,15 @@ class WeightGradientInBfloat16(torch.autograd.Function):
         return dx.to(x.dtype), dw
 
 
+def mean_square_floored_at_zero(x, weight, eps=1e-6):
+    # eps added to every row but an all-zero one, whose mean square is floored at 1e-24:
+    # finite there, but a gradient a billion times the formula's.
+    ms = x.float().pow(2).mean(-1, keepdim=True)
+    floor = torch.full_like(ms, 1e-24)
+    r = torch.rsqrt(torch.where(ms > 0, ms + eps, floor))
+    return (x.float() * r * weight.float()).to(x.dtype)
+
+
 def dw_summed_in_bfloat16(x, weight, eps=1e-6):
     return WeightGradientInBfloat16.apply(x, weight)
 
@@ -206,6 +215,7 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
         (no_upcast, "half"),
         (weight_read_as_input_dtype, "mixed"),
         (no_eps, "zero rows"),
+        (mean_square_floored_at_zero, "zero rows"),
         (backward_without_r, "gradients"),
         (dw_summed_in_bfloat16, "dw"),
         (pooled_over_rows, "shapes"),

@@ -1,6 +1,7 @@
 """The checks, each a verdict on one mistake, and check(): the form and conventions measured,
 then every check against a float64 reference of those conventions."""
 
+import math
 import warnings
 
 import torch
@@ -180,21 +181,34 @@ def check_zero_rows(norm, found, device):
     w = weight(found, device, seed=3).requires_grad_()
     y = norm(x, w)
     y.backward(torch.ones_like(y))
+    see = "gradients/#the-all-zero-row"
     ok = bool(
         y[0].eq(0).all()
         and torch.isfinite(x.grad).all()
         and torch.isfinite(w.grad).all()
     )
-    return Verdict(
-        "zero rows",
-        ok,
-        (
-            "all-zero row: zeros out, finite gradients"
-            if ok
-            else "all-zero row: not zeros, or gradients not finite"
-        ),
-        "gradients/#the-all-zero-row",
-    )
+    if not ok:
+        return Verdict(
+            "zero rows", False, "all-zero row: not zeros, or gradients not finite", see
+        )
+    if not found["eps"]:  # a clamp, or no eps: no formula to hold the gradient to
+        return Verdict(
+            "zero rows", True, "all-zero row: zeros out, finite gradients", see
+        )
+    # Finite is not enough: at x = 0 the input gradient is the gain times the upstream
+    # gradient (ones here) over sqrt(eps), or over eps outside the root; a far larger
+    # one means a tinier eps than the one measured.
+    eps = found["eps"]
+    scale = math.sqrt(eps) if found["eps placement"] == "inside" else eps
+    want = gain(found, w.detach()).abs().max().item() / scale
+    got = x.grad[0].abs().max().item()
+    ok = abs(got - want) <= 1e-2 * want  # eps is measured to better than 1%
+    detail = "all-zero row: zeros out, finite gradients, as the formula's"
+    if not ok:
+        detail = (
+            f"all-zero row: input gradient up to {got:.2g}, the formula's {want:.2g}"
+        )
+    return Verdict("zero rows", ok, detail, see)
 
 def check_gradients(norm, found, device):
     x = rows([1e-3, 1e-1, 1.0, 10.0], device).requires_grad_()
