@@ -543,6 +543,16 @@ def test_constructor_arguments_are_asked_for_and_taken_with_init():
         check(rms_norm, init={"group_size": 64})
 
 
+def with_optional_bias(x, w, bias=None, eps=1e-6):
+    y = rms_norm(x, x.shape[-1], w, eps)
+    return y if bias is None else y + bias
+
+
+def test_eps_reaches_a_function_by_name_past_other_optional_arguments():
+    report = check(with_optional_bias, eps=1e-5)
+    assert report.passed and report.conventions["eps"] == 1e-5
+
+
 def test_a_norm_that_needs_a_gate_is_told_to_be_given_one():
     with pytest.raises(UsageError, match="it needs another input, as a gated norm"):
         check(Qwen3NextRMSNormGated)

@@ -123,7 +123,8 @@ class Subject:
             kwargs["eps"] = self.declared_eps
         if "weight" in self.takes:
             return self.function(x, weight=weight, **kwargs)
-        return self.function(x, weight, *kwargs.values())  # f(x, w) or f(x, w, eps)
+        # By name: f(x, w, bias=None, eps=1e-6) must not get eps as its bias.
+        return self.function(x, weight, **kwargs)
 
 # --8<-- [end:subject]
 
