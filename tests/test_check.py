@@ -178,6 +178,10 @@ class WeightGradientInBfloat16(torch.autograd.Function):
         return dx.to(x.dtype), dw
 
 
+def declares_eps_but_adds_none(x, weight, eps=1e-6):
+    return weight * x / x.pow(2).mean(-1, keepdim=True).sqrt()
+
+
 def mean_square_floored_at_zero(x, weight, eps=1e-6):
     # eps added to every row but an all-zero one, whose mean square is floored at 1e-24:
     # finite there, but a gradient a billion times the formula's.
@@ -212,6 +216,7 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
     [
         (rms_norm_paper_code, "eps"),
         (eps_twice, "eps"),
+        (declares_eps_but_adds_none, "eps"),
         (no_upcast, "half"),
         (weight_read_as_input_dtype, "mixed"),
         (no_eps, "zero rows"),
@@ -551,6 +556,36 @@ def with_optional_bias(x, w, bias=None, eps=1e-6):
 def test_eps_reaches_a_function_by_name_past_other_optional_arguments():
     report = check(with_optional_bias, eps=1e-5)
     assert report.passed and report.conventions["eps"] == 1e-5
+
+
+class ScalarGain(torch.nn.Module):
+    """x-transformers' ScaleNorm: an RMSNorm (F.normalize times sqrt(n)) with one scalar
+    gain, kept as built; checked with a weight applied after it."""
+
+    def __init__(self, n, eps=1e-5):
+        super().__init__()
+        self.scale, self.eps = n**0.5, eps
+        self.g = torch.nn.Parameter(torch.ones(1))
+
+    def forward(self, x):
+        return F.normalize(x, dim=-1, eps=self.eps) * self.scale * self.g
+
+
+class InterpreterError(Exception):
+    """Named as Triton's interpreter names its errors."""
+
+
+def kernel_the_interpreter_cannot_run(x, weight, eps=1e-6):
+    raise InterpreterError("AttributeError(\"'float' object has no attribute 'to'\")")
+
+
+def test_a_scalar_gain_is_kept_and_an_interpreter_failure_is_named():
+    report = check(ScalarGain)
+    assert report.passed and "none of its own" in report.conventions["weight"]
+    with pytest.raises(
+        UsageError, match="Triton's interpreter .* cannot run this kernel"
+    ):
+        check(kernel_the_interpreter_cannot_run)
 
 
 def test_a_norm_that_needs_a_gate_is_told_to_be_given_one():

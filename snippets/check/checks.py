@@ -47,16 +47,18 @@ def check_eps(norm, found, device):
     # Inside the root is the form of torch.nn.RMSNorm and transformers; --eps-outside takes
     # the RMSNorm authors' form (eps added to the RMS) as the one intended.
     intended = "outside" if norm.eps_outside else "inside"
+    see = "math/#where-goes-and-why-it-matters"
     if found["eps placement"].startswith("none"):  # a clamp on the norm, or no eps
         declared = norm.declared_eps
-        detail = (
-            f"declares eps {declared:.6g} but adds none"
-            if declared
-            else "none added: x / RMS(x) exactly at rows of RMS 1e-4 (see zero rows)"
-        )
-        return Verdict(
-            "eps", not declared, detail, "math/#where-goes-and-why-it-matters"
-        )
+        if not declared:
+            detail = (
+                "none added: x / RMS(x) exactly at rows of RMS 1e-4 (see zero rows)"
+            )
+            return Verdict("eps", True, detail, see)
+        if clamps_the_norm(norm, found, device, declared):
+            detail = f"eps {declared:.6g} clamps the L2 norm (F.normalize's form), none added"
+            return Verdict("eps", True, detail, see)
+        return Verdict("eps", False, f"declares eps {declared:.6g} but adds none", see)
     if found["eps placement"] != intended:
         told = f" (expected {intended})" if norm.eps_outside else ""
         return Verdict(
@@ -80,6 +82,14 @@ def check_eps(norm, found, device):
         f"eps {found['eps']:.3g} {intended} the square root (rows of RMS {r[0]:.3g}, {r[1]:.3g})",
         "math/#where-goes-and-why-it-matters",
     )
+
+def clamps_the_norm(norm, found, device, eps) -> bool:
+    """Whether a row whose L2 norm is eps / 2 comes out as x / eps times sqrt(n), as
+    x / max(||x||, eps) * sqrt(n) gives (F.normalize(x, eps=eps) * sqrt(n))."""
+    x = rows([eps / 2 / math.sqrt(N)], device)  # RMS = ||x|| / sqrt(n)
+    neutral = torch.ones(N, device=device) if found["gain"] == "w" else torch.zeros(N)
+    scale = (norm(x, neutral.to(device)).double() / x.double()).mean().item()
+    return abs(scale - math.sqrt(N) / eps) <= 1e-2 * math.sqrt(N) / eps
 
 def check_half(norm, found, device):
     details, failed, unreliable = [], False, False
@@ -468,6 +478,26 @@ CHECKS = [
     agreement,
 ]
 
+def call_hint(error, dim) -> str:
+    """What to do when calling the target as norm(x, weight) raised `error`."""
+    words = str(error).lower()
+    if "required positional argument" in words:  # a gate, for one
+        return (
+            "; it needs another input, as a gated norm does: check it through a"
+            " function of (x, weight) that supplies one"
+        )
+    if "Interpreter" in type(error).__name__:
+        return (
+            "; Triton's interpreter (TRITON_INTERPRET=1) cannot run this kernel:"
+            " check it on a GPU with --device cuda"
+        )
+    shaped = isinstance(error, IndexError) or any(
+        word in words for word in ("shape", "size", "dimension")
+    )
+    if dim == -1 and shaped:
+        return "; a norm over dim 1 (channel-first): pass --dim 1"
+    return ""
+
 def check(
     target,
     eps=None,
@@ -499,15 +529,7 @@ def check(
         raise
     except Exception as error:
         shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
-        if "required positional argument" in str(error):  # a gate, for one
-            hint = (
-                "; it needs another input, as a gated norm does: check it through a"
-                " function of (x, weight) that supplies one"
-            )
-        else:
-            hint = (
-                "" if dim == 1 else "; a norm over dim 1 (channel-first): pass --dim 1"
-            )
+        hint = call_hint(error, dim)
         raise UsageError(
             f"calling it as norm(x, weight), x of shape {shape}, failed: {error!r}{hint}"
         ) from error

@@ -45,12 +45,13 @@ class Subject:
                     f"cannot build {obj.__name__}({n}): {error}{hint}"
                 ) from error
             # The gain is its parameter of shape (n,) named weight (or scale, gamma, g),
-            # else its only one; another of that shape (a bias) is held at zero. With
-            # no parameter at all it is checked as f(x) is, a weight applied after it.
+            # else its only one; another of that shape (a bias) is held at zero. With no
+            # parameter, or only scalars (a scalar gain, kept as built), it is checked
+            # as f(x) is, with a weight applied after it.
             shaped = [k for k, p in self.module.named_parameters() if p.shape == (n,)]
             named = ("weight", "scale", "gamma", "g")
             gains = [k for k in shaped if k.split(".")[-1] in named] or shaped
-            others = [tuple(p.shape) for p in self.module.parameters()]
+            others = [tuple(p.shape) for p in self.module.parameters() if p.numel() > 1]
             if len(gains) > 1 or (not gains and others):
                 found = ", ".join(shaped) or f"shapes {others}"
                 raise UsageError(
