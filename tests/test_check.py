@@ -7,6 +7,7 @@ import io
 import json
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -586,6 +587,35 @@ def test_a_scalar_gain_is_kept_and_an_interpreter_failure_is_named():
         UsageError, match="Triton's interpreter .* cannot run this kernel"
     ):
         check(kernel_the_interpreter_cannot_run)
+
+
+class ConfigNorm(torch.nn.Module):
+    """Built from a config object, as OLMo's norms are."""
+
+    def __init__(self, config):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(config.d_model))
+        self.eps = config.eps
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1], self.weight, self.eps)
+
+
+def make_config_norm(n):
+    return ConfigNorm(SimpleNamespace(d_model=n, eps=1e-5))
+
+
+def not_a_factory(n):
+    return float(n)
+
+
+def test_a_module_built_from_a_config_is_checked_through_a_factory():
+    report = check(make_config_norm, factory=True)
+    assert report.passed and report.conventions["eps"] == 1e-5
+    with pytest.raises(
+        UsageError, match=r"--factory: not_a_factory\(64\) gave a float"
+    ):
+        check(not_a_factory, factory=True)
 
 
 def test_a_norm_that_needs_a_gate_is_told_to_be_given_one():

@@ -2,6 +2,7 @@
 
     python -m snippets.check my_model.norms:MyRMSNorm [--device cpu|cuda] [--eps E] [--json]
         [--eps-outside] [--dim 1] [--convention llama|float32|gemma|gemma-bf16] [--add]
+        [--init NAME=VALUE] [--factory]
     python -m snippets.check path/to/file.py:rms_norm
     python check_rmsnorm.py path/to/file.py:rms_norm    (this file, downloaded from the site)
 
@@ -70,6 +71,11 @@ def main(argv=None) -> int:
         help="a keyword argument for a module class's constructor (a Python literal)",
     )
     parser.add_argument(
+        "--factory",
+        action="store_true",
+        help="TARGET is a function f(n) that returns the module (one built from a config)",
+    )
+    parser.add_argument(
         "--add",
         action="store_true",
         help="a residual add fused with the norm: y, h = f(x, residual, weight)",
@@ -86,6 +92,7 @@ def main(argv=None) -> int:
             convention=args.convention,
             add=args.add,
             init=dict(keyword(item) for item in args.init),
+            factory=args.factory,
         )
     except UsageError as error:
         if args.json:  # a caller reading JSON gets the error as JSON too

@@ -509,19 +509,22 @@ def check(
     convention=None,
     add=False,
     init=None,
+    factory=False,
 ) -> Report:
     """Run every check on `target` (an nn.Module class or a function); with `eps_outside`,
     eps added to the RMS is the form intended; `dim` is the dimension it normalizes (-1, or
     1 for channel-first inputs); `convention`, one of CONVENTIONS, the rounding intended;
     `add`, a residual add fused with the norm (AddSubject), checked with ADD_CHECKS too;
-    `init`, keyword arguments for a module class's constructor besides the size.
+    `init`, keyword arguments for a module class's constructor besides the size;
+    `factory`, whether `target` is a function f(n) that returns the module.
     """
     if device == "cuda" and not torch.cuda.is_available():
         raise UsageError("--device cuda: no CUDA device here")
     if convention is not None and convention not in CONVENTIONS:
         known = ", ".join(CONVENTIONS)
         raise UsageError(f"convention {convention!r}: expected one of {known}")
-    norm = (AddSubject if add else Subject)(target, eps, device, init=init)
+    subject = AddSubject if add else Subject
+    norm = subject(target, eps, device, init=init, factory=factory)
     norm.eps_outside, norm.dim, norm.convention = eps_outside, dim, convention
     try:
         found = conventions(norm, device)

@@ -27,10 +27,12 @@ class Subject:
     dim = -1  # the dimension it normalizes: -1, or 1 when channel-first (check())
     convention = None  # the rounding convention it was told to follow (check())
 
-    def __init__(self, obj, eps=None, device="cpu", n=N, init=None):
+    def __init__(self, obj, eps=None, device="cpu", n=N, init=None, factory=False):
         self.target, self.given_eps, self.init = obj, eps, dict(init or {})
-        self.device, self.declared_eps = device, eps
-        if inspect.isclass(obj) and issubclass(obj, torch.nn.Module):
+        self.device, self.declared_eps, self.factory = device, eps, factory
+        # A factory, f(n) returning a module (one built from a config object), is
+        # built as a module class is.
+        if factory or (inspect.isclass(obj) and issubclass(obj, torch.nn.Module)):
             takes = inspect.signature(obj).parameters
             _passable(obj, eps, takes)
             kwargs = {**self.init, **({"eps": eps} if eps is not None else {})}
@@ -38,12 +40,16 @@ class Subject:
             # may take no size (transformers' Llama4TextL2Norm(eps)).
             sized = next(iter(takes), None) not in ("eps", "epsilon")
             try:
-                self.module = (obj(n, **kwargs) if sized else obj(**kwargs)).to(device)
+                self.module = obj(n, **kwargs) if sized else obj(**kwargs)
             except Exception as error:
                 hint = _eps_hint(takes, eps) or _init_hint(error)
                 raise UsageError(
                     f"cannot build {obj.__name__}({n}): {error}{hint}"
                 ) from error
+            if not isinstance(self.module, torch.nn.Module):
+                made = type(self.module).__name__
+                raise UsageError(f"--factory: {obj.__name__}({n}) gave a {made}")
+            self.module = self.module.to(device)
             # The gain is its parameter of shape (n,) named weight (or scale, gamma, g),
             # else its only one; another of that shape (a bias) is held at zero. With no
             # parameter, or only scalars (a scalar gain, kept as built), it is checked
@@ -90,7 +96,9 @@ class Subject:
 
     def at_width(self, n):
         """The same target for rows of n features (a module class built again, Cls(n))."""
-        other = type(self)(self.target, self.given_eps, self.device, n, self.init)
+        other = type(self)(
+            self.target, self.given_eps, self.device, n, self.init, self.factory
+        )
         other.eps_outside, other.dim = self.eps_outside, self.dim
         return other
 
