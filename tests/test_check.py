@@ -179,6 +179,16 @@ class WeightGradientInBfloat16(torch.autograd.Function):
         return dx.to(x.dtype), dw
 
 
+def upcasts_only_loud_rows(x, weight, eps=1e-6):
+    # float32 for rows of large RMS only: a quiet row with one massive channel (256 in
+    # float16) still squares it in float16, to inf.
+    loud = x.float().pow(2).mean(-1, keepdim=True).sqrt() > 100
+    quiet = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+    x32 = x.float()
+    upcast = (x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
+    return weight * torch.where(loud, upcast, quiet)
+
+
 def declares_eps_but_adds_none(x, weight, eps=1e-6):
     return weight * x / x.pow(2).mean(-1, keepdim=True).sqrt()
 
@@ -219,6 +229,7 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
         (eps_twice, "eps"),
         (declares_eps_but_adds_none, "eps"),
         (no_upcast, "half"),
+        (upcasts_only_loud_rows, "half"),
         (weight_read_as_input_dtype, "mixed"),
         (no_eps, "zero rows"),
         (mean_square_floored_at_zero, "zero rows"),
