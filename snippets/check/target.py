@@ -50,23 +50,8 @@ class Subject:
                 made = type(self.module).__name__
                 raise UsageError(f"--factory: {obj.__name__}({n}) gave a {made}")
             self.module = self.module.to(device)
-            # The gain is its parameter of shape (n,) named weight (or scale, gamma, g),
-            # else its only one; another of that shape (a bias) is held at zero. With no
-            # parameter, or only scalars (a scalar gain, kept as built), it is checked
-            # as f(x) is, with a weight applied after it.
-            shaped = [k for k, p in self.module.named_parameters() if p.shape == (n,)]
-            named = ("weight", "scale", "gamma", "g")
-            gains = [k for k in shaped if k.split(".")[-1] in named] or shaped
-            others = [tuple(p.shape) for p in self.module.parameters() if p.numel() > 1]
-            if len(gains) > 1 or (not gains and others):
-                found = ", ".join(shaped) or f"shapes {others}"
-                raise UsageError(
-                    f"{obj.__name__}({n}): no single gain of shape ({n},) among its"
-                    f" parameters ({found})"
-                )
-            self.weightless = not gains
-            self.weight_name = gains[0] if gains else None
-            self.held = [k for k in shaped if k != self.weight_name]
+            self.weight_name, self.held = _gain(self.module, n, obj.__name__)
+            self.weightless = self.weight_name is None
             for name in ("eps", "variance_epsilon"):
                 if self.declared_eps is None and isinstance(
                     getattr(self.module, name, None), float
@@ -168,6 +153,23 @@ class AddSubject(Subject):
             got = type(out).__name__
             raise UsageError(f"--add: expected (y, h) or None (in place), got {got}")
         return tuple(out)
+
+def _gain(module, n, name):
+    """The name of a module's gain, its parameter of shape (n,) named weight (or scale,
+    gamma, g), else its only one; and the others of that shape (a bias), held at zero.
+    None for a module with no parameter, or only scalars (a scalar gain, kept as built):
+    it is checked as f(x) is, with a weight applied after it."""
+    shaped = [k for k, p in module.named_parameters() if p.shape == (n,)]
+    named = ("weight", "scale", "gamma", "g")
+    gains = [k for k in shaped if k.split(".")[-1] in named] or shaped
+    others = [tuple(p.shape) for p in module.parameters() if p.numel() > 1]
+    if len(gains) > 1 or (not gains and others):
+        found = ", ".join(shaped) or f"shapes {others}"
+        raise UsageError(
+            f"{name}({n}): no single gain of shape ({n},) among its parameters ({found})"
+        )
+    gain = gains[0] if gains else None
+    return gain, [k for k in shaped if k != gain]
 
 def _eps_hint(takes, eps) -> str:
     """What to pass when the target requires an eps and none was given."""
