@@ -569,7 +569,7 @@ def test_generator_shows_every_figure(smoke_results, generated):
         for name, why in results["skipped"].items():
             assert f"- {page._name(name, words)}: {page._reason(why, words)}" in table
         if language == "ko":  # every reason in Korean, an import error's message aside
-            assert "not installed" not in table and "설치되지 않음 (" in table
+            assert "not installed" not in table and "설치되지 않음(" in table
         for name, costs in results["host_us"].items():
             row = f"| {page._name(name, words)} | {costs['forward']:.1f} |"
             assert row in table
@@ -859,7 +859,7 @@ def test_the_fused_kernel_is_held_to_liger_at_every_n():
     missed = status(lambda n, mode: 0.9 if (n, mode) == (4096, "backward") else 1.1)
     assert missed.endswith(
         "**missed**: backward, N = 4096: 1.0000 ms, Liger-Kernel add+RMSNorm 0.9000 ms"
-        " (1.11×)."
+        " (1.11× slower)."
     )
     assert "**missed**: forward, N = 1024" in status(lambda n, mode: 0.5)  # every N
     assert "**met**" in status(lambda n, mode: 1.0)  # as fast: met
@@ -900,7 +900,7 @@ def test_the_eager_target_holds_the_kernel_to_the_fastest_peer_from_n_4096():
 
     missed = status(0.95)
     assert missed.endswith(
-        "**missed**: backward, N = 8192: 0.9500 ms, Liger-Kernel 0.9000 ms (1.06×)."
+        "**missed**: backward, N = 8192: 0.9500 ms, Liger-Kernel 0.9000 ms (1.06× slower)."
     )
     assert "N = 2048" not in missed
     met = status(0.9)  # as fast as Liger-Kernel where it is the fastest
@@ -1105,10 +1105,12 @@ def test_cpu_table_shows_every_figure_and_the_layer_norm_ratios(tmp_path):
     assert [p.name for p in written] == ["table.en.md", "table.ko.md"]
     for language in LANGUAGES:
         table = (tmp_path / f"table.{language}.md").read_text()
+        words = page.WORDS[language]
         assert results["cpu"] in table and results["torch"] in table
         for entry in results["runs"]:
             cell = f"{entry['ms']:.2f} ({entry['ms_min']:.2f}–{entry['ms_max']:.2f})"
-            assert f"| {entry['implementation']} |" in table and cell in table
+            name = page._name(entry["implementation"], words)
+            assert f"| {name} |" in table and cell in table
             if entry["implementation"] != "LayerNorm eager":
                 # Round by round, over LayerNorm's time in the same round.
                 layer_norm = next(

@@ -116,7 +116,12 @@ WORDS = {
         "eager": "Eager, bfloat16, N ≥ {n}: at least as fast as the fastest "
         "peer (F.rms_norm, torch.compile, Liger-Kernel, QuACK where present) in every "
         "pass",
-        "versus_case": "{mode}, {shape}: {ms} ms, {peer} {peer_ms} ms ({ratio}×)",
+        "versus_case": "{mode}, {shape}: {ms} ms, {peer} {peer_ms} ms ({versus})",
+        "slower": "{ratio}× slower",
+        "faster": "{ratio}× faster",
+        "as_fast": "as fast",
+        "join": "; ",
+        "paren": " ({})",
         "fused_speedup": "Graph, bfloat16, the fused add and norm, {mode}: at least "
         "{limit}× as fast as the add followed by the site's lone kernel at every N",
         "speedup_case": "{shape}: {ratio}×",
@@ -229,7 +234,13 @@ WORDS = {
         "eager": "즉시 실행, bfloat16, N ≥ {n}: 모든 패스에서 가장 빠른 비교 "
         "대상(F.rms_norm, torch.compile, Liger-Kernel, QuACK 중 있는 것)보다 느리지 "
         "않음",
-        "versus_case": "{mode}, {shape}: {ms} ms, {peer} {peer_ms} ms ({ratio}배)",
+        "versus_case": "{mode}, {shape}: {ms} ms, {peer} {peer_ms} ms({versus})",
+        "slower": "{ratio}배 느림",
+        "faster": "{ratio}배 빠름",
+        "as_fast": "같음",
+        # Korean prose does not use semicolons, nor a space before a parenthesis.
+        "join": " / ",
+        "paren": "({})",
         "fused_speedup": "그래프, bfloat16, 퓨즈드 덧셈·정규화, {mode}: 모든 N에서 덧셈 "
         "뒤에 이 사이트의 단독 커널을 실행할 때보다 {limit}배 이상 빠름",
         "speedup_case": "{shape}: {ratio}배",
@@ -273,6 +284,13 @@ WORDS = {
         "옮길 수도 있습니다([측정 대상](#what-is-measured)).",
         # The implementation names are run.py's identifiers; only the words in one are Korean.
         "names": {
+            "eager naive": "식 그대로(즉시 실행)",
+            "eager Hugging Face": "Hugging Face 방식(즉시 실행)",
+            "torch.compile naive": "식 그대로(torch.compile)",
+            "LayerNorm eager": "LayerNorm(즉시 실행)",
+            "LayerNorm compiled": "LayerNorm(컴파일)",
+            "eager add + F.rms_norm": "add + F.rms_norm(즉시 실행)",
+            "torch.compile add+norm": "add+norm(torch.compile)",
             "Triton (this site)": "Triton(이 사이트)",
             "add + Triton RMSNorm (this site)": "add + Triton RMSNorm(이 사이트)",
             "Triton add+RMSNorm (this site)": "Triton add+RMSNorm(이 사이트)",
@@ -427,10 +445,18 @@ CEILING_SHOWN = 5  # the highest figures named of those above CEILING
 
 def _status(words, misses: list[str], shown: str | None) -> str:
     if misses:
-        return f"{words['missed']}: " + "; ".join(misses)
+        return f"{words['missed']}: " + words["join"].join(misses)
     if shown is None:
         return words["none"]
-    return f"{words['met']} ({shown})"
+    return words["met"] + words["paren"].format(shown)
+
+def _versus(ms, peer_ms, words) -> str:
+    """How much slower or faster than the peer, in words."""
+    if ms > peer_ms:
+        return words["slower"].format(ratio=f"{ms / peer_ms:.2f}")
+    if ms < peer_ms:
+        return words["faster"].format(ratio=f"{peer_ms / ms:.2f}")
+    return words["as_fast"]
 
 def _copy_target(results, words, group, mode, threshold, dtypes) -> str:
     """Met if the kernel's graph figure reaches `threshold` % of its copy at every shape
@@ -482,12 +508,12 @@ def _not_slower(results, words, mine, peers, timing, group, from_n=0) -> str:
                 ms=f"{figure['ms']:.4f}",
                 peer=_name(best["implementation"], words),
                 peer_ms=f"{best['ms']:.4f}",
-                ratio=f"{figure['ms'] / best['ms']:.2f}",
+                versus=_versus(figure["ms"], best["ms"], words),
             )
             cases.append(case)
             if figure["ms"] > best["ms"]:
                 misses.append(case)
-    return _status(words, misses, "; ".join(cases) or None)
+    return _status(words, misses, words["join"].join(cases) or None)
 
 def _speedup_target(results, words, mode) -> str:
     """Met if the fused kernel is FUSED_SPEEDUP[mode] times as fast as UNFUSED at every N
@@ -509,7 +535,7 @@ def _speedup_target(results, words, mode) -> str:
         cases.append(case)
         if ratio < FUSED_SPEEDUP[mode]:
             misses.append(case)
-    return _status(words, misses, "; ".join(cases) or None)
+    return _status(words, misses, words["join"].join(cases) or None)
 
 def _host_target(results, words, mode) -> str:
     host = results.get("host_us", {})
@@ -633,7 +659,7 @@ def _fastest(results, words, family, **where) -> str:
         if figures:
             best = min(figures, key=lambda r: r["ms"])
             at.setdefault(best["implementation"], []).append(str(n))
-    return "; ".join(
+    return words["join"].join(
         words["at"].format(name=_name(name, words), sizes=", ".join(sizes))
         for name, sizes in at.items()
     )
@@ -769,8 +795,9 @@ def _reason(why: str, words) -> str:
     """run.py's reason for leaving an implementation out, in this language (an import
     error's own message as it is)."""
     error = why.removeprefix(NOT_INSTALLED)
+    # " (No module named ...)", its parenthesis set as the language sets it.
     if error != why:
-        return words["not_installed"] + error
+        return words["not_installed"] + words["paren"].format(error.strip()[1:-1])
     return words["reasons"].get(why, why)
 
 # What places a figure: the keys of a run entry, in the order the failures name them.
