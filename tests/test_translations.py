@@ -29,9 +29,17 @@ GLOSS = re.compile(
 )
 # A heading's line: headings carry no glosses.
 HEADING_LINE = re.compile(r"^#{1,6} .*$", re.MULTILINE)
-# The Korean column of the glossary's table: the Korean term, glossed where it may be.
-GLOSSARY_ROW = re.compile(r"^\| [^|]+ \| ([^|]+) \|", re.MULTILINE)
+# A glossary row: its anchors (in the English cell) and the Korean term, glossed where it may be.
+GLOSSARY_ROW = re.compile(
+    r"^\| ((?:<span id=\"[\w-]+\"></span>)*)[^|]+ \| ([^|]+) \|", re.MULTILINE
+)
+ANCHOR = re.compile(r'<span id="([\w-]+)"></span>')
 GLOSSED_TERM = re.compile(r"([\w -]+?)\(([^()]+)\)")
+# A term's first use may link to its glossary row instead of carrying the gloss: in the prose
+# the link becomes the term followed by ⟦anchor⟧.
+GLOSSARY_LINK = re.compile(r"\[([^\]]+)\]\((?:\.\./)?glossary\.md#([\w-]+)\)")
+# Glosses are for the pages that explain a term; elsewhere a link to the glossary reads lighter.
+MAX_GLOSSES_PER_PAGE = 8
 # Term choices (README, "Translations"): what a Korean page writes instead of each.
 AVOIDED = {
     "더미": "스택 (a stack of blocks)",
@@ -46,6 +54,24 @@ AVOIDED = {
     "놀이터": "플레이그라운드",
     "증명": "검증 (checked by running code)",
     "세요": "합니다체, imperatives as -십시오",
+    "합시다": "하겠습니다 (…라고 하겠습니다)",
+    "보여 주는 것은 다음과": "수치에서 (표에서) 알 수 있는 점은 다음과",
+    "임포트": "import",
+    "머신": "기계",
+    "검사 도구": "검사기",
+    "포팅": "이식",
+    "상계": "상한",
+    "표준 정규 분포": "표준정규분포",
+    "docstring": "독스트링",
+}
+# Style rules a machine can check in Korean prose (README, "Translations").
+STYLE = {
+    # A line break inside a paragraph renders as a space: "행 (" instead of "행(".
+    "a line that starts with '(' after Hangul": re.compile(
+        r"[\uac00-\ud7a3]\n[ \t]*\(", re.MULTILINE
+    ),
+    "a semicolon (split the sentence or make a list)": re.compile(r";"),
+    "'등' in a citation (write et al.)": re.compile(r"[A-Za-z] 등\]"),
 }
 
 
@@ -92,22 +118,43 @@ def test_korean_page_is_written_in_korean(page: Path):
     )
 
 
+def korean_text(page: Path, *, headings: bool = True, filler: str = " ") -> str:
+    """A Korean page's prose with its line breaks, code and math replaced by `filler`; a
+    link to the glossary kept as ⟦anchor⟧."""
+    text = (DOCS / "ko" / page).read_text(encoding="utf-8")
+    text = NOT_PROSE.sub(filler, GLOSSARY_LINK.sub(r"\1⟦\2⟧", text))
+    return text if headings else HEADING_LINE.sub(" ", text)
+
+
 def korean_prose(page: Path, *, headings: bool = True) -> str:
     """A Korean page's prose on one line (a term may be broken across lines)."""
-    text = NOT_PROSE.sub(" ", (DOCS / "ko" / page).read_text(encoding="utf-8"))
-    if not headings:
-        text = HEADING_LINE.sub(" ", text)
-    return " ".join(text.split())
+    return " ".join(korean_text(page, headings=headings).split())
+
+
+def glossary_rows() -> list[tuple[list[str], str]]:
+    """(anchors, Korean cell) of each row of the Korean glossary's table."""
+    text = (DOCS / "ko" / "glossary.md").read_text("utf-8")
+    return [
+        (ANCHOR.findall(spans), korean) for spans, korean in GLOSSARY_ROW.findall(text)
+    ]
 
 
 def glossary_glosses() -> dict[str, str]:
     """English gloss -> the Korean term it follows, from the glossary's Korean column."""
-    cells = GLOSSARY_ROW.findall((DOCS / "ko" / "glossary.md").read_text("utf-8"))
     return {
         english: korean.strip()
-        for cell in cells[2:]  # after the header and its rule
+        for _, cell in glossary_rows()
         for korean, english in GLOSSED_TERM.findall(cell)
         if GLOSS.search(f"가({english})")
+    }
+
+
+def glossary_anchors() -> dict[str, list[str]]:
+    """English gloss -> the anchors of its glossary row."""
+    return {
+        english: anchors
+        for anchors, cell in glossary_rows()
+        for _, english in GLOSSED_TERM.findall(cell)
     }
 
 
@@ -116,6 +163,7 @@ def test_the_glossary_lists_glosses():
     assert glosses["backward pass"] == "역전파"
     assert glosses["root mean square, RMS"] == "제곱평균제곱근"
     assert "row" not in glosses  # 행 is not glossed
+    assert glossary_anchors()["backward pass"] == ["forward-pass", "backward-pass"]
 
 
 @pytest.mark.parametrize("page", pages("ko"), ids=str)
@@ -140,6 +188,17 @@ def test_glosses_are_glossary_terms_once_and_never_nested(page: Path):
     english = [english for _, english in found]
     repeated = sorted({term for term in english if english.count(term) > 1})
     assert repeated == [], f"ko/{page}: glossed more than once"
+    assert len(english) <= MAX_GLOSSES_PER_PAGE, (
+        f"ko/{page}: {len(english)} glosses; gloss the terms this page explains and link"
+        " the first use of the others to the glossary: [특성](glossary.md#feature)"
+    )
+
+
+@pytest.mark.parametrize("page", pages("ko"), ids=str)
+def test_headings_carry_no_glosses(page: Path):
+    headings = HEADING_LINE.findall(korean_text(page))
+    glossed = [heading for heading in headings if GLOSS.search(heading)]
+    assert glossed == [], f"ko/{page}: gloss the term in the body text instead"
 
 
 @pytest.mark.parametrize("page", pages("ko"), ids=str)
@@ -148,7 +207,7 @@ def test_a_glossed_term_is_glossed_where_the_page_first_uses_it(page: Path):
         return
     # Headings carry no glosses, so the first use counted is the first in the running text.
     text = korean_prose(page, headings=False)
-    glosses = glossary_glosses()
+    glosses, anchors = glossary_glosses(), glossary_anchors()
     unglossed = []
     for english, korean in glosses.items():
         # 특성 inside 이상치 특성 is a use of the longer term, not of 특성.
@@ -158,16 +217,35 @@ def test_a_glossed_term_is_glossed_where_the_page_first_uses_it(page: Path):
         ):
             masked = masked.replace(longer, "□" * len(longer))
         first = masked.find(korean)
-        if first >= 0 and not text.startswith(f"({english})", first + len(korean)):
-            unglossed.append(text[first : first + len(korean) + 12])
-    assert unglossed == [], f"ko/{page}: first uses without their gloss"
+        after = first + len(korean)
+        linked = any(text.startswith(f"⟦{a}⟧", after) for a in anchors[english])
+        if first >= 0 and not (linked or text.startswith(f"({english})", after)):
+            unglossed.append(text[first : after + 12])
+    assert unglossed == [], (
+        f"ko/{page}: first uses without their gloss or a link to their glossary row"
+    )
 
 
 @pytest.mark.parametrize("page", pages("ko"), ids=str)
 def test_korean_pages_keep_the_term_choices(page: Path):
-    text = korean_prose(page)
+    if page == Path("glossary.md"):  # its first column is English
+        text = korean_prose(page).replace("docstring", "")
+    else:
+        text = korean_prose(page)
     found = {term: instead for term, instead in AVOIDED.items() if term in text}
     assert found == {}, f"ko/{page}: write instead"
+
+
+@pytest.mark.parametrize("page", pages("ko"), ids=str)
+def test_korean_prose_follows_the_style_sheet(page: Path):
+    text = korean_text(page, filler="§")  # math and code stay where they were
+    broken = {
+        rule: [
+            text[max(m.start() - 20, 0) : m.end() + 10] for m in pattern.finditer(text)
+        ]
+        for rule, pattern in STYLE.items()
+    }
+    assert {rule: found for rule, found in broken.items() if found} == {}, f"ko/{page}"
 
 
 def test_every_korean_page_translates_the_current_english_page():
