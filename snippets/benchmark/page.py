@@ -104,6 +104,11 @@ WORDS = {
         "none": "**not measured**",
         "lowest": "lowest {value}: {where}",
         "highest": "highest {value}: {where}",
+        # A target's line: its title, then the verdict with what it rests on.
+        "target": "- {title}: {verdict}{detail}.",
+        "met_detail": " ({})",
+        "missed_detail": ": {}",
+        "case_value": "{where} ({value})",
         "copy_target": "Graph, {group}, {mode}, {dtypes}: at least {percent}% of the copy "
         "of equal bytes at every shape",
         "every_dtype": "every dtype measured",
@@ -210,7 +215,7 @@ WORDS = {
         "1×보다 크면 F.rms_norm보다 빠릅니다.",
         "headline_best": "N = {n}에서는 이 사이트의 커널이 가장 빠르며, F.rms_norm보다 {x}배 "
         "빠릅니다",
-        "headline_other": "N = {n}에서 가장 빠른 구현: {best} ({y}×), 이 사이트의 커널: {x}×",
+        "headline_other": "N = {n}에서 가장 빠른 구현: {best}({y}×), 이 사이트의 커널: {x}×",
         "headline_join": ". ",
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N (행 길이)",
@@ -220,8 +225,13 @@ WORDS = {
         "met": "**달성**",
         "missed": "**미달**",
         "none": "**측정 없음**",
-        "lowest": "최저 {value}: {where}",
-        "highest": "최고 {value}: {where}",
+        "lowest": "최저 {value}, {where}",
+        "highest": "최고 {value}, {where}",
+        # The verdict first, for scanning; what it rests on in parentheses after the title.
+        "target": "- {verdict} — {title}{detail}.",
+        "met_detail": "({})",
+        "missed_detail": "({})",
+        "case_value": "{where}: {value}",
         "copy_target": "그래프, {group}, {mode}, {dtypes}: 모든 모양에서 같은 바이트 복사 "
         "대비 {percent}% 이상",
         "every_dtype": "측정한 모든 dtype",
@@ -234,7 +244,7 @@ WORDS = {
         "eager": "즉시 실행, bfloat16, N ≥ {n}: 모든 패스에서 가장 빠른 비교 "
         "대상(F.rms_norm, torch.compile, Liger-Kernel, QuACK 중 있는 것)보다 느리지 "
         "않음",
-        "versus_case": "{mode}, {shape}: {ms} ms, {peer} {peer_ms} ms({versus})",
+        "versus_case": "{mode}, {shape}: {ms} ms, {peer} {peer_ms} ms 대비 {versus}",
         "slower": "{ratio}배 느림",
         "faster": "{ratio}배 빠름",
         "as_fast": "같음",
@@ -254,8 +264,8 @@ WORDS = {
             "forward+backward": "순전파 커널과 역전파 커널만 띄우는 시간",
         },
         "bare_case": "{us} µs, 커널만 띄우면 {bare} µs",
-        "ceiling": "어떤 수치도 복사 대비 {limit}%를 넘지 않음(일반 행, QK-norm 행, 긴 "
-        "행: 모든 구현, 패스, 측정 방식)",
+        "ceiling": "일반 행, QK-norm 행, 긴 행의 모든 구현, 패스, 측정 방식에서 어떤 "
+        "수치도 복사 대비 {limit}%를 넘지 않음",
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "외 {count}개",
         "say": "수치 요약",
@@ -289,11 +299,12 @@ WORDS = {
             "torch.compile naive": "식 그대로(torch.compile)",
             "LayerNorm eager": "LayerNorm(즉시 실행)",
             "LayerNorm compiled": "LayerNorm(컴파일)",
-            "eager add + F.rms_norm": "add + F.rms_norm(즉시 실행)",
-            "torch.compile add+norm": "add+norm(torch.compile)",
+            "eager add + F.rms_norm": "덧셈 후 F.rms_norm(즉시 실행)",
+            "torch.compile add+norm": "덧셈+정규화(torch.compile)",
             "Triton (this site)": "Triton(이 사이트)",
-            "add + Triton RMSNorm (this site)": "add + Triton RMSNorm(이 사이트)",
-            "Triton add+RMSNorm (this site)": "Triton add+RMSNorm(이 사이트)",
+            "add + Triton RMSNorm (this site)": "덧셈 후 Triton RMSNorm(이 사이트)",
+            "Triton add+RMSNorm (this site)": "Triton 덧셈+RMSNorm(이 사이트)",
+            "Liger-Kernel add+RMSNorm": "Liger-Kernel 덧셈+RMSNorm",
             "bare launch (Triton)": "커널만 띄움(Triton)",
         },
         "not_installed": "설치되지 않음",
@@ -443,12 +454,15 @@ CEILING = 101  # no figure above 101% of its copy: the copy is a yardstick to re
 CEILING_GROUPS = ["rows", "qk-norm", "wide"]  # decode: launch latency, not bandwidth
 CEILING_SHOWN = 5  # the highest figures named of those above CEILING
 
-def _status(words, misses: list[str], shown: str | None) -> str:
+def _status(words, misses: list[str], shown: str | None) -> tuple[str, str]:
+    """The verdict, and the cases it rests on: those missed, or what was met by."""
     if misses:
-        return f"{words['missed']}: " + words["join"].join(misses)
+        return words["missed"], words["missed_detail"].format(
+            words["join"].join(misses)
+        )
     if shown is None:
-        return words["none"]
-    return words["met"] + words["paren"].format(shown)
+        return words["none"], ""
+    return words["met"], words["met_detail"].format(shown)
 
 def _versus(ms, peer_ms, words) -> str:
     """How much slower or faster than the peer, in words."""
@@ -458,7 +472,7 @@ def _versus(ms, peer_ms, words) -> str:
         return words["faster"].format(ratio=f"{peer_ms / ms:.2f}")
     return words["as_fast"]
 
-def _copy_target(results, words, group, mode, threshold, dtypes) -> str:
+def _copy_target(results, words, group, mode, threshold, dtypes) -> tuple[str, str]:
     """Met if the kernel's graph figure reaches `threshold` % of its copy at every shape
     of the group in each of the dtypes."""
     where = {"implementation": KERNEL, "group": group, "mode": mode, "timing": "graph"}
@@ -474,7 +488,9 @@ def _copy_target(results, words, group, mode, threshold, dtypes) -> str:
         if _of_copy(run) is None  # it failed, or its copy did
     ]
     misses += [
-        f"{where} ({_percent(value)})" for value, where in figures if value < threshold
+        words["case_value"].format(where=where, value=_percent(value))
+        for value, where in figures
+        if value < threshold
     ]
     misses += _unmeasured(results, words, "graph", dtypes, group)
     lowest = min(figures, default=None)
@@ -483,7 +499,9 @@ def _copy_target(results, words, group, mode, threshold, dtypes) -> str:
     )
     return _status(words, misses, shown)
 
-def _not_slower(results, words, mine, peers, timing, group, from_n=0) -> str:
+def _not_slower(
+    results, words, mine, peers, timing, group, from_n=0
+) -> tuple[str, str]:
     """Met if, in bfloat16 at every shape of the group from N = from_n on, `mine` is in no
     pass slower than the fastest of `peers` (those measured)."""
     dtype = "torch.bfloat16"
@@ -515,7 +533,7 @@ def _not_slower(results, words, mine, peers, timing, group, from_n=0) -> str:
                 misses.append(case)
     return _status(words, misses, words["join"].join(cases) or None)
 
-def _speedup_target(results, words, mode) -> str:
+def _speedup_target(results, words, mode) -> tuple[str, str]:
     """Met if the fused kernel is FUSED_SPEEDUP[mode] times as fast as UNFUSED at every N
     (graph, bfloat16, rows)."""
     dtype, group = "torch.bfloat16", "rows"
@@ -537,7 +555,7 @@ def _speedup_target(results, words, mode) -> str:
             misses.append(case)
     return _status(words, misses, words["join"].join(cases) or None)
 
-def _host_target(results, words, mode) -> str:
+def _host_target(results, words, mode) -> tuple[str, str]:
     host = results.get("host_us", {})
     mine, ref = host.get(KERNEL, {}).get(mode), host.get(REFERENCE, {}).get(mode)
     failed = [words["failed"]] if "error" in host.get(KERNEL, {}) else []
@@ -549,7 +567,7 @@ def _host_target(results, words, mode) -> str:
     )
     return _status(words, [case] if ratio > HOST_LIMIT[mode] else [], case)
 
-def _bare_target(results, words, mode) -> str:
+def _bare_target(results, words, mode) -> tuple[str, str]:
     """Met if the kernel's host time of the pass is at most its kernels' bare launches'
     plus BARE_EXTRA_US."""
     host = results.get("host_us", {})
@@ -564,7 +582,7 @@ def _bare_target(results, words, mode) -> str:
     missed = mine[mode] > sum(launches) + BARE_EXTRA_US
     return _status(words, [case] if missed else [], case)
 
-def _ceiling_target(results, words) -> str:
+def _ceiling_target(results, words) -> tuple[str, str]:
     """Met if no figure of CEILING_GROUPS passes CEILING % of its copy."""
     figures = [
         (
@@ -580,7 +598,10 @@ def _ceiling_target(results, words) -> str:
         if run["group"] in CEILING_GROUPS and _of_copy(run) is not None
     ]
     above = sorted((f for f in figures if f[0] > CEILING), reverse=True)
-    misses = [f"{where} ({_percent(value)})" for value, where in above[:CEILING_SHOWN]]
+    misses = [
+        words["case_value"].format(where=where, value=_percent(value))
+        for value, where in above[:CEILING_SHOWN]
+    ]
     if len(above) > CEILING_SHOWN:
         misses.append(words["more"].format(count=len(above) - CEILING_SHOWN))
     highest = max(figures, default=None)
@@ -636,7 +657,10 @@ def targets(results, language: str) -> list[str]:
         ),
         (words["ceiling"].format(limit=CEILING), _ceiling_target(results, words)),
     ]
-    targets = [f"- {a}: {b}." for a, b in lines]
+    targets = [
+        words["target"].format(title=title, verdict=verdict, detail=detail)
+        for title, (verdict, detail) in lines
+    ]
     notes = [words["yardstick"]]
     if results["peak_gbps"]:
         peak = f"{results['peak_gbps']:,}"
