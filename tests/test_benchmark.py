@@ -657,7 +657,7 @@ WIDE_FORWARD = "Graph, wide rows, forward, bfloat16: at least 90%"
 WIDE_BOTH = "Graph, wide rows, forward+backward, bfloat16: at least 80%"
 QK_FORWARD = "Graph, QK-norm rows, forward, bfloat16: at least 85%"
 DECODE = "Graph, decode, bfloat16, every pass"
-EAGER = "Eager, bfloat16, N ≥ 4096"
+EAGER = "Eager, rows, bfloat16, N ≥ 4096"
 HOST_FORWARD = "Host time, forward, at most 2×"
 HOST_BOTH = "Host time, forward+backward, at most 1.5×"
 BARE_FORWARD = "Host time, forward, at most the forward kernel's bare launch + 10 µs"
@@ -691,9 +691,7 @@ def test_targets_are_met_or_missed_by_the_figures(smoke_results):
     assert "**met**" in target(missed, QK_FORWARD)
     assert "**not measured**" in target(met, EAGER)  # tiny N only
     korean = page.targets(with_kernel_at(results, 96), "ko")
-    assert (
-        "**달성**" in korean[2] and "**측정 없음**" in korean[2 + TITLES.index(EAGER)]
-    )
+    assert "**달성**" in korean[2] and "**미측정**" in korean[2 + TITLES.index(EAGER)]
     assert "**not measured**" in target(met, FUSED_PEER)  # Liger-Kernel not installed
 
 
@@ -985,7 +983,7 @@ def test_a_failed_copy_leaves_its_figures_without_a_percentage(smoke_results):
     assert "**missed**: bfloat16, N = 300: failed" in target(lines, WIDE_FORWARD)
     section = "\n".join(page.gpu_section("smoke", results, "en"))
     assert (
-        "- copy, torch.bfloat16, wide, 2, 300, graph: `OutOfMemoryError()`" in section
+        "- copy, bfloat16, wide rows, N = 300, graph: `OutOfMemoryError()`" in section
     )
 
 
@@ -1003,7 +1001,10 @@ def test_percentages_of_peak_are_shown_where_the_peak_is_known(smoke_results):
     percents = f"{entry['copy_percent']:.1f}%, {low:.1f}–{high:.1f}"
     assert f"({percents}; {entry['peak_percent']:.1f}%)" in section
     korean = "\n".join(page.gpu_section("smoke", results, "ko"))
-    assert "최대 대역폭 대비 백분율은 3,350 GB/s(a made-up datasheet)에 대한" in korean
+    assert (
+        "최대 대역폭 대비 백분율의 기준은 3,350 GB/s(a made-up datasheet)입니다."
+        in korean
+    )
 
 
 def test_parts_of_a_gpu_run_measure_host_time_once():

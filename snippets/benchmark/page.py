@@ -46,6 +46,9 @@ WORDS = {
     "en": {
         "device": "Device",
         "driver": "driver",
+        "commit": "commit",
+        "no_version": "-",
+        "host_mode": "host time",
         "rounds": "{count} rounds, the median and the range (lowest–highest) of each figure",
         "name": "implementation",
         "copy": "copy",
@@ -109,6 +112,7 @@ WORDS = {
         "met_detail": " ({})",
         "missed_detail": ": {}",
         "case_value": "{where} ({value})",
+        "case_state": "{where}: {state}",  # failed, not measured
         "copy_target": "Graph, {group}, {mode}, {dtypes}: at least {percent}% of the copy "
         "of equal bytes at every shape",
         "every_dtype": "every dtype measured",
@@ -118,7 +122,7 @@ WORDS = {
         "peak": "Each percentage of peak is of {gbps} GB/s ({source}).",
         "decode": "Graph, decode, bfloat16, every pass: at most the time of F.rms_norm and "
         "of Liger-Kernel at every M",
-        "eager": "Eager, bfloat16, N ≥ {n}: at least as fast as the fastest "
+        "eager": "Eager, rows, bfloat16, N ≥ {n}: at least as fast as the fastest "
         "peer (F.rms_norm, torch.compile, Liger-Kernel, QuACK where present) in every "
         "pass",
         "versus_case": "{mode}, {shape}: {ms} ms, {peer} {peer_ms} ms ({versus})",
@@ -173,13 +177,17 @@ WORDS = {
     "ko": {
         "device": "장치",
         "driver": "드라이버",
-        "rounds": "{count}라운드(각 수치는 라운드 간 중앙값과 최저–최고 범위)",
+        "commit": "커밋",
+        "no_version": "없음",
+        "host_mode": "호스트 시간",
+        "rounds": "라운드 {count}번 측정(각 수치는 라운드별 측정값의 중앙값과 최저–최고 "
+        "범위)",
         "name": "구현",
         "copy": "복사",
         "failed": "실패",
-        "unmeasured": "측정 없음",
+        "unmeasured": "미측정",
         "skipped": "실행하지 않음",
-        "failures": "실패",
+        "failures": "실패한 측정",
         "modes": {
             "forward": "순전파",
             "backward": "역전파",
@@ -187,10 +195,11 @@ WORDS = {
         },
         "families": {
             "norm": "RMSNorm 단독(비교용 LayerNorm 포함)",
-            "add": "잔차 덧셈과 정규화, h = x + r, y = RMSNorm(h)",
+            "add": "잔차 덧셈과 정규화(h = x + r, y = RMSNorm(h))",
         },
         "groups": {
-            "decode": "디코드(행 M개: 시퀀스 M개에서 토큰 하나씩), 호출당 µs(라운드 간 범위)",
+            "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 곧 행 M개), 호출당 µs(괄호 안은 "
+            "라운드별 범위)",
             "qk-norm": "QK-norm(각 토큰의 헤드마다 한 행)",
             "wide": "긴 행",
         },
@@ -201,64 +210,68 @@ WORDS = {
             "wide": "긴 행",
         },
         "timings": {
-            "cuda-graph-replay": "그래프(CUDA 그래프 재생: GPU 시간만)",
-            "python-calls": "즉시 실행(매번 Python에서 띄움: 호스트 시간 포함)",
+            "cuda-graph-replay": "그래프(CUDA 그래프를 재생해 GPU 시간만 잼)",
+            "python-calls": "즉시 실행(매번 Python에서 띄워 호스트 시간까지 잼)",
             "cpu-stand-in-direct-calls": "그래프 대용(CPU에는 CUDA 그래프가 없어 "
             "패스를 직접 호출)",
         },
         "short": {"graph": "그래프", "eager": "즉시 실행"},
-        "unit": "GB/s (복사 대비 %, 라운드 간 범위)",
-        "unit_peak": "GB/s (복사 대비 %, 라운드 간 범위; 최대 대역폭 대비 %)",
+        "unit": "표의 값: GB/s(복사 대비 %, 라운드별 범위)",
+        "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드별 범위; 최대 대역폭 대비 %)",
         "headline": "{device}: 순전파+역전파, bfloat16, M = {m}, CUDA 그래프를 재생해 잰 GPU 시간, "
         "호출당 µs",
         "headline_note": "괄호 안은 F.rms_norm의 시간을 각 구현의 시간으로 나눈 값입니다. "
-        "1×보다 크면 F.rms_norm보다 빠릅니다.",
+        "1×보다 크면 그 구현이 F.rms_norm보다 빠르다는 뜻입니다.",
         "headline_best": "N = {n}에서는 이 사이트의 커널이 가장 빠르며, F.rms_norm보다 {x}배 "
         "빠릅니다",
-        "headline_other": "N = {n}에서 가장 빠른 구현: {best}({y}×), 이 사이트의 커널: {x}×",
+        "headline_other": "N = {n}에서 가장 빠른 구현은 {best}({y}×)이며, 이 사이트의 "
+        "커널은 {x}×입니다",
         "headline_join": ". ",
         "plot_y": "복사 대역폭 대비 %",
-        "plot_x": "N (행 길이)",
-        "alt": "N에 따른 복사 대역폭 대비 퍼센트, {dtype}, {timing}, {family}: 순전파, "
-        "역전파, 순전파+역전파를 나란히, 구현마다 선 하나, 라운드 간 범위는 오차 막대.",
+        "plot_x": "N(행 길이)",
+        "alt": "{dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 그린 "
+        "그림입니다. 순전파, 역전파, 순전파+역전파를 나란히 그렸고, 구현마다 선이 "
+        "하나이며, 오차 막대는 라운드별 범위입니다.",
         "targets": "목표(H100 기준, 따로 적지 않으면 bfloat16)",
         "met": "**달성**",
         "missed": "**미달**",
-        "none": "**측정 없음**",
-        "lowest": "최저 {value}, {where}",
-        "highest": "최고 {value}, {where}",
+        "none": "**미측정**",
+        "lowest": "{where}에서 최저 {value}",
+        "highest": "{where}에서 최고 {value}",
         # The verdict first, for scanning; what it rests on in parentheses after the title.
         "target": "- {verdict} — {title}{detail}.",
         "met_detail": "({})",
         "missed_detail": "({})",
-        "case_value": "{where}: {value}",
+        "case_value": "{where}에서 {value}",
+        "case_state": "{where}에서 {state}",
         "copy_target": "그래프, {group}, {mode}, {dtypes}: 모든 모양에서 같은 바이트 복사 "
         "대비 {percent}% 이상",
         "every_dtype": "측정한 모든 dtype",
-        "yardstick": "복사 대비 백분율은 모두 그 패스와 같은 바이트를 옮기는 복사(절반을 "
-        "읽고 절반을 쓰는 Triton 커널)를 같은 방식으로 같은 라운드에서 잰 값에 대한 "
-        "것입니다.",
-        "peak": "최대 대역폭 대비 백분율은 {gbps} GB/s({source})에 대한 것입니다.",
+        "yardstick": "복사 대비 백분율의 기준은 그 패스와 같은 양의 바이트를 옮기는 "
+        "복사(절반을 읽고 절반을 쓰는 Triton 커널)이며, 이 복사도 같은 방식으로 같은 "
+        "라운드에서 쟀습니다.",
+        "peak": "최대 대역폭 대비 백분율의 기준은 {gbps} GB/s({source})입니다.",
         "decode": "그래프, 디코드, bfloat16, 모든 패스: 모든 M에서 F.rms_norm과 "
         "Liger-Kernel보다 느리지 않음",
-        "eager": "즉시 실행, bfloat16, N ≥ {n}: 모든 패스에서 가장 빠른 비교 "
-        "대상(F.rms_norm, torch.compile, Liger-Kernel, QuACK 중 있는 것)보다 느리지 "
-        "않음",
-        "versus_case": "{mode}, {shape}: {ms} ms, {peer} {peer_ms} ms 대비 {versus}",
-        "slower": "{ratio}배 느림",
-        "faster": "{ratio}배 빠름",
-        "as_fast": "같음",
+        "eager": "즉시 실행, 일반 행, bfloat16, N ≥ {n}: 모든 패스에서 비교 "
+        "대상(F.rms_norm, torch.compile, Liger-Kernel, 설치되어 있으면 QuACK) 가운데 "
+        "가장 빠른 것보다 느리지 않음",
+        # "순전파, M = 1에서 0.0066 ms로 Liger-Kernel 0.0061 ms보다 1.09배 느림"
+        "versus_case": "{mode}, {shape}에서 {ms} ms로 {peer} {peer_ms} ms{versus}",
+        "slower": "보다 {ratio}배 느림",
+        "faster": "보다 {ratio}배 빠름",
+        "as_fast": "와 같음",
         # Korean prose does not use semicolons, nor a space before a parenthesis.
         "join": " / ",
         "paren": "({})",
-        "fused_speedup": "그래프, bfloat16, 퓨즈드 덧셈·정규화, {mode}: 모든 N에서 덧셈 "
-        "뒤에 이 사이트의 단독 커널을 실행할 때보다 {limit}배 이상 빠름",
-        "speedup_case": "{shape}: {ratio}배",
+        "fused_speedup": "그래프, bfloat16, 퓨즈드 덧셈·정규화, {mode}: 모든 N에서 "
+        "PyTorch 덧셈 뒤에 이 사이트의 단독 커널을 실행할 때보다 {limit}배 이상 빠름",
+        "speedup_case": "{shape}에서 {ratio}배",
         "fused_peer": "그래프, bfloat16: 퓨즈드 덧셈·정규화가 모든 N과 모든 패스에서 "
-        "Liger-Kernel의 구현보다 느리지 않음",
+        "Liger-Kernel 덧셈+RMSNorm보다 느리지 않음",
         "host": "호스트 시간, {mode}: F.rms_norm의 {limit}배 이하",
-        "host_case": "{us} µs, F.rms_norm {ref} µs의 {ratio}배",
-        "host_bare": "호스트 시간, {mode}: {bare} + {extra} µs 이하",
+        "host_case": "{us} µs로 F.rms_norm({ref} µs)의 {ratio}배",
+        "host_bare": "호스트 시간, {mode}: {bare}보다 {extra} µs 넘게 길지 않음",
         "bare": {
             "forward": "순전파 커널만 띄우는 시간",
             "forward+backward": "순전파 커널과 역전파 커널만 띄우는 시간",
@@ -268,37 +281,41 @@ WORDS = {
         "수치도 복사 대비 {limit}%를 넘지 않음",
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "외 {count}개",
-        "say": "수치 요약",
-        "say_line": "{mode}: {kernel} N에 따라 복사 대비 {low}–{high}, 가장 빠른 구현은 "
-        "{fastest}",
-        "kernels": {"norm": "이 사이트의 커널은", "add": "이 사이트의 퓨즈드 커널은"},
+        "say": "수치에서 알 수 있는 점",
+        "say_line": "{mode}: {kernel} N에 따라 복사 대비 {low}–{high}이고, 가장 빠른 "
+        "구현은 {fastest}입니다",
+        "kernels": {
+            "norm": "이 사이트의 커널은",
+            "add": "덧셈과 정규화를 합친 이 사이트의 퓨즈드 커널은",
+        },
         "at": "N = {sizes}에서 {name}",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
         "bfloat16 텐서 x로 {calls}번 호출해 잰 시간의 중앙값",
         "times_ref": "F.rms_norm 대비 배수",
-        "cpu_unit": "ms(범위). ÷ LayerNorm: 같은 라운드에서 잰 LayerNorm 시간에 대한 "
-        "비율(컴파일한 것은 컴파일한 LayerNorm에 대한 비율)",
+        "cpu_unit": "단위는 ms, 괄호 안은 범위입니다. ÷ LayerNorm 열은 시간을 같은 "
+        "라운드의 LayerNorm 시간으로 나눈 값입니다(컴파일한 구현은 컴파일한 LayerNorm "
+        "시간으로 나눔)",
         "vs_ln": "÷ LayerNorm",
         "cpu_say": "{mode}: 즉시 실행하면 RMSNorm은 LayerNorm 시간의 {low}배에서 "
-        "{high}배가 걸렸고(즉시 실행 형태 {count}개 각각의 중앙값), 컴파일하면 "
+        "{high}배(즉시 실행 형태 {count}개 각각의 중앙값)가 걸렸고, 컴파일하면 "
         "{compiled}배({range})였습니다.",
         "cpu_device": "{cpu}, 코어 {cores}개(스레드 {threads}개, torch는 "
         "{torch_threads}개 사용)",
-        "x": "x",
+        "x": "입력 x",
         # A Korean page is served one folder deeper (/ko/...): a path relative to it.
         "image": '<picture><source media="(max-width: 600px)" '
         'srcset="../../assets/benchmark/{phone}"><img src="../../assets/benchmark/{name}" '
         'alt="{alt}" loading="lazy"></picture>',
-        "above_copy": "100%를 넘는 수치: 복사는 실행 설정이 고정된 Triton 커널 하나로 잰, "
-        "도달할 목표 속도일 뿐 상한이 아니므로, 패스가 같은 바이트를 그보다 조금 빠르게 "
-        "옮길 수도 있습니다([측정 대상](#what-is-measured)).",
+        "above_copy": "100%를 넘는 수치: 복사는 실행 설정을 고정한 Triton 커널 하나로 잰 "
+        "것으로, 도달해야 할 속도일 뿐 상한이 아닙니다. 그래서 패스가 같은 양의 바이트를 "
+        "복사보다 조금 빠르게 옮길 수도 있습니다([측정 대상](#what-is-measured)).",
         # The implementation names are run.py's identifiers; only the words in one are Korean.
         "names": {
             "eager naive": "식 그대로(즉시 실행)",
-            "eager Hugging Face": "Hugging Face 방식(즉시 실행)",
+            "eager Hugging Face": "Hugging Face 형태(즉시 실행)",
             "torch.compile naive": "식 그대로(torch.compile)",
             "LayerNorm eager": "LayerNorm(즉시 실행)",
-            "LayerNorm compiled": "LayerNorm(컴파일)",
+            "LayerNorm compiled": "LayerNorm(torch.compile)",
             "eager add + F.rms_norm": "덧셈 후 F.rms_norm(즉시 실행)",
             "torch.compile add+norm": "덧셈+정규화(torch.compile)",
             "Triton (this site)": "Triton(이 사이트)",
@@ -310,9 +327,9 @@ WORDS = {
         "not_installed": "설치되지 않음",
         # run.py's reasons for leaving an implementation out, in Korean.
         "reasons": {
-            "GPU kernels": "GPU 커널",
-            "a GPU kernel (on a CPU only Triton's interpreter)": "GPU 커널(CPU에서는 "
-            "Triton 인터프리터로만 실행)",
+            "GPU kernels": "GPU 전용 커널",
+            "a GPU kernel (on a CPU only Triton's interpreter)": "GPU 전용 커널(CPU에서는 "
+            "Triton 인터프리터로만 돌릴 수 있음)",
             "not in a smoke run: compiling for each shape takes minutes": "스모크 "
             "실행에서는 제외: 모양마다 컴파일하는 데 몇 분이 걸림",
         },
@@ -364,7 +381,10 @@ def _unmeasured(results, words, timing, dtypes, group, from_n=0) -> list[str]:
         if c["timing"] == timing
     }
     return [
-        f"{_short(dtype)}, {_shape(results, group, m, n)}: {words['unmeasured']}"
+        words["case_state"].format(
+            where=f"{_short(dtype)}, {_shape(results, group, m, n)}",
+            state=words["unmeasured"],
+        )
         for dtype in dtypes
         for m, n in results["grid"]["groups"].get(group, [])
         if n >= from_n and (dtype, group, m, n) not in measured
@@ -404,7 +424,7 @@ def _cell(entry, words) -> str:
 
 def _versions(results, words) -> str:
     return ", ".join(
-        f"{label} {results[key] or '-'}"
+        f"{label} {results[key] or words['no_version']}"
         for label, key in [
             (words["driver"], "driver"),
             ("CUDA", "cuda"),
@@ -418,11 +438,17 @@ def _versions(results, words) -> str:
 
 def _header(results, words) -> str:
     commit = (results["git_commit"] or "-")[:12]
-    return (
-        f"{words['device']}: **{results['device']}** (CPU: {results['cpu']});"
-        f" {_versions(results, words)}; {results['date']}; commit `{commit}`;"
-        f" {words['rounds'].format(count=results['rounds'])}."
+    device = f"**{results['device']}**" + words["paren"].format(
+        f"CPU: {results['cpu']}"
     )
+    parts = [
+        f"{words['device']}: {device}",
+        _versions(results, words),
+        results["date"],
+        f"{words['commit']} `{commit}`",
+        words["rounds"].format(count=results["rounds"]),
+    ]
+    return words["join"].join(parts) + "."
 
 # --8<-- [start:targets]
 KERNEL = "Triton (this site)"
@@ -464,12 +490,17 @@ def _status(words, misses: list[str], shown: str | None) -> tuple[str, str]:
         return words["none"], ""
     return words["met"], words["met_detail"].format(shown)
 
+def _ratio_shown(value: float) -> str:
+    """A ratio above 1 to two decimals, or three where two would read 1.00."""
+    shown = f"{value:.2f}"
+    return f"{value:.3f}" if shown == "1.00" else shown
+
 def _versus(ms, peer_ms, words) -> str:
     """How much slower or faster than the peer, in words."""
     if ms > peer_ms:
-        return words["slower"].format(ratio=f"{ms / peer_ms:.2f}")
+        return words["slower"].format(ratio=_ratio_shown(ms / peer_ms))
     if ms < peer_ms:
-        return words["faster"].format(ratio=f"{peer_ms / ms:.2f}")
+        return words["faster"].format(ratio=_ratio_shown(peer_ms / ms))
     return words["as_fast"]
 
 def _copy_target(results, words, group, mode, threshold, dtypes) -> tuple[str, str]:
@@ -483,7 +514,7 @@ def _copy_target(results, words, group, mode, threshold, dtypes) -> tuple[str, s
         if _of_copy(run) is not None
     ]
     misses = [
-        f"{_where(results, run)}: {words['failed']}"
+        words["case_state"].format(where=_where(results, run), state=words["failed"])
         for run in runs
         if _of_copy(run) is None  # it failed, or its copy did
     ]
@@ -516,7 +547,10 @@ def _not_slower(
             others = [_figure(results, implementation=p, **where) for p in peers]
             others = [p for p in others if p]
             if figure is None and _runs(results, implementation=mine, **where):
-                misses.append(f"{words['modes'][mode]}, {shape}: {words['failed']}")
+                place = f"{words['modes'][mode]}, {shape}"
+                misses.append(
+                    words["case_state"].format(where=place, state=words["failed"])
+                )
             if figure is None or not others:
                 continue
             best = min(others, key=lambda p: p["ms"])
@@ -545,7 +579,9 @@ def _speedup_target(results, words, mode) -> tuple[str, str]:
         fused = _figure(results, implementation=FUSED, **where)
         unfused = _figure(results, implementation=UNFUSED, **where)
         if fused is None and _runs(results, implementation=FUSED, **where):
-            misses.append(f"{shape}: {words['failed']}")
+            misses.append(
+                words["case_state"].format(where=shape, state=words["failed"])
+            )
         if fused is None or unfused is None:
             continue
         ratio = unfused["ms"] / fused["ms"]
@@ -745,7 +781,8 @@ def _table(results, words, dtype, timing, mode, group, family=None) -> list[str]
             + " |"
         )
     lines.append("")
-    if any((_of_copy(r) or 0) > 100 for r in runs):
+    # Decode tables show µs per call, not percentages of a copy.
+    if group != "decode" and any((_of_copy(r) or 0) > 100 for r in runs):
         lines += [words["above_copy"], ""]
     return lines
 
@@ -827,6 +864,22 @@ def _reason(why: str, words) -> str:
 # What places a figure: the keys of a run entry, in the order the failures name them.
 WHERE = ["implementation", "dtype", "group", "m", "n", "mode", "timing"]
 
+def _failure_place(results, words, run) -> str:
+    """Where a failure happened, in the tables' words: name, dtype, group, shape, pass."""
+    parts = [_name(run["implementation"], words)]
+    if "dtype" in run:
+        parts.append(_short(run["dtype"]))
+    if "group" in run:
+        parts.append(words["group_names"][run["group"]])
+        parts.append(_shape(results, run["group"], run["m"], run["n"]))
+    if run.get("mode") == "host":
+        parts.append(words["host_mode"])
+    elif "mode" in run:
+        parts.append(words["modes"][run["mode"]])
+    if "timing" in run:
+        parts.append(words["short"][run["timing"]])
+    return ", ".join(parts)
+
 def _notes(results, words) -> list[str]:
     lines = []
     if results["skipped"]:
@@ -850,7 +903,7 @@ def _notes(results, words) -> list[str]:
     if failures:
         lines += ["", f"{words['failures']}:", ""]
         for run in failures:
-            where = ", ".join(str(run[key]) for key in WHERE if key in run)
+            where = _failure_place(results, words, run)
             error = run["error"].splitlines()[0].replace("|", "/")
             lines.append(f"- {where}: `{error}`")
     return lines
@@ -1027,13 +1080,16 @@ def cpu_table(results, language: str) -> str:
     m, n = results["runs"][0]["m"], results["runs"][0]["n"]
     dtype = _short(results["runs"][0]["dtype"])
     columns = [f"{words['modes'][mode]} | {words['vs_ln']}" for mode in MODES]
+    parts = [
+        f"{words['device']}: **{device}**",
+        f"torch {results['torch']}, Python {results['python']}",
+        results["date"],
+        f"{words['commit']} `{commit}`",
+        f"{words['x']}: {dtype}, {m} × {n}",
+        words["rounds"].format(count=results["rounds"]),
+    ]
     lines = [
-        (
-            f"{words['device']}: **{device}**; torch {results['torch']}, Python"
-            f" {results['python']}; {results['date']}; commit `{commit}`;"
-            f" {words['x']}: {dtype}, {m} × {n};"
-            f" {words['rounds'].format(count=results['rounds'])}."
-        ),
+        words["join"].join(parts) + ".",
         "",
         f"{words['cpu_unit']}.",
         "",
