@@ -11,6 +11,7 @@ writes its output as `#>` lines.
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -68,30 +69,135 @@ def snippet_line(error: Exception, path: Path) -> int | None:
 
 def write_now(eval_example: EvalExample):
     """Write an updated snippet at once, not when the session ends as pytest-examples does:
-    the pages' checks later in the same run read its new #> lines."""
+    the pages' checks later in the same run read its new #> lines. A long output's block
+    is quoted with \"\"\", as the other strings are."""
     for example in eval_example.to_update:
-        example.path.write_text(example.source, encoding="utf-8")
+        source = re.sub(r"^(\s*)'''$", r'\1"""', example.source, flags=re.MULTILINE)
+        example.path.write_text(source, encoding="utf-8")
     eval_example.to_update.clear()
+
+
+def code_shape(source: str) -> str | None:
+    """The code without its output: the syntax tree less the statements that are only a
+    string (where long output is written); None if it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            statements = getattr(node, field, None)
+            if isinstance(statements, list):
+                setattr(node, field, [s for s in statements if not is_string(s)])
+    return ast.dump(tree)
+
+
+def is_string(statement: ast.AST) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(
+        getattr(statement.value, "value", None), str
+    )
+
+
+HOW_TO_PRINT = (
+    "Write each print as a statement of its own line, each output line shorter than 85"
+    " characters less the print's indent, and no print inside a loop followed by another"
+    " loop's prints: collect such lines in a list and print them after the loops."
+)
+
+
+def update_outputs(path: Path, eval_example: EvalExample) -> str | None:
+    """Run the snippet, rewrite its #> lines, then run it again as a reader copies it and
+    compare what it prints with what was written. Returns what went wrong, if anything;
+    then the file is left as it was."""
+    original = path.read_text(encoding="utf-8")
+    example = CodeExample.create(original, path=path)
+    eval_example.format(example)
+    shape = code_shape(example.source)
+    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    try:
+        eval_example.run_print_update(example)
+    except Exception as error:  # noqa: BLE001 (any error in a snippet is a failure)
+        eval_example.to_update.clear()
+        return f"{where}:{snippet_line(error, path)} raised {error!r}"
+    if code_shape(example.source) != shape:
+        eval_example.to_update.clear()
+        return (
+            f"{where}: pytest-examples would write the output inside the code (a print"
+            f" that does not start its line, or a block of long lines inside a call)."
+            f" {HOW_TO_PRINT}"
+        )
+    updated = example.source  # its long output quoted as pytest-examples checks it
+    write_now(eval_example)
+    try:
+        eval_example.run_print_check(CodeExample.create(updated, path=path))
+    except (Exception, pytest.fail.Exception) as error:  # noqa: BLE001
+        path.write_text(original, encoding="utf-8")
+        return (
+            f"{where}: the #> lines pytest-examples wrote differ from what the snippet"
+            f" prints when run again, so the file is left as it was. {HOW_TO_PRINT}"
+            f"\n{error}"
+        )
+    return None
 
 
 @pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_snippet_is_linted(path: Path, eval_example: EvalExample):
-    example = CodeExample.create(path.read_text(encoding="utf-8"), path=path)
     configure(eval_example)
     if not eval_example.update_examples:
-        eval_example.lint(example)
+        eval_example.lint(
+            CodeExample.create(path.read_text(encoding="utf-8"), path=path)
+        )
         return
-    eval_example.format(example)
-    failure = None
-    if path not in LINT_ONLY_FILES:
-        try:
-            eval_example.run_print_update(example)
-        except Exception as error:  # noqa: BLE001 (any error in a snippet is a failure)
-            failure = (
-                f"{path.relative_to(ROOT)}:{snippet_line(error, path)} raised {error!r}"
-            )
-    write_now(eval_example)
-    if failure:
-        # Failed outside the `except`: on Python 3.11 pytest cannot render the traceback
+    if path in LINT_ONLY_FILES:
+        example = CodeExample.create(path.read_text(encoding="utf-8"), path=path)
+        eval_example.format(example)
+        write_now(eval_example)
+        return
+    if failure := update_outputs(path, eval_example):
+        # Failed outside an `except`: on Python 3.11 pytest cannot render the traceback
         # pytest-examples builds and would stop the whole run with an INTERNALERROR.
         pytest.fail(failure, pytrace=False)
+
+
+# A print shape that pytest-examples 0.0.18 updates wrongly: the first loop's print loses
+# its second line and the inner loop's lines land around the inner print.
+NESTED_LOOPS = (
+    'for dtype in ["float32", "bfloat16"]:\n'
+    "    print(dtype)\n"
+    "    for n in range(2):\n"
+    "        print(dtype, n)\n"
+)
+
+
+def test_an_output_update_that_would_be_wrong_is_refused(
+    tmp_path: Path, eval_example: EvalExample, monkeypatch
+):
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(NESTED_LOOPS, encoding="utf-8")
+    monkeypatch.setattr(EvalExample, "update_examples", property(lambda self: True))
+    configure(eval_example)
+    failure = update_outputs(snippet, eval_example)
+    assert failure and "differ from what the snippet prints" in failure
+    assert "collect such lines in a list" in failure  # how to write it instead
+    assert snippet.read_text(encoding="utf-8") == NESTED_LOOPS  # left as it was
+
+
+def test_an_output_update_that_can_be_checked_is_written(
+    tmp_path: Path, eval_example: EvalExample, monkeypatch
+):
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text('for n in range(2):\n    print(n)\nprint("x" * 90)\n')
+    monkeypatch.setattr(EvalExample, "update_examples", property(lambda self: True))
+    configure(eval_example)
+    assert update_outputs(snippet, eval_example) is None
+    written = snippet.read_text(encoding="utf-8")
+    assert "    #> 0\n    #> 1\n" in written and '"""\n' + "x" * 90 in written
+
+
+def test_output_written_inside_the_code_is_told_from_output_after_it():
+    """How update_outputs() sees the output pytest-examples writes in the wrong place (as
+    it did for a print after a semicolon, before the formatter splits such lines)."""
+    assert code_shape('print("a")\n"""\na\n"""\n') == code_shape('print("a")\n')
+    inside_a_call = 'print(\n    "a",\n    """\n    a\n    """,\n)\n'
+    assert code_shape(inside_a_call) != code_shape('print(\n    "a",\n)\n')
+    assert code_shape("x = 1; print(x)\n   '''\n   1\n   '''\n") is None
