@@ -17,6 +17,8 @@ import shutil
 from html import escape, unescape
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
+
 from scripts import standalone
 from scripts.notebooks import section
 
@@ -32,7 +34,7 @@ WORDS = {
         "the site's repository.",
     },
     "ko": {
-        "runs": "단독 실행 환경: {needs}(위의 출력을 낸 버전). ",
+        "runs": "단독으로 실행하려면: {needs}(위 출력을 낸 버전). ",
         "triton": "NVIDIA GPU가 없으면 TRITON_INTERPRET=1을 설정해 Triton 인터프리터로 "
         "실행하십시오.",
         "download": "스크립트 내려받기",
@@ -50,11 +52,27 @@ _BLOCK = re.compile(
     re.DOTALL,
 )
 _TAG = re.compile(r"<[^>]*>")
+_INCLUDE = re.compile(r'^\s*--8<--\s+"(?P<path>[^"]+)"\s*$')
 _NO_SEARCH = 'data-search-exclude="code"'
 
 
 def on_pre_build(config):
     standalone.write_all(Path(config.config_file_path).parent)
+
+
+def on_page_markdown(markdown, page, config, files):
+    """Stop at an include of a file that does not exist, naming the page and line (the
+    snippets extension would name the file only)."""
+    root = Path(config.config_file_path).parent
+    for number, line in enumerate(markdown.splitlines(), start=1):
+        if match := _INCLUDE.match(line):
+            path = match["path"].split(":")[0]
+            if not (root / path).is_file():
+                raise PluginError(
+                    f"docs/{page.file.src_uri}:{number}: includes {path}, which does not"
+                    " exist (moved or renamed? the include must name its new path)"
+                )
+    return markdown
 
 
 def on_page_content(html, page, config, files):

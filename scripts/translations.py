@@ -30,7 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 KEY = "source_sha256"
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.DOTALL)
-_RECORD = re.compile(rf"^{KEY}:\s*([0-9a-f]+)\s*$", re.MULTILINE)
+_RECORD = re.compile(
+    rf"^{KEY}:[ \t]*(\S*)[ \t]*$", re.MULTILINE
+)  # any value: mark replaces it
 
 
 def english_source(korean_page: Path, docs: Path = DOCS) -> Path:

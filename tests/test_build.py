@@ -6,9 +6,11 @@ snippet files unchanged."""
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urljoin
 
 import pytest
+from mkdocs.exceptions import PluginError
 
 from conftest import (
     DOCS,
@@ -357,3 +359,15 @@ def test_each_block_links_its_file_and_offers_the_script(built_site, language, p
     if page.suffix == ".md":
         edit = soup.select_one("a.md-content__button[href*='/edit/']")
         assert edit and edit["href"].endswith(f"/docs/{language}/{page.as_posix()}")
+
+
+def test_an_include_of_a_missing_file_names_its_page_and_line():
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="en/faq.md"))
+    config = SimpleNamespace(config_file_path=str(ROOT / "mkdocs.yml"))
+    markdown = '# FAQ\n\n```python\n--8<-- "snippets/faq/gone.py:part"\n```\n'
+    with pytest.raises(
+        PluginError, match=r"docs/en/faq.md:4: includes snippets/faq/gone"
+    ):
+        standalone_hook.on_page_markdown(markdown, page, config, files=None)
+    shown = '--8<-- "snippets/math/worked_example.py"\n'
+    assert standalone_hook.on_page_markdown(shown, page, config, None) == shown

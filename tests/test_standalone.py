@@ -28,6 +28,7 @@ from scripts.standalone import NO_SITE_PACKAGE, standalone
 
 # What checks one block, run in the block's folder with block.py beside it.
 RUNNER = """
+import difflib
 import inspect
 import re
 import sys
@@ -37,7 +38,6 @@ from types import SimpleNamespace
 import pytest_examples.run_code
 from pytest_examples import CodeExample
 from pytest_examples.config import ExamplesConfig
-from pytest_examples.lint import code_diff
 from pytest_examples.run_code import run_code
 
 
@@ -71,7 +71,11 @@ changed = printed.updated_print_statements(example)
 if changed is not None:
     changed = re.sub(r"^( *)\'\'\'$", r'\\1\"\"\"', changed, flags=re.MULTILINE)
 if changed is not None and changed != example.source:
-    sys.exit("it printed other lines than its #> lines:\\n" + code_diff(example, changed, config))
+    diff = difflib.unified_diff(
+        example.source.splitlines(keepends=True), changed.splitlines(keepends=True),
+        "in the file (its #> lines)", "printed now",
+    )
+    sys.exit("it printed other lines than its #> lines:\\n" + "".join(diff))
 """
 
 
@@ -205,7 +209,8 @@ def test_a_copied_block_runs_alone_and_prints_its_lines(
     result = run_alone(code + "\n", tmp_path)
     assert result.returncode == 0, (
         f"en/{page}, block {script}, copied and run alone: {failure(result)}\n"
-        f"{result.stderr[-3000:]}"
+        f"{result.stderr[-3000:]}\nIf the new output is right, rewrite the #> lines with"
+        f" `scripts/test --update-examples -k {Path(script).stem}`."
     )
     built_site = request.getfixturevalue("built_site")
     assert copied_block(built_site, page, script).strip() == code, (
@@ -231,6 +236,8 @@ def test_a_block_that_reads_a_repository_file_fails(tmp_path: Path, run_alone):
 def test_a_block_that_prints_something_else_fails(tmp_path: Path, run_alone):
     result = run_alone("print(1 + 1)\n#> 3\n", tmp_path)
     assert result.returncode != 0 and "#> lines" in result.stderr
+    assert "--- in the file (its #> lines)\n+++ printed now\n" in result.stderr
+    assert "-#> 3\n+#> 2\n" in result.stderr
 
 
 def test_every_script_with_output_lines_is_run_here():

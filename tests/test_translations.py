@@ -220,10 +220,18 @@ def test_a_glossed_term_is_glossed_where_the_page_first_uses_it(page: Path):
         after = first + len(korean)
         linked = any(text.startswith(f"⟦{a}⟧", after) for a in anchors[english])
         if first >= 0 and not (linked or text.startswith(f"({english})", after)):
-            unglossed.append(text[first : after + 12])
-    assert unglossed == [], (
-        f"ko/{page}: first uses without their gloss or a link to their glossary row"
-    )
+            link = f"[{korean}]({'../' * len(page.parents[1:])}glossary.md#{anchors[english][0]})"
+            unglossed.append(
+                f"{korean!r}, first used in {text[max(first - 15, 0) : after + 15]!r}:"
+                f" write {korean}({english}) where this page explains the term, or"
+                f" {link}; if the word here means something else, rephrase it"
+            )
+    if unglossed:  # the whole message, which an assertion's diff would cut short
+        pytest.fail(
+            f"ko/{page}: glossary terms whose first use has neither its gloss nor a link"
+            " to its glossary row:\n" + "\n".join(unglossed),
+            pytrace=False,
+        )
 
 
 @pytest.mark.parametrize("page", pages("ko"), ids=str)
@@ -248,8 +256,11 @@ def test_korean_prose_follows_the_style_sheet(page: Path):
     assert {rule: found for rule, found in broken.items() if found} == {}, f"ko/{page}"
 
 
-def test_every_korean_page_translates_the_current_english_page():
-    stale = translations.problems()
+@pytest.mark.parametrize(
+    "page", pages("en"), ids=str
+)  # so `-k math` checks math.md too
+def test_every_korean_page_translates_the_current_english_page(page: Path):
+    stale = [line for line in translations.problems() if line.startswith(f"ko/{page}:")]
     if stale:  # the whole message, which an assertion's diff would cut short
         pytest.fail("\n".join(stale), pytrace=False)
 
@@ -313,4 +324,17 @@ def test_marking_adds_the_record_to_a_page_without_front_matter(tmp_path: Path):
 
     translations.mark(korean, docs)
     assert korean.read_text().endswith("---\n\n# 페이지\n")
+    assert translations.problems(docs) == []
+
+
+def test_marking_replaces_a_record_that_is_not_a_hash(tmp_path: Path):
+    docs = tmp_path / "docs"
+    (docs / "en").mkdir(parents=True)
+    (docs / "ko").mkdir()
+    (docs / "en" / "page.md").write_text("# Page\n")
+    korean = docs / "ko" / "page.md"
+    korean.write_text(f"---\n{translations.KEY}: TODO\n---\n\n# 페이지\n")
+    assert "changed since it was translated" in translations.problems(docs)[0]
+    translations.mark(korean, docs)
+    assert korean.read_text().count(translations.KEY) == 1
     assert translations.problems(docs) == []
