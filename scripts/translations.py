@@ -30,9 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 KEY = "source_sha256"
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.DOTALL)
-_RECORD = re.compile(
-    rf"^{KEY}:[ \t]*(\S*)[ \t]*$", re.MULTILINE
-)  # any value: mark replaces it
+# The record, whatever its value: `mark` replaces a value that is not a hash too.
+_RECORD = re.compile(rf"^{KEY}:[ \t]*(\S*)[ \t]*$", re.MULTILINE)
 
 
 def english_source(korean_page: Path, docs: Path = DOCS) -> Path:
