@@ -35,7 +35,7 @@ _DOWNLOAD = {
 }
 _RUNS = {
     "en": "Runs on its own with: {needs} (the versions that computed the outputs below).",
-    "ko": "단독 실행 환경: {needs}(아래의 출력을 낸 버전).",
+    "ko": "단독으로 실행하려면: {needs}(아래 출력을 낸 버전).",
 }
 _DISPLAY_MATH = re.compile(r"^\$\$(.+?)\$\$$", re.DOTALL)
 _INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$")
