@@ -152,6 +152,7 @@ WORDS = {
         "say_line": "{mode}: {kernel} {low}–{high} of copy over N; fastest: {fastest}",
         "kernels": {"norm": "the site's kernel", "add": "the site's fused kernel"},
         "at": "{name} at N = {sizes}",
+        "at_join": "; ",
         "host_title": "Host time per call (µs): {calls} calls on x of {shape} "
         "bfloat16, the GPU otherwise idle; the median",
         "times_ref": "× F.rms_norm",
@@ -186,7 +187,7 @@ WORDS = {
         "copy": "복사",
         "failed": "실패",
         "unmeasured": "미측정",
-        "skipped": "실행하지 않음",
+        "skipped": "실행하지 않은 구현",
         "failures": "실패한 측정",
         "modes": {
             "forward": "순전파",
@@ -224,8 +225,8 @@ WORDS = {
         "1×보다 크면 그 구현이 F.rms_norm보다 빠르다는 뜻입니다.",
         "headline_best": "N = {n}에서는 이 사이트의 커널이 가장 빠르며, F.rms_norm보다 {x}배 "
         "빠릅니다",
-        "headline_other": "N = {n}에서 가장 빠른 구현은 {best}({y}×)이며, 이 사이트의 "
-        "커널은 {x}×입니다",
+        "headline_other": "N = {n}에서 가장 빠른 구현은 {best}({y}배)이며, 이 사이트의 "
+        "커널은 {x}배입니다",
         "headline_join": ". ",
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N(행 길이)",
@@ -244,8 +245,8 @@ WORDS = {
         "missed_detail": "({})",
         "case_value": "{where}에서 {value}",
         "case_state": "{where}에서 {state}",
-        "copy_target": "그래프, {group}, {mode}, {dtypes}: 모든 모양에서 같은 바이트 복사 "
-        "대비 {percent}% 이상",
+        "copy_target": "그래프, {group}, {mode}, {dtypes}: 모든 모양에서 같은 양의 바이트를 "
+        "옮기는 복사 대비 {percent}% 이상",
         "every_dtype": "측정한 모든 dtype",
         "yardstick": "복사 대비 백분율의 기준은 그 패스와 같은 양의 바이트를 옮기는 "
         "복사(절반을 읽고 절반을 쓰는 Triton 커널)이며, 이 복사도 같은 방식으로 같은 "
@@ -270,7 +271,7 @@ WORDS = {
         "fused_peer": "그래프, bfloat16: 퓨즈드 덧셈·정규화가 모든 N과 모든 패스에서 "
         "Liger-Kernel 덧셈+RMSNorm보다 느리지 않음",
         "host": "호스트 시간, {mode}: F.rms_norm의 {limit}배 이하",
-        "host_case": "{us} µs로 F.rms_norm({ref} µs)의 {ratio}배",
+        "host_case": "{us} µs로, {ref} µs인 F.rms_norm의 {ratio}배",
         "host_bare": "호스트 시간, {mode}: {bare}보다 {extra} µs 넘게 길지 않음",
         "bare": {
             "forward": "순전파 커널만 띄우는 시간",
@@ -288,13 +289,14 @@ WORDS = {
             "norm": "이 사이트의 커널은",
             "add": "덧셈과 정규화를 합친 이 사이트의 퓨즈드 커널은",
         },
-        "at": "N = {sizes}에서 {name}",
+        "at": "N = {sizes}에서는 {name}",
+        "at_join": ", ",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
         "bfloat16 텐서 x로 {calls}번 호출해 잰 시간의 중앙값",
         "times_ref": "F.rms_norm 대비 배수",
         "cpu_unit": "단위는 ms, 괄호 안은 범위입니다. ÷ LayerNorm 열은 시간을 같은 "
         "라운드의 LayerNorm 시간으로 나눈 값입니다(컴파일한 구현은 컴파일한 LayerNorm "
-        "시간으로 나눔)",
+        "시간으로 나눕니다)",
         "vs_ln": "÷ LayerNorm",
         "cpu_say": "{mode}: 즉시 실행하면 RMSNorm은 LayerNorm 시간의 {low}배에서 "
         "{high}배(즉시 실행 형태 {count}개 각각의 중앙값)가 걸렸고, 컴파일하면 "
@@ -719,7 +721,7 @@ def _fastest(results, words, family, **where) -> str:
         if figures:
             best = min(figures, key=lambda r: r["ms"])
             at.setdefault(best["implementation"], []).append(str(n))
-    return words["join"].join(
+    return words["at_join"].join(
         words["at"].format(name=_name(name, words), sizes=", ".join(sizes))
         for name, sizes in at.items()
     )
