@@ -11,6 +11,11 @@ It writes what a page needs to pass the whole check as created:
 - mkdocs.yml: the page in `nav` (before the Glossary, or after the title given with
   --after) and its Korean title in the Korean language's `nav_translations`.
 
+`scripts/new-page --rename OLD NEW` moves a page instead: both languages' pages, its snippets
+folder, and every include, import, link and `nav` entry that names them; a Korean page whose
+translation was current before is recorded again (its English twin changed only by the
+rename).
+
 mkdocs.yml is edited as text, so that its comments and layout stay.
 """
 
@@ -124,7 +129,78 @@ def create(name: str, title: str, korean_title: str, after=None, root: Path = RO
     translations.mark(docs / "ko" / f"{name}.md", docs)
 
 
+def renamed(text: str, old: str, new: str) -> str:
+    """`text` with the page's paths, imports and links pointing to its new name."""
+    text = re.sub(rf"\bsnippets([/.]){old}\b", rf"snippets\g<1>{new}", text)
+    # A link or a nav entry: (old.md#...), (../old.md), docs/en/old.md, ": old.md".
+    return re.sub(
+        rf"(?<=[(/ ]){old}\.md(?=[#)\s,]|$)", f"{new}.md", text, flags=re.MULTILINE
+    )
+
+
+def rename(old: str, new: str, root: Path = ROOT) -> list[Path]:
+    """Move page `old` to `new` in both languages with its snippets folder; rewrite what
+    names them. Returns the files rewritten."""
+    if not NAME.fullmatch(new):
+        raise ValueError(
+            f"NEW must be lowercase letters, digits and _ (a Python package), got {new!r}"
+        )
+    docs = root / "docs"
+    moved = {lang: docs / lang / f"{old}.md" for lang in ("en", "ko")}
+    missing = [str(p.relative_to(root)) for p in moved.values() if not p.is_file()]
+    if old == "index" or missing:
+        raise ValueError(f"no page {old!r} to rename ({', '.join(missing) or 'Home'})")
+    targets = [docs / lang / f"{new}.md" for lang in ("en", "ko")]
+    targets.append(root / "snippets" / new)
+    taken = [str(path.relative_to(root)) for path in targets if path.exists()]
+    if taken:
+        raise ValueError(f"{', '.join(taken)} already exist(s)")
+    current = {
+        korean
+        for korean in (docs / "ko").rglob("*.md")
+        if translations.recorded_hash(korean)
+        == translations.source_hash(translations.english_source(korean, docs))
+    }
+    for language, page in moved.items():
+        page.rename(docs / language / f"{new}.md")
+    current = {docs / "ko" / f"{new}.md" if p == moved["ko"] else p for p in current}
+    if (root / "snippets" / old).is_dir():
+        (root / "snippets" / old).rename(root / "snippets" / new)
+    files = [
+        root / "mkdocs.yml",
+        *docs.rglob("*.md"),
+        *(root / "snippets").rglob("*.py"),
+    ]
+    rewritten = []
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        if (changed := renamed(text, old, new)) != text:
+            path.write_text(changed, encoding="utf-8")
+            rewritten.append(path)
+    for korean in current:
+        translations.mark(korean, docs)
+    return rewritten
+
+
 def main(argv=None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["--rename"]:
+        renamer = argparse.ArgumentParser(prog="scripts/new-page --rename")
+        renamer.add_argument("old", help="the page's name now, such as faq")
+        renamer.add_argument("new", help="its new name, such as questions")
+        args = renamer.parse_args(argv[1:])
+        try:
+            files = rename(args.old, args.new)
+        except ValueError as error:
+            renamer.error(str(error))
+        print(
+            f"moved {args.old} to {args.new} (pages, snippets/{args.new}/) and rewrote"
+            f" {len(files)} files that named it. Its title stays: change it in mkdocs.yml"
+            f" and on both pages if it should. Tests or plots named after the page keep"
+            f" their names."
+        )
+        return 0
     parser = argparse.ArgumentParser(prog="scripts/new-page", description=__doc__)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("name", help="file and package name, such as faq")

@@ -769,8 +769,8 @@ NOT_ON_THE_GPU_MACHINE = [
 
 
 def test_what_runs_on_the_gpu_machine_needs_nothing_it_lacks():
-    # These tests, the checker and the benchmark with its sweep (README, "Kernel and
-    # benchmark"), imported and collected with those packages made unimportable.
+    # These tests, the checker and the benchmark with its sweep (CONTRIBUTING.md, "Kernel,
+    # benchmark and GPU runs"), imported and collected with those packages made unimportable.
     blocked = ", ".join(repr(name) for name in NOT_ON_THE_GPU_MACHINE)
     collect = (
         f"import sys; sys.modules.update(dict.fromkeys([{blocked}]));"

@@ -2,17 +2,19 @@
 
 The test clones the repository into a temporary folder, adds a page there and runs the
 checks that read pages, translations, navigation and snippets (the build-dependent ones are
-the whole suite's, which the README's trial of the scaffold ran; see "Adding a page").
+the whole suite's, which a trial of the scaffold in a fresh clone ran: CONTRIBUTING.md, "A new
+page, end to end").
 """
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT, python_module
-from scripts import new_page
+from scripts import new_page, translations
 
 
 @pytest.fixture(scope="module")
@@ -31,20 +33,34 @@ def clone(tmp_path_factory) -> Path:
     return folder
 
 
-def test_a_new_page_passes_the_page_checks(clone: Path):
+def test_a_new_page_and_a_renamed_one_pass_the_page_checks(clone: Path):
     new_page.create("trial_page", "Trial page", "시험 페이지", root=clone)
+    # A page with a snippets folder, linked from others (Home, Implementations).
+    new_page.rename("frameworks", "framework_apis", root=clone)
     result = python_module(
         "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
         "tests/test_pages.py", "tests/test_translations.py", "tests/test_snippets.py",
-        # The new page's own checks and the site-wide ones; every other page's and snippet's
+        # The two pages' own checks and the site-wide ones; every other page's and snippet's
         # are the main run's (their ids name a page, or they are test_snippets.py's).
-        "-k", "not browser and (trial_page or not (md or test_snippets))",
+        "-k", "not browser and (trial_page or framework_apis or not (md or test_snippets))",
         cwd=clone, env={**os.environ, "PYTHONPATH": str(clone)},
     )  # fmt: skip
     assert result.returncode == 0, result.stdout[-3000:]
     ran = result.stdout.strip().splitlines()[-1]
     assert "passed" in ran and "failed" not in ran
     assert "trial_page.md" in (clone / "mkdocs.yml").read_text(encoding="utf-8")
+    # Nothing names the old page any more, and every translation record is current.
+    files = [clone / "mkdocs.yml", *(clone / "docs").rglob("*.md")]
+    files += (clone / "snippets").rglob("*.py")
+    stale = [
+        p
+        for p in files
+        if re.search(r"[(/ ]frameworks\.md|snippets.frameworks", p.read_text())
+    ]
+    assert (
+        stale == [] and (clone / "snippets/framework_apis/flax_rms_norm.py").is_file()
+    )
+    assert translations.problems(clone / "docs") == []
 
 
 @pytest.mark.parametrize(

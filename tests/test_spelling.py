@@ -7,7 +7,16 @@ import sys
 
 from conftest import ROOT
 
-CHECKED = ["docs", "snippets", "hooks", "scripts", "tests", "README.md", "mkdocs.yml"]
+CHECKED = [
+    "docs",
+    "snippets",
+    "hooks",
+    "scripts",
+    "tests",
+    "README.md",
+    "CONTRIBUTING.md",
+    "mkdocs.yml",
+]
 
 
 def test_no_spelling_mistakes():

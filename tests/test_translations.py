@@ -40,7 +40,7 @@ GLOSSED_TERM = re.compile(r"([\w -]+?)\(([^()]+)\)")
 GLOSSARY_LINK = re.compile(r"\[([^\]]+)\]\((?:\.\./)?glossary\.md#([\w-]+)\)")
 # Glosses are for the pages that explain a term; elsewhere a link to the glossary reads lighter.
 MAX_GLOSSES_PER_PAGE = 8
-# Term choices (README, "Translations"): what a Korean page writes instead of each.
+# Term choices (CONTRIBUTING.md, "Korean pages"): what a Korean page writes instead of each.
 AVOIDED = {
     "더미": "스택 (a stack of blocks)",
     "프리 노름": "pre-norm",
@@ -64,7 +64,7 @@ AVOIDED = {
     "표준 정규 분포": "표준정규분포",
     "docstring": "독스트링",
 }
-# Style rules a machine can check in Korean prose (README, "Translations").
+# Style rules a machine can check in Korean prose (CONTRIBUTING.md, "Korean pages").
 STYLE = {
     # A line break inside a paragraph renders as a space: "행 (" instead of "행(".
     "a line that starts with '(' after Hangul": re.compile(
