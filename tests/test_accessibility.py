@@ -12,17 +12,9 @@ import pytest
 
 # axe-core, as the axe-playwright-python package bundles it.
 from axe_playwright_python.base import AXE_SCRIPT
-
-from conftest import (
-    DOCS,
-    LANGUAGES,
-    SITE_PATH,
-    all_pages,
-    open_collapsed_blocks,
-    read,
-    search,
-    url_path,
-)
+from browser_fixtures import open_collapsed_blocks, search
+from page_text import read
+from site_layout import DOCS, LANGUAGES, SITE_PATH, all_pages, url_path
 
 # A Korean page written in Markdown alone is its English twin's HTML with Korean words, which
 # the English page's run checks; axe also runs on the Korean pages that add markup of their

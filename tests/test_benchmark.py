@@ -40,8 +40,9 @@ import matplotlib
 import pytest
 import torch
 from matplotlib.text import Text
+from page_text import read
+from site_layout import DOCS, LANGUAGES, ROOT, mkdocs_config, python_module
 
-from conftest import DOCS, LANGUAGES, ROOT, mkdocs_config, python_module, read
 from snippets.benchmark import page, run, tune
 from snippets.kernel import rms_norm_triton as kernel
 

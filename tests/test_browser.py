@@ -8,24 +8,10 @@ import io
 from pathlib import Path
 
 import pytest
+from browser_fixtures import all_answered, open_collapsed_blocks, search
+from page_text import FORMULA, LATEX_LEFT, includes, prose, read, shown_code
 from PIL import Image
-
-from conftest import (
-    DOCS,
-    FORMULA,
-    LANGUAGES,
-    LATEX_LEFT,
-    ROOT,
-    all_answered,
-    all_pages,
-    includes,
-    open_collapsed_blocks,
-    prose,
-    read,
-    search,
-    shown_code,
-    url_path,
-)
+from site_layout import DOCS, LANGUAGES, ROOT, all_pages, url_path
 
 PAGES = all_pages()
 SCREENSHOTS = ROOT / "build" / "screenshots"

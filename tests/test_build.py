@@ -11,29 +11,31 @@ from urllib.parse import urljoin
 
 import pytest
 from mkdocs.exceptions import PluginError
-
-from conftest import (
-    DOCS,
+from page_text import (
     FORMULA,
     HANGUL,
-    LANGUAGES,
     LATEX_LEFT,
-    ROOT,
-    SITE_PATH,
-    SITE_URL,
-    all_pages,
     built_page,
     description,
-    i18n_language,
     includes,
-    mkdocs_config,
-    pages,
     parsed_html,
     prose,
     read,
     shown_code,
+)
+from site_layout import (
+    DOCS,
+    LANGUAGES,
+    ROOT,
+    SITE_PATH,
+    SITE_URL,
+    all_pages,
+    i18n_language,
+    mkdocs_config,
+    pages,
     url_path,
 )
+
 from hooks import standalone as standalone_hook
 from scripts import standalone
 

@@ -12,12 +12,12 @@ from types import SimpleNamespace
 import pytest
 import torch
 import torch.nn.functional as F
+from site_layout import python_module
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 from transformers.models.llama4.modeling_llama4 import Llama4TextL2Norm
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNormGated
 
-from conftest import python_module
 from snippets.check.__main__ import main
 from snippets.check.checks import check, under_triton_interpreter
 from snippets.check.target import Subject, UsageError, load

@@ -4,8 +4,7 @@ Snippet files are linted by tests/test_snippets.py instead, with pytest-examples
 """
 
 import pytest
-
-from conftest import python_module
+from site_layout import python_module
 
 OWN_CODE = ["hooks", "scripts", "tests"]
 

@@ -9,8 +9,7 @@ installed, these tests skip and say so, unless REQUIRE_TRITON is set (as CI sets
 
 import pytest
 import torch
-
-from conftest import triton_or_skip
+from site_layout import triton_or_skip
 
 triton_or_skip()  # conftest chose the interpreter if there is no GPU
 

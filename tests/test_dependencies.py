@@ -9,8 +9,7 @@ from importlib.metadata import PackageNotFoundError, distribution
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
-
-from conftest import ROOT
+from site_layout import ROOT
 
 PROJECT = "rmsnorm-reference"
 EXTRAS = ("docs", "test")

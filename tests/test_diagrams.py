@@ -4,8 +4,9 @@ writes, and each shown with a description on its page in both languages."""
 import re
 
 import pytest
+from page_text import HANGUL, read
+from site_layout import DOCS
 
-from conftest import DOCS, HANGUL, read
 from scripts import diagrams
 
 # Which page shows which diagram.

@@ -23,11 +23,10 @@ from functools import cache, partial
 import pytest
 import torch
 import torch.nn.functional as F
+from site_layout import ROOT, triton_or_skip
 from transformers import LlamaConfig, LlamaForCausalLM
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
-
-from conftest import ROOT, triton_or_skip
 
 triton = triton_or_skip()  # conftest chose the interpreter if there is no GPU
 

@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from conftest import LANGUAGES, SITE_PATH, pages, url_path
+from site_layout import LANGUAGES, SITE_PATH, pages, url_path
 
 LYCHEE = Path(sys.executable).parent / "lychee"
 

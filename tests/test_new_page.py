@@ -12,8 +12,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from site_layout import ROOT, python_module
 
-from conftest import ROOT, python_module
 from scripts import new_page, translations
 
 

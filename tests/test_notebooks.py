@@ -18,17 +18,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from page_text import built_page
+from site_layout import DOCS, LANGUAGES, ROOT, SITE_PATH, pages, python_module, url_path
 
-from conftest import (
-    DOCS,
-    LANGUAGES,
-    ROOT,
-    SITE_PATH,
-    built_page,
-    pages,
-    python_module,
-    url_path,
-)
 from scripts import notebooks, standalone
 
 NOTEBOOKS = [page for page in pages("en") if notebooks.is_notebook(page.as_posix())]

@@ -17,22 +17,18 @@ from pathlib import Path
 
 import pytest
 from markdown.extensions.toc import slugify
-
-from conftest import (
-    DOCS,
+from page_text import (
     FENCE,
     FORMULA,
     HANGUL,
     INCLUDE,
-    ROOT,
     description,
-    i18n_language,
     includes,
-    mkdocs_config,
-    pages,
     prose,
     read,
 )
+from site_layout import DOCS, ROOT, i18n_language, mkdocs_config, pages
+
 from scripts import standalone
 
 TITLE = re.compile(r'title="(?P<title>[^"]*)"')

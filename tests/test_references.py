@@ -14,17 +14,8 @@ import re
 from pathlib import Path
 
 import pytest
-
-from conftest import (
-    DOCS,
-    LANGUAGES,
-    all_pages,
-    i18n_language,
-    mkdocs_config,
-    pages,
-    prose,
-    read,
-)
+from page_text import prose, read
+from site_layout import DOCS, LANGUAGES, all_pages, i18n_language, mkdocs_config, pages
 
 REFERENCES = Path("references.md")
 # Authors (a surname and "et al." or "등", two surnames joined by "and", "과" or "와", or

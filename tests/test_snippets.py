@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 from pytest_examples import CodeExample, EvalExample
-
-from conftest import ROOT
+from site_layout import ROOT
 
 LINT_ONLY = [ROOT / "snippets" / "notebooks", ROOT / "snippets" / "benchmark"]
 ALL_FILES = sorted(

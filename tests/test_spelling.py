@@ -5,7 +5,7 @@ go in tests/spelling-allowlist.txt, one per line (none so far)."""
 import subprocess
 import sys
 
-from conftest import ROOT
+from site_layout import ROOT
 
 CHECKED = [
     "docs",

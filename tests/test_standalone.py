@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from packaging.version import Version
+from page_text import built_page, includes, read, shown_code
+from site_layout import DOCS, ROOT, pages
 
-from conftest import DOCS, ROOT, built_page, includes, pages, read, shown_code
 from scripts import standalone as scripts_standalone
 from scripts.standalone import NO_SITE_PACKAGE, standalone
 

@@ -6,8 +6,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from page_text import HANGUL
+from site_layout import DOCS, i18n_language, mkdocs_config, pages
 
-from conftest import DOCS, HANGUL, i18n_language, mkdocs_config, pages
 from scripts import translations
 
 LATIN = re.compile(r"[A-Za-z]")

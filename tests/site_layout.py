@@ -1,0 +1,94 @@
+"""The repository's layout and the site's: where pages are, how they are served, and small
+helpers every test file uses (run a module, read mkdocs.yml, import triton or skip).
+
+Imported by the kernel's tests on a GPU machine that has torch, triton, transformers and
+pytest but not MkDocs or the browser: it imports nothing else of the site's tools."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+import yaml
+
+
+def triton_or_skip():
+    """triton, for a test module to call at import: where it cannot be imported, the module
+    is skipped and says why, unless REQUIRE_TRITON is set (as CI sets it)."""
+    try:
+        import triton
+    except ImportError as error:  # pragma: no cover - depends on the platform
+        if os.environ.get("REQUIRE_TRITON"):
+            raise
+        pytest.skip(
+            f"triton cannot be imported here ({error})", allow_module_level=True
+        )
+    return triton
+
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+LANGUAGES = ("en", "ko")
+DEFAULT_LANGUAGE = "en"
+# Built as if published under a sub-path, the way a GitHub Pages project site is served.
+SITE_URL = "https://docs.example/rmsnorm/"
+SITE_PATH = urlparse(SITE_URL).path
+
+
+def python_module(
+    module: str, *args: str, cwd: Path = ROOT, env: dict | None = None
+) -> subprocess.CompletedProcess:
+    """`python -m module args...` with the tests' interpreter, its output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def mkdocs_config() -> dict:
+    """mkdocs.yml as data: `!ENV [NAME, default]` as its default, other tags as None."""
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def tag(loader, suffix, node):
+        if suffix == "ENV" and isinstance(node, yaml.SequenceNode):
+            return loader.construct_sequence(node)[-1]
+        return None
+
+    Loader.add_multi_constructor("!", tag)
+    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+
+
+def i18n_language(locale: str) -> dict:
+    """One language's settings for the i18n plugin in mkdocs.yml (its nav_translations...)."""
+    config = mkdocs_config()
+    i18n = next(
+        p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p
+    )
+    return next(lang for lang in i18n["languages"] if lang["locale"] == locale)
+
+
+def pages(language: str) -> list[Path]:
+    """Markdown pages of one language, relative to docs/<language>/."""
+    base = DOCS / language
+    return sorted(p.relative_to(base) for p in base.rglob("*.md"))
+
+
+def all_pages() -> list[tuple[str, Path]]:
+    """(language, page) for every page of every language."""
+    return [(language, page) for language in LANGUAGES for page in pages(language)]
+
+
+def url_path(language: str, page: Path) -> str:
+    """Where a page is served: math.md -> /rmsnorm/math/, ko + math.md -> /rmsnorm/ko/math/."""
+    prefix = "" if language == DEFAULT_LANGUAGE else f"{language}/"
+    folder = page.parent if page.stem == "index" else page.with_suffix("")
+    folder = "" if folder == Path() else f"{folder.as_posix()}/"
+    return f"{SITE_PATH}{prefix}{folder}"
