@@ -92,3 +92,19 @@ def test_after_puts_the_page_after_a_section_and_its_pages():
     at = lines.index("  - Trial page: trial.md")
     assert lines[at - 1].startswith("      - ") and lines[at + 1].startswith("  - ")
     assert "            Trial page: 시험" in lines
+
+
+def test_a_narrow_run_checks_the_page_translation_and_links():
+    """`scripts/test -k <page>` (CONTRIBUTING.md) selects the page's translation record,
+    glosses and links, not only its blocks."""
+    result = python_module(
+        "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider",
+        "tests/test_translations.py", "tests/test_links.py", "-k", "gradients",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-2000:]
+    for test in [
+        "test_every_korean_page_translates_the_current_english_page[gradients.md]",
+        "test_a_glossed_term_is_glossed_where_the_page_first_uses_it[gradients.md]",
+        "test_no_broken_links_or_anchors[gradients.md]",
+    ]:
+        assert test in result.stdout, test

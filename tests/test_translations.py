@@ -207,9 +207,20 @@ def test_a_glossed_term_is_glossed_where_the_page_first_uses_it(page: Path):
     if page == Path("glossary.md"):
         return
     # Headings carry no glosses, so the first use counted is the first in the running text.
-    text = korean_prose(page, headings=False)
+    unglossed = first_uses_unglossed(korean_prose(page, headings=False), page)
+    if unglossed:  # the whole message, which an assertion's diff would cut short
+        pytest.fail(
+            f"ko/{page}: glossary terms whose first use has neither its gloss nor a link"
+            " to its glossary row:\n" + "\n".join(unglossed),
+            pytrace=False,
+        )
+
+
+def first_uses_unglossed(text: str, page: Path) -> list[str]:
+    """For each glossary term whose first use in `text` has neither its gloss nor a link to
+    its glossary row: the term, where, and what to write."""
     glosses, anchors = glossary_glosses(), glossary_anchors()
-    unglossed = []
+    found = []
     for english, korean in glosses.items():
         # 특성 inside 이상치 특성 is a use of the longer term, not of 특성.
         masked = text
@@ -221,18 +232,28 @@ def test_a_glossed_term_is_glossed_where_the_page_first_uses_it(page: Path):
         after = first + len(korean)
         linked = any(text.startswith(f"⟦{a}⟧", after) for a in anchors[english])
         if first >= 0 and not (linked or text.startswith(f"({english})", after)):
-            link = f"[{korean}]({'../' * len(page.parents[1:])}glossary.md#{anchors[english][0]})"
-            unglossed.append(
+            up = "../" * (len(page.parents) - 1)  # notebooks/x.md links ../glossary.md
+            found.append(
                 f"{korean!r}, first used in {text[max(first - 15, 0) : after + 15]!r}:"
                 f" write {korean}({english}) where this page explains the term, or"
-                f" {link}; if the word here means something else, rephrase it"
+                f" [{korean}]({up}glossary.md#{anchors[english][0]}); if the word here"
+                " means something else, rephrase it"
             )
-    if unglossed:  # the whole message, which an assertion's diff would cut short
-        pytest.fail(
-            f"ko/{page}: glossary terms whose first use has neither its gloss nor a link"
-            " to its glossary row:\n" + "\n".join(unglossed),
-            pytrace=False,
-        )
+    return found
+
+
+def test_a_first_use_without_its_gloss_is_named_with_what_to_write():
+    # 특성 used in another sense, "characteristic", before any gloss: the clash a
+    # contributor met, named with the term and both ways to fix it.
+    text = "이 방법의 특성은 단순합니다. 특성(feature)마다 게인이 있습니다."
+    [message] = first_uses_unglossed(text, Path("notebooks/faq.md"))
+    assert message.startswith("'특성', first used in '이 방법의 특성은 단순합니다")
+    assert "write 특성(feature)" in message
+    assert "[특성](../glossary.md#feature)" in message and "rephrase it" in message
+    linked = "[특성](glossary.md#feature)"
+    assert (
+        first_uses_unglossed(GLOSSARY_LINK.sub(r"\1⟦\2⟧", linked), Path("x.md")) == []
+    )
 
 
 @pytest.mark.parametrize("page", pages("ko"), ids=str)
