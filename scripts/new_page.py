@@ -219,7 +219,7 @@ def main(argv=None) -> int:
         f" `scripts/test --update-examples -k {name}`, link the page from Home"
         f" (docs/*/index.md) and from the pages it extends, and after each change to the"
         f" English page update the Korean one and run"
-        f" `python -m scripts.translations mark ko/{name}.md`."
+        f" `.venv/bin/python -m scripts.translations mark ko/{name}.md`."
     )
     return 0
 

@@ -60,13 +60,13 @@ def problems(docs: Path = DOCS) -> list[str]:
             found.append(
                 f"{name}: no {KEY} in its front matter, so nothing says which version of"
                 f" {source} it translates; once it matches {source}, run"
-                f" `python -m scripts.translations mark {name}`"
+                f" `.venv/bin/python -m scripts.translations mark {name}`"
             )
         elif recorded_hash(korean) != source_hash(english):
             found.append(
                 f"{name}: {source} changed since it was translated; see what changed with"
-                f" `python -m scripts.translations diff {name}`, update the Korean page,"
-                f" then run `python -m scripts.translations mark {name}`"
+                f" `.venv/bin/python -m scripts.translations diff {name}`, update the Korean page,"
+                f" then run `.venv/bin/python -m scripts.translations mark {name}`"
             )
     return found
 
