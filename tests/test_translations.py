@@ -39,6 +39,8 @@ GLOSSED_TERM = re.compile(r"([\w -]+?)\(([^()]+)\)")
 # A term's first use may link to its glossary row instead of carrying the gloss: in the prose
 # the link becomes the term followed by ⟦anchor⟧.
 GLOSSARY_LINK = re.compile(r"\[([^\]]+)\]\((?:\.\./)?glossary\.md#([\w-]+)\)")
+# A link to a whole page (no section), other than the glossary: its text is the page's title.
+PAGE_TITLE_LINK = re.compile(r"\[[^\]]+\]\((?!(?:\.\./)?glossary\.md)[\w./]+\.md\)")
 # Glosses are for the pages that explain a term; elsewhere a link to the glossary reads lighter.
 MAX_GLOSSES_PER_PAGE = 8
 # Term choices (CONTRIBUTING.md, "Korean pages"): what a Korean page writes instead of each.
@@ -119,17 +121,22 @@ def test_korean_page_is_written_in_korean(page: Path):
     )
 
 
-def korean_text(page: Path, *, headings: bool = True, filler: str = " ") -> str:
+def korean_text(
+    page: Path, *, headings: bool = True, filler: str = " ", titles: bool = True
+) -> str:
     """A Korean page's prose with its line breaks, code and math replaced by `filler`; a
-    link to the glossary kept as ⟦anchor⟧."""
+    link to the glossary kept as ⟦anchor⟧; with titles=False, the text of a link that
+    names a whole page (`[FP8 양자화](fp8.md)`: a title, not a use of its words) left out."""
     text = (DOCS / "ko" / page).read_text(encoding="utf-8")
+    if not titles:
+        text = PAGE_TITLE_LINK.sub(" ", text)
     text = NOT_PROSE.sub(filler, GLOSSARY_LINK.sub(r"\1⟦\2⟧", text))
     return text if headings else HEADING_LINE.sub(" ", text)
 
 
-def korean_prose(page: Path, *, headings: bool = True) -> str:
+def korean_prose(page: Path, *, headings: bool = True, titles: bool = True) -> str:
     """A Korean page's prose on one line (a term may be broken across lines)."""
-    return " ".join(korean_text(page, headings=headings).split())
+    return " ".join(korean_text(page, headings=headings, titles=titles).split())
 
 
 def glossary_rows() -> list[tuple[list[str], str]]:
@@ -207,7 +214,8 @@ def test_a_glossed_term_is_glossed_where_the_page_first_uses_it(page: Path):
     if page == Path("glossary.md"):
         return
     # Headings carry no glosses, so the first use counted is the first in the running text.
-    unglossed = first_uses_unglossed(korean_prose(page, headings=False), page)
+    text = korean_prose(page, headings=False, titles=False)
+    unglossed = first_uses_unglossed(text, page)
     if unglossed:  # the whole message, which an assertion's diff would cut short
         pytest.fail(
             f"ko/{page}: glossary terms whose first use has neither its gloss nor a link"

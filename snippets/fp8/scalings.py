@@ -1,0 +1,49 @@
+import torch
+
+from snippets.fp8.reference import add_rms_norm, dequantize, quantize
+
+# Llama-sized rows (4096 features) of a residual stream, with two outlier channels of a
+# given size, as in large models' massive activations; the norm's gain is 1.
+torch.manual_seed(0)
+OUTLIERS = [1415, 2533]
+ordinary = torch.ones(4096, dtype=torch.bool)
+ordinary[OUTLIERS] = False
+
+def normalized(outlier):
+    """y = RMSNorm(h) in float32 for 64 rows of h whose two outlier channels hold `outlier`."""
+    h = torch.randn(64, 4096)
+    h[:, OUTLIERS] = outlier
+    h = h.to(torch.bfloat16)
+    return add_rms_norm(h, torch.zeros_like(h), torch.ones(4096))[1]
+
+def error(approx, exact, channels):
+    """RMS error over the RMS of the exact values, in the given channels."""
+    diff = (approx - exact)[:, channels]
+    return (diff.pow(2).mean() / exact[:, channels].pow(2).mean()).sqrt().item()
+
+print(
+    "outlier: bfloat16 y, FP8 per token, FP8 per group of 128 (ordinary channels' error)"
+)
+#> outlier: bfloat16 y, FP8 per token, FP8 per group of 128 (ordinary channels' error)
+for outlier in [0.0, 100.0, 1e4, 1e5]:
+    y = normalized(outlier)
+    per_token = dequantize(*quantize(y))
+    per_group = dequantize(*quantize(y, group=128), group=128)
+    errors = [
+        error(e, y, ordinary) for e in [y.bfloat16().float(), per_token, per_group]
+    ]
+    print(f"{outlier:g}: " + ", ".join(f"{e:.4f}" for e in errors))
+    #> 0: 0.0016, 0.0265, 0.0257
+    #> 100: 0.0017, 0.0266, 0.0258
+    #> 10000: 0.0017, 0.0270, 0.0258
+    #> 100000: 0.0016, 0.1258, 0.0404
+
+# A static scale comes from a calibration batch; one without the outliers sets it too low,
+# and the outlier channels saturate at 448 times it.
+y = normalized(100.0)
+scale = (normalized(0.0).abs().max() / 448).item()
+static = dequantize(*quantize(y, scale=scale))
+print(
+    f"static, calibrated without outliers: outlier channels' error {error(static, y, OUTLIERS):.4f}"
+)
+#> static, calibrated without outliers: outlier channels' error 0.8901
