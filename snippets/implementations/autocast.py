@@ -21,6 +21,9 @@ norms = {
 def name(tensor):
     return str(tensor.dtype)[6:]
 
+# F.rms_norm's warning below is issued once per process: always, so it shows here even in a
+# process (a notebook, a test run) that has issued it before.
+torch.set_warn_always(True)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     with torch.autocast("cpu", dtype=torch.bfloat16):
