@@ -8,9 +8,14 @@ and subnormal values become 0. So under the interpreter the kernel's FP8 output 
 with the interpreter's conversion of the reference's values; on a GPU, with PyTorch's.
 """
 
+import os
+import re
+import subprocess
+import sys
+
 import pytest
 import torch
-from site_layout import triton_or_skip
+from site_layout import ROOT, triton_or_skip
 
 triton = triton_or_skip()  # conftest chose the interpreter if there is no GPU
 import triton.language as tl
@@ -169,3 +174,40 @@ def test_the_interpreter_converts_to_fp8_with_two_defects():
     values = torch.tensor([31.13, 7.87, 3.3, 0.0013])
     assert triton_fp8(values).float().tolist() == [16.0, 4.0, 3.25, 0.0]
     assert values.to(E4M3).float().tolist() == [32.0, 8.0, 3.25, 2**-9]
+
+
+COMPILE_FOR_H100 = """
+import re
+import triton
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+from snippets.fp8.add_rms_norm_fp8 import add_rms_norm_fp8_kernel as kernel, num_warps
+
+types = {"X": "*bf16", "R": "*bf16", "H": "*bf16", "Q": "*fp8e4nv", "S": "*fp32",
+         "W": "*bf16", "stride_x": "i32", "stride_r": "i32", "N": "i32", "n_groups": "i32",
+         "eps": "fp32", "GROUP": "constexpr", "BLOCK_N": "constexpr"}
+for block, group in [(4096, 4096), (4096, 128), (16384, 128)]:
+    source = ASTSource(fn=kernel, signature={k: types[k] for k in kernel.arg_names},
+                       constexprs={"GROUP": group, "BLOCK_N": block})
+    options = {"num_warps": num_warps(block), "enable_fp_fusion": False}  # as launched
+    ptx = triton.compile(source, target=GPUTarget("cuda", 90, 32), options=options).asm["ptx"]
+    print(block, group, "satfinite", ptx.count("cvt.rn.satfinite.e4m3x2.f32"),
+          "fma", len(re.findall(r"\\bfma[.]", ptx)))
+"""
+
+
+def test_the_kernel_compiles_for_an_h100_converting_with_saturation():
+    """Compiled for sm_90 (an H100) with Triton's ptxas, in a fresh process without the
+    interpreter: FP8 stores are PTX's round-to-nearest, saturating e4m3 conversion (so the
+    clamp and the conversion agree with PyTorch's), and no multiply-add is fused."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    result = subprocess.run(
+        [sys.executable, "-c", COMPILE_FOR_H100],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    compiled = re.findall(r"(\d+) (\d+) satfinite (\d+) fma (\d+)", result.stdout)
+    assert len(compiled) == 3, result.stdout
+    assert all(int(cvt) > 0 and int(fma) == 0 for *_, cvt, fma in compiled), (
+        result.stdout
+    )

@@ -12,13 +12,16 @@ import triton.language as tl
 
 DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 E4M3 = torch.float8_e4m3fn
-LONGEST_ROW = (
-    16384  # the whole row is held in registers, as the Kernel page's short rows
-)
+# The whole row is held in registers, as the Kernel page's short rows are.
+LONGEST_ROW = 16384
+
+def num_warps(block: int) -> int:
+    """Warps for a row of `block` lanes: about 32 values a thread, from 1 to 16 warps."""
+    return max(1, min(16, block // 1024))
 
 # --8<-- [start:kernel]
-E4M3_MAX: tl.constexpr = 448.0  # the largest e4m3 value: larger ones saturate to it
-MIN_SCALE: tl.constexpr = 1.0 / (448.0 * 512.0)  # an all-zero row's scale (q = 0)
+E4M3_MAX = tl.constexpr(448.0)  # the largest e4m3 value: larger ones saturate to it
+MIN_SCALE = tl.constexpr(1.0 / (448.0 * 512.0))  # an all-zero row's scale (q = 0)
 
 @triton.jit
 def add_rms_norm_fp8_kernel(
@@ -80,6 +83,9 @@ def add_rms_norm_fp8(x, residual, weight, eps=1e-6, group=None):
             x_rows, r_rows, h, q, scales, weight,
             x_rows.stride(0), r_rows.stride(0), n, n_groups, float(eps),
             GROUP=group or block, BLOCK_N=block,
+            # Each multiply and add rounded on its own, as PyTorch's ops round them: the
+            # h and y of the reference.
+            num_warps=num_warps(block), enable_fp_fusion=False,
         )  # fmt: skip
     shape = x.shape[:-1] + ((n_groups,) if group else ())
     return q.reshape(x.shape), scales.reshape(shape), h.reshape(x.shape)
