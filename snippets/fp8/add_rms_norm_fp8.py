@@ -6,6 +6,9 @@ runs on CPU tensors (the interpreter flushes FP8's subnormal values to zero, whi
 keeps).
 """
 
+import contextlib
+import os
+
 import torch
 import triton
 import triton.language as tl
@@ -50,16 +53,19 @@ def add_rms_norm_fp8_kernel(
     h = (x + r).to(H.dtype.element_ty)
     tl.store(H + row * N + cols, h, mask=mask)
     h = h.to(tl.float32)
-    rstd = 1.0 / tl.sqrt(tl.sum(h * h, axis=0) / N + eps)
+    # Divisions and the square root correctly rounded (div_rn, sqrt_rn), as PyTorch's are:
+    # a GPU's "/" and tl.sqrt are approximate, and one ulp can move an FP8 value.
+    mean_square = tl.div_rn(tl.sum(h * h, axis=0), N * 1.0)
+    rstd = tl.div_rn(1.0, tl.sqrt_rn(mean_square + eps))
     w = tl.load(W + cols, mask=mask, other=0.0).to(tl.float32)
     y = h * rstd * w  # float32, never rounded to x's dtype: one rounding, to FP8
     # The scale needs the largest |y| of its group, so the whole row is normalized first:
     # held in registers, y is not read again. Lanes past N hold 0 and change no maximum.
     groups = tl.reshape(y, (BLOCK_N // GROUP, GROUP))
-    scale = tl.maximum(tl.max(tl.abs(groups), axis=1) / E4M3_MAX, MIN_SCALE)
+    scale = tl.maximum(tl.div_rn(tl.max(tl.abs(groups), axis=1), E4M3_MAX), MIN_SCALE)
     g = tl.arange(0, BLOCK_N // GROUP)
     tl.store(S + row * n_groups + g, scale, mask=g < n_groups)
-    q = tl.reshape(groups / scale[:, None], (BLOCK_N,))
+    q = tl.reshape(tl.div_rn(groups, scale[:, None]), (BLOCK_N,))
     q = tl.clamp(q, -E4M3_MAX, E4M3_MAX)  # saturate: e4m3fn has no infinity
     tl.store(Q + row * N + cols, q.to(Q.dtype.element_ty), mask=mask)
 
@@ -79,14 +85,18 @@ def add_rms_norm_fp8(x, residual, weight, eps=1e-6, group=None):
     q = torch.empty((m, n), dtype=E4M3, device=x.device)
     scales = torch.empty((m, n_groups), dtype=torch.float32, device=x.device)
     if m > 0:
-        add_rms_norm_fp8_kernel[(m,)](
-            x_rows, r_rows, h, q, scales, weight,
-            x_rows.stride(0), r_rows.stride(0), n, n_groups, float(eps),
-            GROUP=group or block, BLOCK_N=block,
-            # Each multiply and add rounded on its own, as PyTorch's ops round them: the
-            # h and y of the reference.
-            num_warps=num_warps(block), enable_fp_fusion=False,
-        )  # fmt: skip
+        on_device = (
+            torch.cuda.device(x.device) if x.is_cuda else contextlib.nullcontext()
+        )
+        with on_device:  # Triton launches on the current GPU: make it x's
+            add_rms_norm_fp8_kernel[(m,)](
+                x_rows, r_rows, h, q, scales, weight,
+                x_rows.stride(0), r_rows.stride(0), n, n_groups, float(eps),
+                GROUP=group or block, BLOCK_N=block,
+                # Each multiply and add rounded on its own, as PyTorch's ops round them:
+                # the h and y of the reference.
+                num_warps=num_warps(block), enable_fp_fusion=False,
+            )  # fmt: skip
     shape = x.shape[:-1] + ((n_groups,) if group else ())
     return q.reshape(x.shape), scales.reshape(shape), h.reshape(x.shape)
 
@@ -113,7 +123,11 @@ def _check(x, residual, weight, eps, group) -> int:
         raise ValueError(f"rows of at most {LONGEST_ROW} features, got {n}")
     if weight.shape != (n,):
         raise ValueError(f"weight must have shape ({n},), got {tuple(weight.shape)}")
-    if not (isinstance(eps, (int, float)) and eps >= 0):
+    if weight.dtype not in DTYPES:
+        raise TypeError(
+            f"weight must be float32, float16 or bfloat16, got {weight.dtype}"
+        )
+    if isinstance(eps, bool) or not (isinstance(eps, (int, float)) and eps >= 0):
         raise ValueError(f"eps must be a number >= 0, got {eps!r}")
     if group is not None:
         if not (isinstance(group, int) and group >= 16 and group & (group - 1) == 0):
@@ -122,6 +136,14 @@ def _check(x, residual, weight, eps, group) -> int:
             raise ValueError(f"group {group} does not divide the row length {n}")
     if len({x.device, residual.device, weight.device}) > 1:
         raise ValueError("x, residual and weight must be on one device")
+    if x.device.type == "cuda" and torch.cuda.get_device_capability(x.device) < (8, 9):
+        raise ValueError(
+            "FP8 e4m3 needs a GPU of compute capability 8.9 or newer (Ada, Hopper)"
+        )
+    if x.device.type == "cpu" and os.environ.get("TRITON_INTERPRET") != "1":
+        raise ValueError(
+            "CPU tensors need Triton's interpreter: set TRITON_INTERPRET=1"
+        )
     if x.stride(-1) != 1 or residual.stride(-1) != 1 or weight.stride(-1) != 1:
         raise ValueError("rows must be contiguous in their last dimension")
     return n

@@ -21,22 +21,23 @@ def error(approx, exact, channels):
     diff = (approx - exact)[:, channels]
     return (diff.pow(2).mean() / exact[:, channels].pow(2).mean()).sqrt().item()
 
-print(
-    "outlier: bfloat16 y, FP8 per token, FP8 per group of 128 (ordinary channels' error)"
-)
-#> outlier: bfloat16 y, FP8 per token, FP8 per group of 128 (ordinary channels' error)
+# The error of the ordinary channels, and the share of their FP8 values per token that
+# fall below e4m3's smallest normal value (2**-6), where fewer bits are left.
+print("outlier: bfloat16 y, FP8 per token, per group of 128; per token below normal")
+#> outlier: bfloat16 y, FP8 per token, per group of 128; per token below normal
 for outlier in [0.0, 100.0, 1e4, 1e5]:
     y = normalized(outlier)
-    per_token = dequantize(*quantize(y))
+    q, scales = quantize(y)
+    per_token = dequantize(q, scales)
     per_group = dequantize(*quantize(y, group=128), group=128)
-    errors = [
-        error(e, y, ordinary) for e in [y.bfloat16().float(), per_token, per_group]
-    ]
-    print(f"{outlier:g}: " + ", ".join(f"{e:.4f}" for e in errors))
-    #> 0: 0.0016, 0.0265, 0.0257
-    #> 100: 0.0017, 0.0266, 0.0258
-    #> 10000: 0.0017, 0.0270, 0.0258
-    #> 100000: 0.0016, 0.1258, 0.0404
+    kinds = [y.bfloat16().float(), per_token, per_group]
+    errors = ", ".join(f"{error(e, y, ordinary):.4f}" for e in kinds)
+    below = (q[:, ordinary].float().abs() < 2**-6).float().mean().item()
+    print(f"{outlier:g}: {errors}; {below:.1%}")
+    #> 0: 0.0016, 0.0265, 0.0257; 0.0%
+    #> 100: 0.0017, 0.0266, 0.0258; 0.3%
+    #> 10000: 0.0017, 0.0270, 0.0258; 25.6%
+    #> 100000: 0.0016, 0.1258, 0.0404; 99.9%
 
 # A static scale comes from a calibration batch; one without the outliers sets it too low,
 # and the outlier channels saturate at 448 times it.
@@ -44,6 +45,6 @@ y = normalized(100.0)
 scale = (normalized(0.0).abs().max() / 448).item()
 static = dequantize(*quantize(y, scale=scale))
 print(
-    f"static, calibrated without outliers: outlier channels' error {error(static, y, OUTLIERS):.4f}"
+    f"static, calibrated without outliers: outliers' error {error(static, y, OUTLIERS):.4f}"
 )
-#> static, calibrated without outliers: outlier channels' error 0.8901
+#> static, calibrated without outliers: outliers' error 0.8901
