@@ -29,20 +29,6 @@ if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
 
 
-def triton_or_skip():
-    """triton, for a test module to call at import: where it cannot be imported, the module
-    is skipped and says why, unless REQUIRE_TRITON is set (as CI sets it)."""
-    try:
-        import triton
-    except ImportError as error:  # pragma: no cover - depends on the platform
-        if os.environ.get("REQUIRE_TRITON"):
-            raise
-        pytest.skip(
-            f"triton cannot be imported here ({error})", allow_module_level=True
-        )
-    return triton
-
-
 # The browser's fixtures, registered here for every test file (the GPU machine lacks
 # Playwright, which they import only when used).
 from browser_fixtures import (  # noqa: F401

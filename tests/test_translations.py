@@ -341,13 +341,19 @@ def test_diff_shows_the_english_changes_since_the_recorded_version(tmp_path: Pat
     assert "no commit holds the version" in translations.changes(korean, docs)
 
 
-def test_marking_adds_the_record_to_a_page_without_front_matter(tmp_path: Path):
+def a_page_pair(tmp_path: Path, korean_text: str) -> tuple[Path, Path]:
+    """docs/ with en/page.md and its Korean twin holding `korean_text`: (docs, ko page)."""
     docs = tmp_path / "docs"
     (docs / "en").mkdir(parents=True)
     (docs / "ko").mkdir()
     (docs / "en" / "page.md").write_text("# Page\n")
     korean = docs / "ko" / "page.md"
-    korean.write_text("# 페이지\n")
+    korean.write_text(korean_text)
+    return docs, korean
+
+
+def test_marking_adds_the_record_to_a_page_without_front_matter(tmp_path: Path):
+    docs, korean = a_page_pair(tmp_path, "# 페이지\n")
     [problem] = translations.problems(docs)
     assert problem.startswith(f"ko/page.md: no {translations.KEY} in its front matter")
     assert "python -m scripts.translations mark ko/page.md" in problem  # how to add it
@@ -358,12 +364,8 @@ def test_marking_adds_the_record_to_a_page_without_front_matter(tmp_path: Path):
 
 
 def test_marking_replaces_a_record_that_is_not_a_hash(tmp_path: Path):
-    docs = tmp_path / "docs"
-    (docs / "en").mkdir(parents=True)
-    (docs / "ko").mkdir()
-    (docs / "en" / "page.md").write_text("# Page\n")
-    korean = docs / "ko" / "page.md"
-    korean.write_text(f"---\n{translations.KEY}: TODO\n---\n\n# 페이지\n")
+    record = f"---\n{translations.KEY}: TODO\n---\n\n# 페이지\n"
+    docs, korean = a_page_pair(tmp_path, record)
     assert "changed since it was translated" in translations.problems(docs)[0]
     translations.mark(korean, docs)
     assert korean.read_text().count(translations.KEY) == 1
