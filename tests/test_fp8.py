@@ -150,6 +150,26 @@ def test_a_group_of_the_whole_row_is_one_scale_per_row():
     )
 
 
+# The interpreter's numpy says so of inf * 0 and of a group of NaN only.
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+@pytest.mark.filterwarnings("ignore:All-NaN slice encountered:RuntimeWarning")
+@pytest.mark.parametrize("group", [None, 128])
+def test_a_nan_or_an_infinity_makes_its_group_nan_as_the_reference(group):
+    x, r, w = rows(3, 256, torch.float32)
+    x[0, 5], x[1, 7] = float("nan"), float("inf")
+    q, scales, _ = add_rms_norm_fp8(x, r, w, 1e-6, group)
+    expected_q, expected_scales, _ = expected(x, r, w, 1e-6, group)
+    assert scales.isnan().any() and torch.equal(scales.isnan(), expected_scales.isnan())
+    torch.testing.assert_close(
+        scales, expected_scales, rtol=2.5e-7, atol=0, equal_nan=True
+    )
+    # NaN values (the interpreter converts NaN to ±384, its own conversion of the
+    # reference too; a NaN's sign is not defined), and the finite row as usual.
+    nan_rows = (t[:2].float().abs().nan_to_num(-1.0) for t in (q, expected_q))
+    assert torch.equal(*nan_rows)
+    assert_close_to(expected_q[2:], q[2:], scales[2:], expected_scales[2:])
+
+
 def test_an_all_zero_row_gives_zeros_and_the_smallest_scale():
     x, r, w = rows(3, 256, torch.float32)
     x[1], r[1] = 0.0, 0.0
@@ -213,12 +233,15 @@ def test_the_interpreter_converts_to_fp8_with_defects():
     """What the page says the interpreter cannot check: if a Triton release fixes its FP8
     conversion, this fails, and the tests and the page can compare with PyTorch directly.
     A carry into an odd exponent lost (31.13, 7.87), into an even one kept (15.9); a tie
-    rounded up (1.0625); a small value rounded toward zero (0.005) or to 0 (0.0013)."""
+    rounded up (1.0625); a small value rounded toward zero (0.005) or to 0 (0.0013); NaN
+    converted to 384."""
     values = torch.tensor([31.13, 7.87, 15.9, 1.0625, 3.3, 0.005, 0.0013])
     interpreted = [16.0, 4.0, 16.0, 1.125, 3.25, 2**-8, 0.0]
     assert triton_fp8(values).float().tolist() == interpreted
     pytorch = [32.0, 8.0, 16.0, 1.0, 3.25, 3 * 2**-9, 2**-9]
     assert values.to(E4M3).float().tolist() == pytorch
+    nan = torch.tensor([float("nan")])  # NaN becomes 384
+    assert triton_fp8(nan).item() == 384 and nan.to(E4M3).float().isnan().all()
 
 
 COMPILE_FOR_H100 = """

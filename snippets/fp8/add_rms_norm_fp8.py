@@ -63,10 +63,14 @@ def add_rms_norm_fp8_kernel(
     # held in registers, y is not read again. Lanes past N hold 0 and change no maximum.
     groups = tl.reshape(y, (BLOCK_N // GROUP, GROUP))
     scale = tl.maximum(tl.div_rn(tl.max(tl.abs(groups), axis=1), E4M3_MAX), MIN_SCALE)
+    # tl.max skips NaN. The sum of a group times 0 is 0, or NaN if it holds one (from a
+    # NaN or infinite input): its scale and values come out NaN, as PyTorch's amax gives.
+    scale += tl.sum(groups * 0.0, axis=1)
     g = tl.arange(0, BLOCK_N // GROUP)
     tl.store(S + row * n_groups + g, scale, mask=g < n_groups)
     q = tl.reshape(tl.div_rn(groups, scale[:, None]), (BLOCK_N,))
-    q = tl.clamp(q, -E4M3_MAX, E4M3_MAX)  # saturate: e4m3fn has no infinity
+    # saturate, e4m3fn having no infinity, and keep NaN
+    q = tl.clamp(q, -E4M3_MAX, E4M3_MAX, propagate_nan=tl.PropagateNan.ALL)
     tl.store(Q + row * N + cols, q.to(Q.dtype.element_ty), mask=mask)
 
 # --8<-- [end:kernel]
