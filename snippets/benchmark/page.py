@@ -2,6 +2,7 @@
 
     python -m snippets.benchmark.page snippets/benchmark/results/*.json
     python -m snippets.benchmark.page snippets/benchmark/results/cpu/<cpu>.json
+    python -m snippets.benchmark.page snippets/benchmark/results/fp8/*.json
 
 GPU files (one per GPU, in the order of their names) give snippets/benchmark/results/
 tables.en.md and tables.ko.md: for each GPU the targets, what the figures say, a tab per dtype
@@ -10,8 +11,9 @@ residual add with the norm, then a table per pass of each other group (decode in
 QK-norm and wide rows in GB/s), every percentage of the copy of equal bytes and of the GPU's
 peak where known; and the host cost; and the plots (the group "rows")
 docs/assets/benchmark/<file>-<dtype>-<timing>-<family>-<language>.svg. A CPU file gives
-snippets/benchmark/results/cpu/table.en.md and table.ko.md. The same JSON gives the same
-files, byte for byte.
+snippets/benchmark/results/cpu/table.en.md and table.ko.md. FP8 files (fp8.py's, one per
+GPU) give snippets/benchmark/results/fp8/tables.en.md and tables.ko.md: a tab per timing, a
+table per group and scaling. The same JSON gives the same files, byte for byte.
 """
 
 import argparse
@@ -28,6 +30,7 @@ from snippets.placement.plots import save_svg, svg_style
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = Path(__file__).resolve().parent / "results"
 CPU_TABLES = TABLES / "cpu"
+FP8_TABLES = TABLES / "fp8"
 PLOTS = ROOT / "docs" / "assets" / "benchmark"
 MODES = ["forward", "backward", "forward+backward"]  # run.py's passes
 # The norm alone, and the residual add with the norm: each compared within its own family.
@@ -174,6 +177,27 @@ WORDS = {
         "not_installed": "not installed",
         "reasons": {},
         "names": {},
+        # The FP8 section (fp8.py's results): these words replace the ones above there.
+        "fp8": {
+            "title": "{device}: the residual add, RMSNorm and FP8 quantization, bfloat16, "
+            "forward (inference)",
+            "modes": {
+                "per-token": "a scale per token",
+                "per-group": "a scale per {group} features",
+            },
+            "groups": {
+                "rows": "Rows (M = {m} tokens)",
+                "decode": "Decode (M rows: a token for each of M sequences), µs per call "
+                "(its range over the rounds)",
+            },
+            "say_line": "{mode}: the one kernel {low}–{high} of copy over N; fastest: "
+            "{fastest}",
+            "versus_line": "{mode}: the fastest other way's time over the one kernel's, "
+            "{low}× to {high}× over N (above 1×: the one kernel is faster)",
+            "bytes": "GB/s counts, for every implementation, the one kernel's fewest "
+            "bytes: x and r read, h, the FP8 values and the scales written. The unfused "
+            "ways move more than that, which is what fusing saves.",
+        },
     },
     "ko": {
         "device": "장치",
@@ -325,8 +349,33 @@ WORDS = {
             "Triton add+RMSNorm (this site)": "Triton 덧셈+RMSNorm(이 사이트)",
             "Liger-Kernel add+RMSNorm": "Liger-Kernel 덧셈+RMSNorm",
             "bare launch (Triton)": "커널만 띄움(Triton)",
+            "PyTorch add, norm, quantize": "PyTorch 덧셈, 정규화, 양자화",
+            "torch.compile add, norm, quantize": "덧셈, 정규화, 양자화(torch.compile)",
+            "Triton add+RMSNorm (this site), compiled quantize": "Triton "
+            "덧셈+RMSNorm(이 사이트) 후 양자화(torch.compile)",
+            "Triton add+RMSNorm+FP8 (this site)": "Triton 덧셈+RMSNorm+FP8(이 사이트)",
         },
         "not_installed": "설치되지 않음",
+        "fp8": {
+            "title": "{device}: 잔차 덧셈, RMSNorm, FP8 양자화, bfloat16, 순전파(추론)",
+            "modes": {
+                "per-token": "토큰 단위 스케일",
+                "per-group": "특성 {group}개 그룹 단위 스케일",
+            },
+            "groups": {
+                "rows": "일반 행(토큰 M = {m}개)",
+                "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 곧 행 M개), 호출당 µs(괄호 "
+                "안은 라운드별 범위)",
+            },
+            "say_line": "{mode}: 단일 커널은 N에 따라 복사 대비 {low}–{high}이고, 가장 "
+            "빠른 구현은 {fastest}입니다",
+            "versus_line": "{mode}: 다른 방식 가운데 가장 빠른 것의 시간을 단일 커널의 "
+            "시간으로 나누면 N에 따라 {low}배에서 {high}배입니다(1배보다 크면 단일 커널이 "
+            "더 빠름)",
+            "bytes": "GB/s는 모든 구현에 단일 커널의 최소 바이트, 곧 x와 r을 읽고 h, FP8 "
+            "값, 스케일을 쓰는 양을 적용해 계산했습니다. 퓨즈하지 않은 방식은 실제로 이보다 "
+            "많이 옮기며, 그 차이가 퓨즈로 아끼는 양입니다.",
+        },
         # run.py's reasons for leaving an implementation out, in Korean.
         "reasons": {
             "GPU kernels": "GPU 전용 커널",
@@ -1129,18 +1178,98 @@ def cpu_table(results, language: str) -> str:
     lines += [""] + _notes(results, words)
     return "\n".join(lines).rstrip() + "\n"
 
+FP8_KERNEL = "Triton add+RMSNorm+FP8 (this site)"  # fp8.py's one kernel
+FP8_MODES = ["per-token", "per-group"]  # fp8.py's scalings, recorded as the mode
+
+def _versus_others(results, **where) -> list[float]:
+    """At each N where the one kernel has a figure: the fastest other implementation's time
+    over the kernel's."""
+    ratios = []
+    for n in sorted({r["n"] for r in _runs(results, **where)}):
+        figures = [r for r in _runs(results, n=n, **where) if "error" not in r]
+        mine = [r["ms"] for r in figures if r["implementation"] == FP8_KERNEL]
+        others = [r["ms"] for r in figures if r["implementation"] != FP8_KERNEL]
+        if mine and others:
+            ratios.append(min(others) / mine[0])
+    return ratios
+
+def fp8_section(stem, results, language: str) -> list[str]:
+    """One GPU's FP8 figures (fp8.py): header, a tab per timing holding what the figures
+    say and a table per group of shapes and scaling, then what was not run or failed."""
+    words = WORDS[language]
+    fp8 = words["fp8"]
+    rows_m = results["grid"]["groups"]["rows"][0][0]
+    words = {
+        **words,
+        "modes": {
+            mode: text.format(group=results["group_size"])
+            for mode, text in fp8["modes"].items()
+        },
+        "groups": {g: text.format(m=rows_m) for g, text in fp8["groups"].items()},
+    }
+    title = fp8["title"].format(device=results["device"])
+    lines = [f"### {title} {{ #fp8-{stem} }}", "", _header(results, words), ""]
+    for timing in results["timings"]:
+        tab = [f"{words['timings'][results['timings'][timing]]}.", ""]
+        for mode in FP8_MODES:
+            where = {"mode": mode, "timing": timing, "group": "rows"}
+            mine = [
+                _of_copy(r)
+                for r in _runs(results, implementation=FP8_KERNEL, **where)
+                if _of_copy(r) is not None
+            ]
+            if mine:
+                line = fp8["say_line"].format(
+                    mode=words["modes"][mode],
+                    low=_percent(min(mine)),
+                    high=_percent(max(mine)),
+                    fastest=_fastest(results, words, None, **where),
+                )
+                tab.append(f"- {line}.")
+            ratios = _versus_others(results, **where)
+            if ratios:
+                line = fp8["versus_line"].format(
+                    mode=words["modes"][mode],
+                    low=f"{min(ratios):.2f}",
+                    high=f"{max(ratios):.2f}",
+                )
+                tab.append(f"- {line}.")
+        unit = words["unit_peak" if results["peak_gbps"] else "unit"]
+        tab += ["", f"{unit}. {fp8['bytes']}", ""]
+        for dtype in _dtypes(results):
+            for group in results["grid"]["groups"]:
+                for mode in FP8_MODES:
+                    tab += _table(results, words, dtype, timing, mode, group)
+        lines += _tab(words["short"][timing], tab)
+    lines += _notes(results, words)
+    return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
+
 def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) -> list:
     """Write the Markdown (into `folder`) and the plots of one CPU results file or of the
     GPU ones; return the paths written."""
     every = [(path.stem, json.loads(path.read_text())) for path in sorted(paths)]
     kinds = {results["kind"] for _, results in every}
     if len(kinds) != 1 or ("cpu" in kinds and len(every) != 1):
-        raise ValueError(f"one CPU results file, or GPU ones only; got {sorted(kinds)}")
-    if kinds == {"smoke"} and folder is None:
+        raise ValueError(
+            "one CPU results file, or GPU ones only (run.py's or fp8.py's, not both);"
+            f" got {sorted(kinds)}"
+        )
+    if kinds & {"smoke", "fp8-smoke"} and folder is None:
         raise ValueError(
             "a smoke run's figures are never published; write them elsewhere"
         )
     written = []
+    if kinds <= {"fp8", "fp8-smoke"}:
+        folder = folder or FP8_TABLES
+        folder.mkdir(parents=True, exist_ok=True)
+        for language in WORDS:
+            lines = [
+                line for stem, r in every for line in fp8_section(stem, r, language)
+            ]
+            path = folder / f"tables.{language}.md"
+            path.write_text("\n".join(lines).rstrip() + "\n")
+            written.append(path)
+        return written
     if kinds == {"cpu"}:
         folder = folder or CPU_TABLES
         folder.mkdir(parents=True, exist_ok=True)
