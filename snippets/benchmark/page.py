@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TABLES = Path(__file__).resolve().parent / "results"
 CPU_TABLES = TABLES / "cpu"
 FP8_TABLES = TABLES / "fp8"
+MODEL_TABLES = TABLES / "model"
 PLOTS = ROOT / "docs" / "assets" / "benchmark"
 MODES = ["forward", "backward", "forward+backward"]  # run.py's passes
 # The norm alone, and the residual add with the norm: each compared within its own family.
@@ -177,6 +178,18 @@ WORDS = {
         "not_installed": "not installed",
         "reasons": {},
         "names": {},
+        # The compiled layer's section (model.py's results).
+        "model": {
+            "title": "{device}: a transformer layer compiled whole (torch.compile), "
+            "bfloat16, {sequences} sequences of {length} tokens, ms per call",
+            "name": "the layer's norms",
+            "group": "the layer",
+            "column": "{mode}, {timing}",
+            "note": "Each figure: the median (the range over the rounds) and, after the "
+            "comma, the time of the layer with F.rms_norm over this one's: above 1× is "
+            "faster. The layer is transformers' LlamaDecoderLayer ({hidden} hidden, "
+            "{heads} heads, {kv} key-value heads, MLP {mlp}); only its two norms differ.",
+        },
         # The FP8 section (fp8.py's results): these words replace the ones above there.
         "fp8": {
             "title": "{device}: the residual add, RMSNorm and FP8 quantization, bfloat16, "
@@ -354,8 +367,21 @@ WORDS = {
             "Triton add+RMSNorm (this site), compiled quantize": "Triton "
             "덧셈+RMSNorm(이 사이트) 후 양자화(torch.compile)",
             "Triton add+RMSNorm+FP8 (this site)": "Triton 덧셈+RMSNorm+FP8(이 사이트)",
+            "LlamaRMSNorm (transformers)": "LlamaRMSNorm(transformers)",
+            "Triton (this site), as an operator": "Triton(이 사이트), 연산자로 등록",
         },
         "not_installed": "설치되지 않음",
+        "model": {
+            "title": "{device}: torch.compile로 통째로 컴파일한 트랜스포머 층, bfloat16, "
+            "토큰 {length}개짜리 시퀀스 {sequences}개, 호출당 ms",
+            "name": "층의 정규화",
+            "group": "층",
+            "column": "{mode}, {timing}",
+            "note": "각 수치는 중앙값(괄호 안은 라운드별 범위)이고, 쉼표 뒤는 F.rms_norm을 쓴 "
+            "층의 시간을 이 층의 시간으로 나눈 값입니다. 1×보다 크면 더 빠르다는 뜻입니다. "
+            "층은 transformers의 LlamaDecoderLayer(은닉 크기 {hidden}, 헤드 {heads}개, 키·값 "
+            "헤드 {kv}개, MLP {mlp})이며, 두 정규화만 다릅니다.",
+        },
         "fp8": {
             "title": "{device}: 잔차 덧셈, RMSNorm, FP8 양자화, bfloat16, 순전파(추론)",
             "modes": {
@@ -1244,6 +1270,57 @@ def fp8_section(stem, results, language: str) -> list[str]:
     lines += _notes(results, words)
     return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
 
+MODEL_REFERENCE = "torch F.rms_norm"  # model.py's layer the others are compared with
+MODEL_MODES = ["forward", "forward+backward"]  # model.py's passes
+
+def model_section(stem, results, language: str) -> list[str]:
+    """One GPU's compiled layer (model.py): a table of ms per call, each pass and timing,
+    with F.rms_norm's layer's time over each one's; then what failed."""
+    words = WORDS[language]
+    model = words["model"]
+    names = words["group_names"] | {"layer": model["group"]}  # where a failure was
+    words = {**words, "group_names": names}
+    layer = results["layer"]
+    (m, _), *_ = {(r["m"], r["n"]) for r in results["runs"]}
+    title = model["title"].format(
+        device=results["device"],
+        sequences=results["sequences"],
+        length=m // results["sequences"],
+    )
+    lines = [f"### {title} {{ #model-{stem} }}", "", _header(results, words), ""]
+    columns = [(mode, timing) for mode in MODEL_MODES for timing in results["timings"]]
+    header = [
+        model["column"].format(mode=words["modes"][mode], timing=words["short"][timing])
+        for mode, timing in columns
+    ]
+    lines += [f"| {model['name']} | " + " | ".join(header) + " |"]
+    lines += ["|" + " --- |" * (1 + len(columns))]
+    for name in dict.fromkeys(r["implementation"] for r in results["runs"]):
+        cells = []
+        for mode, timing in columns:
+            where = {"mode": mode, "timing": timing}
+            (run,) = _runs(results, implementation=name, **where)
+            reference = _figure(results, implementation=MODEL_REFERENCE, **where)
+            if "error" in run:
+                cells.append(words["failed"])
+                continue
+            cell = f"{run['ms']:.3f} ({run['ms_min']:.3f}–{run['ms_max']:.3f})"
+            if reference and name != MODEL_REFERENCE:
+                cell += f", {reference['ms'] / run['ms']:.3f}×"
+            cells.append(cell)
+        lines.append(f"| {_name(name, words)} | " + " | ".join(cells) + " |")
+    note = model["note"].format(
+        hidden=layer["hidden_size"],
+        heads=layer["num_attention_heads"],
+        kv=layer["num_key_value_heads"],
+        mlp=layer["intermediate_size"],
+    )
+    lines += ["", note, ""] + _notes(results, words)
+    return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
+
+# The benchmarks with a section of their own: where their tables go, and what writes them.
+SECTIONS = {"fp8": (FP8_TABLES, fp8_section), "model": (MODEL_TABLES, model_section)}
+
 def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) -> list:
     """Write the Markdown (into `folder`) and the plots of one CPU results file or of the
     GPU ones; return the paths written."""
@@ -1251,21 +1328,21 @@ def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) ->
     kinds = {results["kind"] for _, results in every}
     if len(kinds) != 1 or ("cpu" in kinds and len(every) != 1):
         raise ValueError(
-            "one CPU results file, or GPU ones only (run.py's or fp8.py's, not both);"
-            f" got {sorted(kinds)}"
+            "one CPU results file, or GPU ones only (of one benchmark: run.py, fp8.py or"
+            f" model.py); got {sorted(kinds)}"
         )
-    if kinds & {"smoke", "fp8-smoke"} and folder is None:
+    if any(kind.endswith("smoke") for kind in kinds) and folder is None:
         raise ValueError(
             "a smoke run's figures are never published; write them elsewhere"
         )
     written = []
-    if kinds <= {"fp8", "fp8-smoke"}:
-        folder = folder or FP8_TABLES
+    (kind,) = kinds
+    if kind.removesuffix("-smoke") in SECTIONS:
+        default, section = SECTIONS[kind.removesuffix("-smoke")]
+        folder = folder or default
         folder.mkdir(parents=True, exist_ok=True)
         for language in WORDS:
-            lines = [
-                line for stem, r in every for line in fp8_section(stem, r, language)
-            ]
+            lines = [line for stem, r in every for line in section(stem, r, language)]
             path = folder / f"tables.{language}.md"
             path.write_text("\n".join(lines).rstrip() + "\n")
             written.append(path)
