@@ -101,6 +101,7 @@ COMPILING = [
     "Triton add+RMSNorm (this site), compiled quantize",
 ]
 
+# --8<-- [start:compared]
 def reference(group):
     """The FP8 page's reference: h, then y in float32, then its FP8 values and scales."""
 
@@ -153,6 +154,8 @@ def fp8_bytes(x, group) -> int:
     m, n = x.shape
     scales = m * (n // group if group else 1)
     return 3 * x.numel() * x.element_size() + x.numel() + 4 * scales
+
+# --8<-- [end:compared]
 
 def measure(setup, kind, x) -> tuple[dict, dict, dict]:
     """ms per round for each (implementation, scaling, timing) and for each (bytes, timing)

@@ -108,6 +108,7 @@ MODEL_SETUPS = {
 SEQUENCES = {"gpu": 4, "smoke": 2}
 REFERENCE = "torch F.rms_norm"  # the layer each one is compared with
 
+# --8<-- [start:compared]
 class Norm(torch.nn.Module):
     """Takes a LlamaRMSNorm's place: the same weight (the same parameter) and eps, normalized
     by `norm(x, weight, eps)`."""
@@ -168,6 +169,8 @@ def one_pass(layer, mode, x, position_embeddings, dy):
     return lambda: torch.autograd.grad(
         layer(x, position_embeddings=position_embeddings), leaves, dy
     )
+
+# --8<-- [end:compared]
 
 def measure(setup, kind, m, n, dtype, device) -> dict:
     """ms per round for each (layer, pass, timing)."""

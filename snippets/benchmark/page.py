@@ -255,7 +255,7 @@ WORDS = {
         },
         "short": {"graph": "그래프", "eager": "즉시 실행"},
         "unit": "표의 값: GB/s(복사 대비 %, 라운드별 범위)",
-        "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드별 범위; 최대 대역폭 대비 %)",
+        "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드별 범위 / 최대 대역폭 대비 %)",
         "headline": "{device}: 순전파+역전파, bfloat16, M = {m}, CUDA 그래프를 재생해 잰 GPU 시간, "
         "호출당 µs",
         "headline_note": "괄호 안은 F.rms_norm의 시간을 각 구현의 시간으로 나눈 값입니다. "
@@ -326,7 +326,7 @@ WORDS = {
             "norm": "이 사이트의 커널은",
             "add": "덧셈과 정규화를 합친 이 사이트의 퓨즈드 커널은",
         },
-        "at": "N = {sizes}에서는 {name}",
+        "at": "N = {sizes}에서 {name}",
         "at_join": ", ",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
         "bfloat16 텐서 x로 {calls}번 호출해 잰 시간의 중앙값",
@@ -362,25 +362,26 @@ WORDS = {
             "Triton add+RMSNorm (this site)": "Triton 덧셈+RMSNorm(이 사이트)",
             "Liger-Kernel add+RMSNorm": "Liger-Kernel 덧셈+RMSNorm",
             "bare launch (Triton)": "커널만 띄움(Triton)",
-            "PyTorch add, norm, quantize": "PyTorch 덧셈, 정규화, 양자화",
-            "torch.compile add, norm, quantize": "덧셈, 정규화, 양자화(torch.compile)",
+            "PyTorch add, norm, quantize": "덧셈·정규화·양자화(즉시 실행)",
+            "torch.compile add, norm, quantize": "덧셈·정규화·양자화(torch.compile)",
             "Triton add+RMSNorm (this site), compiled quantize": "Triton "
             "덧셈+RMSNorm(이 사이트) 후 양자화(torch.compile)",
             "Triton add+RMSNorm+FP8 (this site)": "Triton 덧셈+RMSNorm+FP8(이 사이트)",
             "LlamaRMSNorm (transformers)": "LlamaRMSNorm(transformers)",
-            "Triton (this site), as an operator": "Triton(이 사이트), 연산자로 등록",
+            "Triton (this site), as an operator": "Triton(이 사이트, 연산자로 등록)",
         },
         "not_installed": "설치되지 않음",
         "model": {
             "title": "{device}: torch.compile로 통째로 컴파일한 트랜스포머 층, bfloat16, "
             "토큰 {length}개짜리 시퀀스 {sequences}개, 호출당 ms",
-            "name": "층의 정규화",
+            "name": "정규화 층 구현",
             "group": "층",
             "column": "{mode}, {timing}",
             "note": "각 수치는 중앙값(괄호 안은 라운드별 범위)이고, 쉼표 뒤는 F.rms_norm을 쓴 "
-            "층의 시간을 이 층의 시간으로 나눈 값입니다. 1×보다 크면 더 빠르다는 뜻입니다. "
-            "층은 transformers의 LlamaDecoderLayer(은닉 크기 {hidden}, 헤드 {heads}개, 키·값 "
-            "헤드 {kv}개, MLP {mlp})이며, 두 정규화만 다릅니다.",
+            "층의 시간을 그 행의 층의 시간으로 나눈 값입니다. 1×보다 크면 F.rms_norm을 쓴 "
+            "층보다 빠르다는 뜻입니다. 층은 transformers의 LlamaDecoderLayer(은닉 차원 크기 "
+            "{hidden}, 헤드 {heads}개, 키/값 헤드 {kv}개, MLP {mlp})이며, 두 정규화 층만 "
+            "다릅니다.",
         },
         "fp8": {
             "title": "{device}: 잔차 덧셈, RMSNorm, FP8 양자화, bfloat16, 순전파(추론)",
@@ -398,9 +399,9 @@ WORDS = {
             "versus_line": "{mode}: 다른 방식 가운데 가장 빠른 것의 시간을 단일 커널의 "
             "시간으로 나누면 N에 따라 {low}배에서 {high}배입니다(1배보다 크면 단일 커널이 "
             "더 빠름)",
-            "bytes": "GB/s는 모든 구현에 단일 커널의 최소 바이트, 곧 x와 r을 읽고 h, FP8 "
-            "값, 스케일을 쓰는 양을 적용해 계산했습니다. 퓨즈하지 않은 방식은 실제로 이보다 "
-            "많이 옮기며, 그 차이가 퓨즈로 아끼는 양입니다.",
+            "bytes": "GB/s는 모든 구현에서 단일 커널의 최소 바이트 수(x와 r을 읽고 h, FP8 "
+            "값, 스케일을 쓰는 양)를 걸린 시간으로 나눈 값입니다. 퓨즈하지 않은 방식은 실제로 "
+            "이보다 많이 옮기며, 그 차이가 퓨전으로 아끼는 양입니다.",
         },
         # run.py's reasons for leaving an implementation out, in Korean.
         "reasons": {
@@ -496,7 +497,7 @@ def _cell(entry, words) -> str:
         percents = [f"{_percent(entry['copy_percent'])}, {low:.1f}–{high:.1f}"]
     if entry["peak_percent"] is not None:
         percents.append(_percent(entry["peak_percent"]))
-    inside = f" ({'; '.join(percents)})" if percents else ""
+    inside = f" ({words['join'].join(percents)})" if percents else ""
     return f"{entry['gbps']:,.0f}{inside}"
 
 def _versions(results, words) -> str:
@@ -1261,7 +1262,11 @@ def fp8_section(stem, results, language: str) -> list[str]:
                 )
                 tab.append(f"- {line}.")
         unit = words["unit_peak" if results["peak_gbps"] else "unit"]
-        tab += ["", f"{unit}. {fp8['bytes']}", ""]
+        notes = [f"{unit}.", fp8["bytes"]]
+        if results["peak_gbps"]:
+            peak = f"{results['peak_gbps']:,}"
+            notes.append(words["peak"].format(gbps=peak, source=results["peak_source"]))
+        tab += ["", " ".join(notes), ""]
         for dtype in _dtypes(results):
             for group in results["grid"]["groups"]:
                 for mode in FP8_MODES:
