@@ -20,6 +20,7 @@ from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNormG
 
 from snippets.check.__main__ import main
 from snippets.check.checks import check, under_triton_interpreter
+from snippets.check.report import NO_AUTOGRAD
 from snippets.check.target import Subject, UsageError, load
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
 from snippets.implementations.variants import rms_norm_llama, rms_norm_paper_code
@@ -773,6 +774,34 @@ def test_a_fused_add_passes_and_says_which_sum_its_statistic_reads(target, reads
     assert report.conventions["fused"] == "residual add (h = x + residual)"
     assert reads in verdict(report, "add sum").detail
     assert {"add", "add sum", "add grads"} <= {v.check for v in report.verdicts}
+
+
+def add_in_place_inference(x, residual, weight, eps=1e-6):
+    # vLLM's inference op: the same writes, with no autograd recording them.
+    with torch.no_grad():
+        add_in_place(x, residual, weight, eps)
+
+
+def inference_only(x, weight, eps=1e-6):
+    with torch.no_grad():
+        return rms_norm_llama(x, weight, eps)
+
+
+@pytest.mark.parametrize(
+    "target, add",
+    [(add_in_place_inference, True), (inference_only, False)],
+    ids=["in place, fused with the add", "alone"],
+)
+def test_a_forward_only_kernel_passes_with_its_gradient_checks_not_run(target, add):
+    report = check(target, add=add)
+    assert report.passed, report.table()
+    skipped = {"gradients", "dw"} | ({"add grads"} if add else set())
+    for name in skipped:
+        assert verdict(report, name).passed is None, name
+        assert verdict(report, name).detail == NO_AUTOGRAD, name
+    for name in ["zero rows", "sizes"]:  # their forward parts still run
+        assert verdict(report, name).passed, name
+        assert verdict(report, name).detail.endswith(NO_AUTOGRAD), name
 
 
 def test_a_fused_add_that_normalizes_x_fails_add_and_its_gradients():

@@ -153,8 +153,9 @@ def test_the_interpreter_truncates_bfloat16_stores():
     exact = reference(x, weight, torch.zeros_like(x), 1e-6, 0.0)[0]
     truncated = (y == bfloat16_truncated(exact)).double().mean().item()
     rounded = (y == bfloat16_rounded(exact)).double().mean().item()
-    # Not every element: where the kernel's float32 and the float64 value lie on two sides of
-    # a bfloat16 value, truncating each gives two neighbours (one in 8000 on the page).
+    # Not every element: where the kernel's float32 lands exactly on a bfloat16 value that
+    # the float64 value lies just below, truncating each gives two neighbours (one in 8000
+    # on the page).
     assert truncated > 0.999 and rounded < 0.6, (truncated, rounded)
 
 

@@ -6,7 +6,7 @@ sum it returns, which rounding of the sum its statistic reads, and gradients thr
 import torch
 
 from snippets.check.measure import ROUNDED, gain, of_gain, reference, rows, weight
-from snippets.check.report import Verdict
+from snippets.check.report import NO_AUTOGRAD, Verdict
 from snippets.check.target import N, under_triton_interpreter
 
 SEE = "numerics/#rounding-conventions-in-production-code"
@@ -79,7 +79,7 @@ def check_add_gradients(norm, found, device):
     w = weight(found, device, seed=38).requires_grad_()
     y, h = norm.added(x, residual, w)
     if not (y.requires_grad and h.requires_grad):
-        return Verdict("add grads", None, "not run: no autograd through it", see)
+        return Verdict("add grads", None, NO_AUTOGRAD, see)
     dy, dh = rows([1.0] * 3, device, seed=39), rows([1.0] * 3, device, seed=40)
     torch.autograd.backward((y, h), (dy, dh))
     ours = [x.detach().double(), residual.detach().double(), w.detach().double()]

@@ -18,7 +18,7 @@ from snippets.check.measure import (
     rows,
     weight,
 )
-from snippets.check.report import Report, Verdict
+from snippets.check.report import NO_AUTOGRAD, Report, Verdict
 from snippets.check.target import (
     N,
     AddSubject,
@@ -193,8 +193,12 @@ def check_zero_rows(norm, found, device):
     x = rows([0.0, 1.0], device).requires_grad_()
     w = weight(found, device, seed=3).requires_grad_()
     y = norm(x, w)
-    y.backward(torch.ones_like(y))
     see = "gradients/#the-all-zero-row"
+    if not y.requires_grad:
+        zeros = bool(y[0].eq(0).all())
+        detail = "all-zero row: " + ("zeros out" if zeros else "not zeros")
+        return Verdict("zero rows", zeros, f"{detail}; gradients {NO_AUTOGRAD}", see)
+    y.backward(torch.ones_like(y))
     ok = bool(
         y[0].eq(0).all()
         and torch.isfinite(x.grad).all()
@@ -230,7 +234,12 @@ def check_gradients(norm, found, device):
     # A copy of the upstream gradient for the target: a backward may write into it to save
     # memory (Liger-Kernel's does), and the reference below needs it as it was.
     given = g.clone()
-    torch.autograd.backward(norm(x, w), given)
+    y = norm(x, w)
+    if not y.requires_grad:
+        return Verdict(
+            "gradients", None, NO_AUTOGRAD, "gradients/#a-custom-autograd-function"
+        )
+    torch.autograd.backward(y, given)
     x64, w64 = (
         x.detach().double().requires_grad_(),
         w.detach().double().requires_grad_(),
@@ -270,7 +279,10 @@ def check_dw(norm, found, device):
     x.requires_grad_()
     w = weight(found, device, seed=19).bfloat16().requires_grad_()
     dy = rows([1.0] * m, device, torch.bfloat16, seed=20)
-    torch.autograd.backward(norm(x, w, dtype=torch.bfloat16), dy)
+    y = norm(x, w, dtype=torch.bfloat16)
+    if not y.requires_grad:
+        return Verdict("dw", None, NO_AUTOGRAD, see)
+    torch.autograd.backward(y, dy)
     if w.grad is None:
         return Verdict("dw", False, "no gradient reaches the weight", see)
     w64 = w.detach().double().requires_grad_()
@@ -298,22 +310,27 @@ def check_sizes(norm, found, device):
         w = weight(found, device, seed=22, n=n)
         y = wide(x, w)
         dy = rows([1.0] * 3, device, seed=23, n=n)
-        torch.autograd.backward(y, dy)
         x64 = x.detach().double().requires_grad_()
         inside = found["eps placement"] == "inside"
         ref = reference(x64, gain(found, w), found["eps"] or 0.0, inside)
-        torch.autograd.backward(ref, dy.double())
+        pairs = [(y.detach(), ref.detach())]
+        if y.requires_grad:  # and the input gradient, where there is one
+            torch.autograd.backward(y, dy)
+            torch.autograd.backward(ref, dy.double())
+            pairs.append((x.grad, x64.grad))
         errors = [
-            ((a.double() - b).abs().max() / b.abs().max()).item()
-            for a, b in ((y.detach(), ref.detach()), (x.grad, x64.grad))
+            ((a.double() - b).abs().max() / b.abs().max()).item() for a, b in pairs
         ]
-        if errors[0] > 1e-5 or errors[1] > 1e-4:
-            wrong.append(f"{n} (errors {errors[0]:.1e}, {errors[1]:.1e})")
+        if errors[0] > 1e-5 or errors[-1] > 1e-4:
+            wrong.append(f"{n} (errors {', '.join(f'{e:.1e}' for e in errors)})")
+    checked = "forward and input gradient" if y.requires_grad else "forward"
     detail = (
-        "wrong at " + " and ".join(wrong) + " features, forward or input gradient"
+        "wrong at " + " and ".join(wrong) + f" features, {checked}"
         if wrong
-        else "rows of 769 and 3584 features: forward and input gradient as float64's"
+        else f"rows of 769 and 3584 features: {checked} as float64's"
     )
+    if not y.requires_grad:
+        detail += f"; input gradient {NO_AUTOGRAD}"
     return Verdict("sizes", not wrong, detail, "math/#the-rmsnorm-definition")
 
 def runs_in_float64(norm, found, device) -> bool:

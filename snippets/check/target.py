@@ -135,6 +135,7 @@ class AddSubject(Subject):
     def added(self, x, residual, weight, dtype=None):
         """(y, h) for x and residual; the caller's tensors stay as they were."""
         x, residual = x.clone(), residual.clone()
+        clones = (x.grad_fn, residual.grad_fn)
         if self.module is not None:
             module = self.module
             if dtype is not None:
@@ -148,7 +149,11 @@ class AddSubject(Subject):
                 kwargs["eps"] = self.declared_eps
             out = self.function(x, residual, weight, **kwargs)
         if out is None:  # written in place
-            return x, residual
+            # A write that autograd did not record (an inference kernel, under no_grad or
+            # without a backward) left the clones' graphs as they were: nothing flows back
+            # through the norm, and the outputs say so.
+            unrecorded = (x.grad_fn, residual.grad_fn) == clones != (None, None)
+            return (x.detach(), residual.detach()) if unrecorded else (x, residual)
         if not (isinstance(out, (tuple, list)) and len(out) == 2):
             got = type(out).__name__
             raise UsageError(f"--add: expected (y, h) or None (in place), got {got}")
