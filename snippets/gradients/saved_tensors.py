@@ -95,7 +95,11 @@ exact = [
     x.detach().double().requires_grad_(),
     weight.detach().double().requires_grad_(),
 ]
-exact_out = torch.nn.functional.linear(formula(*exact), linear.weight.double())
+x64, weight64 = (
+    exact  # the formula in float64 throughout (formula() upcasts to float32)
+)
+y64 = weight64 * x64 * torch.rsqrt(x64.pow(2).mean(-1, keepdim=True) + eps)
+exact_out = torch.nn.functional.linear(y64, linear.weight.double())
 reference = torch.autograd.grad(exact_out, exact, grad_out.double())
 for name in ["keep x and 1/r", "keep y and 1/r"]:
     grads = torch.autograd.grad(linear(norms[name](x, weight)), (x, weight), grad_out)
