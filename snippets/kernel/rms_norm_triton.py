@@ -215,10 +215,10 @@ def rms_norm_backward_wide_kernel(
 # registers per thread. So ptxas spills registers to local memory in some settings: compiled
 # for sm_90 as the tests compile (triton 3.9, bfloat16, without the alignment Triton
 # specializes a real launch for), the stack frame per thread is 296 bytes for the backward
-# at 16384, 488 for the forward at 65536 (1032 with the residual add), 312 to 1200 for the
-# backward's tiles of short rows (744 to 2312 with the residual's gradient), and none for
-# rows of 1024 to 8192 and for the wide kernels alone. Spilled values are still right, at
-# the cost of traffic; each spilling setting here measured the fastest of those tried.
+# at 16384, 488 for the forward at 65536 (1032 with the residual add), 112 at 32768 (184),
+# 24 to 1200 for the backward's short-row tiles (200 to 2312 adding dh), and none for rows
+# of 1024 to 8192 and for the wide kernels alone. Spilled values are still right, at the
+# cost of traffic; each spilling setting but the untimed 512 measured the fastest tried.
 # Longer rows than each table's last line go to the wide kernels, which loop over chunks.
 
 # Forward: (largest BLOCK_N, rows per program, num_warps). Picked on an H100 (bfloat16): from
@@ -226,7 +226,7 @@ def rms_norm_backward_wide_kernel(
 # published; the others by `python -m snippets.benchmark.tune` (rows of 64, 128 and 256 at
 # M = 262144, 32768 and longer at 512 MiB; 512 is untimed): for the longest rows the
 # whole row held in registers, spills and all, beat the wide kernel (65536: 88% against 82%
-# of a copy; from 131072 on only the wide kernel was tried).
+# of a copy_; from 131072 on only the wide kernel was tried).
 FORWARD_SETTINGS = (
     (64, 32, 2),  # QK-norm's head_dim 64: tiles of 2048 values
     (128, 16, 2),
