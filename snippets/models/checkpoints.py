@@ -45,7 +45,7 @@ checkpoints, its hidden size and eps, and where each value was checked."""
 # ViT: google/vit-huge-patch14-224-in21k and vit-large-patch32-224-in21k config.json,
 #   ViTConfig's defaults (for google/vit-base-patch16-224). Those say 1e-12, the value
 #   transformers runs; Google trained ViT with Flax's LayerNorm default, 1e-6
-#   (transformers issue 18137).
+#   (google-research/vision_transformer vit_jax/models_vit.py: nn.LayerNorm, no epsilon).
 # Falcon: tiiuae/falcon-40b config.json, copies of tiiuae/falcon-7b's and falcon-180B's,
 #   FalconConfig's defaults (for tiiuae/falcon-7b).
 # Falcon 3: tiiuae/Falcon3-3B-Instruct and Falcon3-7B-Instruct config.json; 1B and 10B,
