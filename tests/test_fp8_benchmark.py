@@ -21,7 +21,7 @@ from site_layout import LANGUAGES, ROOT
 
 from snippets.benchmark import fp8, page, run
 
-COMMITTED = sorted(fp8.FP8_RESULTS.glob("*.json"))
+COMMITTED = sorted(fp8.OWN.folder.glob("*.json"))
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 # One worker runs this file (with the benchmark's): the smoke run below happens once.
 pytestmark = pytest.mark.xdist_group("benchmark")
@@ -131,15 +131,15 @@ def test_results_are_stale_when_the_code_they_measured_changes():
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks a machine without a GPU")
 def test_a_run_without_a_gpu_never_writes_gpu_results(capsys):
     for args, message in [
-        (["--smoke", "--out", str(fp8.FP8_RESULTS / "x.json")], "does not write into"),
+        (["--smoke", "--out", str(fp8.OWN.folder / "x.json")], "does not write into"),
         (["--out", str(run.RESULTS / "x.json")], "does not write into"),
         ([], "needs a CUDA GPU"),
     ]:
         with pytest.raises(SystemExit):
             fp8.main(args)
         assert message in capsys.readouterr().err
-    assert not (fp8.FP8_RESULTS / "x.json").exists()
-    assert fp8.FP8_SMOKE.parent == run.SMOKE
+    assert not (fp8.OWN.folder / "x.json").exists()
+    assert fp8.OWN.smoke.parent == run.SMOKE
 
 
 def test_the_tables_show_every_figure_in_both_languages(smoke, tmp_path):
@@ -181,7 +181,7 @@ def test_the_tables_show_every_figure_in_both_languages(smoke, tmp_path):
 
 
 def test_committed_fp8_tables_come_from_the_committed_results(tmp_path):
-    committed = sorted(fp8.FP8_RESULTS.glob("tables.*.md"))
+    committed = sorted(fp8.OWN.folder.glob("tables.*.md"))
     if not COMMITTED:
         assert committed == [], "FP8 tables without FP8 results"
         return
@@ -190,6 +190,4 @@ def test_committed_fp8_tables_come_from_the_committed_results(tmp_path):
         assert results["kind"] == "fp8"
         assert run.stale(results) == [], f"{path.name} is stale: rerun fp8.py"
     for path in page.write(COMMITTED, tmp_path):
-        assert (fp8.FP8_RESULTS / path.name).read_bytes() == path.read_bytes(), (
-            path.name
-        )
+        assert (fp8.OWN.folder / path.name).read_bytes() == path.read_bytes(), path.name

@@ -20,7 +20,7 @@ from site_layout import LANGUAGES
 
 from snippets.benchmark import model, page, run
 
-COMMITTED = sorted(model.MODEL_RESULTS.glob("*.json"))
+COMMITTED = sorted(model.OWN.folder.glob("*.json"))
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 # One worker runs this file (with the benchmark's): the smoke run below happens once.
 pytestmark = pytest.mark.xdist_group("benchmark")
@@ -93,14 +93,14 @@ def test_results_are_stale_when_the_code_they_measured_changes():
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks a machine without a GPU")
 def test_a_run_without_a_gpu_never_writes_gpu_results(capsys):
     for args, message in [
-        (["--smoke", "--out", str(model.MODEL_RESULTS / "x.json")], "does not write"),
+        (["--smoke", "--out", str(model.OWN.folder / "x.json")], "does not write"),
         (["--out", str(run.RESULTS / "x.json")], "does not write into"),
         ([], "needs a CUDA GPU"),
     ]:
         with pytest.raises(SystemExit):
             model.main(args)
         assert message in capsys.readouterr().err
-    assert not (model.MODEL_RESULTS / "x.json").exists()
+    assert not (model.OWN.folder / "x.json").exists()
 
 
 def test_the_table_shows_every_figure_in_both_languages(smoke, tmp_path):
@@ -144,7 +144,7 @@ def test_the_table_shows_every_figure_in_both_languages(smoke, tmp_path):
 
 
 def test_committed_model_tables_come_from_the_committed_results(tmp_path):
-    committed = sorted(model.MODEL_RESULTS.glob("tables.*.md"))
+    committed = sorted(model.OWN.folder.glob("tables.*.md"))
     if not COMMITTED:
         assert committed == [], "tables of the compiled layer without its results"
         return
@@ -153,4 +153,4 @@ def test_committed_model_tables_come_from_the_committed_results(tmp_path):
         assert results["kind"] == "model"
         assert run.stale(results) == [], f"{path.name} is stale: rerun model.py"
     for path in page.write(COMMITTED, tmp_path):
-        assert (model.MODEL_RESULTS / path.name).read_bytes() == path.read_bytes()
+        assert (model.OWN.folder / path.name).read_bytes() == path.read_bytes()

@@ -26,10 +26,8 @@ and r, write h, q and the scales (fp8_bytes); the yardstick is run.py's copy ker
 many bytes, timed the same way in the same rounds.
 """
 
-import argparse
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
 
 import torch
 
@@ -38,48 +36,40 @@ from snippets.benchmark.run import (
     BACKEND,
     EPS,
     Implementation,
-    MEASURED_CODE,
     ONE_COMPILE,
     PEAK_GBPS,
-    RESULTS,
     SETUPS,
-    SMOKE,
     TIMERS,
     copy_pass,
     environment,
-    file_name,
-    git,
     of_peak,
     one_pass,
     ready,
     spread,
     summary,
     timed,
-    write_json,
 )
+from snippets.benchmark.own_results import own_results
 from snippets.fp8.add_rms_norm_fp8 import add_rms_norm_fp8
 from snippets.fp8.reference import add_rms_norm, quantize
 from snippets.kernel.rms_norm_triton import add_rms_norm_triton
 
-FP8_RESULTS = RESULTS / "fp8"  # GPU results, committed
-FP8_SMOKE = SMOKE / "fp8-smoke.json"
 # The code the figures depend on: results measured on other code are stale (run.py's stale()).
 CODE = [
     "snippets/benchmark/run.py",
+    "snippets/benchmark/own_results.py",
     "snippets/benchmark/fp8.py",
     "snippets/fp8/add_rms_norm_fp8.py",
     "snippets/fp8/reference.py",
     "snippets/kernel/rms_norm_triton.py",
 ]
-KINDS = {"gpu": "fp8", "smoke": "fp8-smoke"}  # a results file's kind
-# run.py's environment() and stale() find a run's code by its kind.
-MEASURED_CODE.update(dict.fromkeys(KINDS.values(), CODE))
+OWN = own_results("fp8", CODE)  # results/fp8/<gpu>.json
 GROUP = 128  # features per scale, per group (DeepSeek-V3's 1 x 128 tiles)
 SCALINGS = {"per-token": None, "per-group": GROUP}
 FP8_SETUPS = {
     "gpu": replace(
         SETUPS["gpu"],
-        kind="fp8",
+        kind=OWN.kinds["gpu"],
         groups={
             "rows": tuple((16384, n) for n in (2048, 4096, 8192, 16384)),
             "decode": ((1, 4096), (16, 4096), (256, 4096)),
@@ -89,7 +79,7 @@ FP8_SETUPS = {
     ),
     "smoke": replace(
         SETUPS["smoke"],
-        kind="fp8-smoke",
+        kind=OWN.kinds["smoke"],
         groups={"rows": ((2, 256),), "decode": ((1, 256),)},
         dtypes=(torch.bfloat16,),
         host_calls=0,
@@ -215,8 +205,10 @@ def entries(samples, copies, x, group_name, peak) -> tuple[list, list]:
         )  # fmt: skip
     return copy_entries, runs
 
-def measure_all(setup, commit=None) -> dict:
-    """Every figure of one setup, as the JSON object the page is generated from."""
+def measure_all(kind: str, commit=None) -> dict:
+    """Every figure of a run ("gpu" or "smoke"), as the JSON object the page is generated
+    from."""
+    setup = FP8_SETUPS[kind]
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     results = environment(setup.kind, device, commit)
     results |= {"eps": EPS, "rounds": setup.rounds, "group_size": GROUP}
@@ -227,7 +219,6 @@ def measure_all(setup, commit=None) -> dict:
     results["timings"] = {t: TIMERS[device.type][t] for t in setup.timings}
     peak, source = PEAK_GBPS.get(results["device"], (None, None))
     results |= {"peak_gbps": peak, "peak_source": source, "copy": [], "runs": []}
-    kind = "smoke" if setup.kind == KINDS["smoke"] else "gpu"
     torch.manual_seed(0)
     with torch._dynamo.config.patch(**ONE_COMPILE):
         for dtype in setup.dtypes:
@@ -247,37 +238,12 @@ def measure_all(setup, commit=None) -> dict:
     return results
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m snippets.benchmark.fp8")
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, any device")
-    parser.add_argument("--commit", help="git_commit, where the tree has no .git")
-    parser.add_argument("--out", type=Path, help="the JSON file to write")
-    args = parser.parse_args(argv)
-    kind = "smoke" if args.smoke else "gpu"
-    out = args.out and args.out.resolve()
-    if (
-        out
-        and out.is_relative_to(RESULTS)
-        and (kind == "smoke" or out.parent != FP8_RESULTS)
-    ):
-        parser.error(f"a {KINDS[kind]} run does not write into {out.parent}")
-    if kind == "gpu":
-        if not torch.cuda.is_available():
-            parser.error("a GPU run needs a CUDA GPU; --smoke runs without one")
-        if torch.cuda.get_device_capability() < (8, 9):
-            parser.error("FP8 e4m3 needs a GPU of compute capability 8.9 or newer")
-        changed = git("diff", "--name-only", "HEAD", "--", *CODE).decode().split()
-        if changed or not (args.commit or git("rev-parse", "HEAD")):
-            parser.error("results must come from committed code: commit it first")
-    else:
-        torch.set_num_threads(1)  # tiny tensors: no waiting for a busy second core
-    results = measure_all(FP8_SETUPS[kind], args.commit)
-    default = (
-        FP8_SMOKE
-        if kind == "smoke"
-        else FP8_RESULTS / f"{file_name(results['device'])}.json"
-    )
-    write_json(results, out or default)
-    return 0
+    return OWN.main(measure_all, argv, needs=fp8_capable)
+
+def fp8_capable() -> str | None:
+    if torch.cuda.get_device_capability() < (8, 9):
+        return "FP8 e4m3 needs a GPU of compute capability 8.9 or newer"
+    return None
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -21,11 +21,9 @@ backward of every weight and of the input (training). The norms' share of the la
 is what a faster norm can save.
 """
 
-import argparse
 import copy
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
 
 import torch
 import torch.nn.functional as F
@@ -33,19 +31,14 @@ import torch.nn.functional as F
 # run.py first: without a GPU it chooses Triton's interpreter before triton is imported.
 from snippets.benchmark.run import (
     BACKEND,
-    MEASURED_CODE,
     ONE_COMPILE,
-    RESULTS,
     SETUPS,
-    SMOKE,
     TIMERS,
     environment,
-    file_name,
-    git,
     spread,
     timed,
-    write_json,
 )
+from snippets.benchmark.own_results import own_results
 from snippets.kernel_in_practice.custom_op import rms_norm
 from transformers import LlamaConfig
 from transformers.models.llama.modeling_llama import (
@@ -54,18 +47,15 @@ from transformers.models.llama.modeling_llama import (
     LlamaRotaryEmbedding,
 )
 
-MODEL_RESULTS = RESULTS / "model"  # GPU results, committed
-MODEL_SMOKE = SMOKE / "model-smoke.json"
 # The code the figures depend on: results measured on other code are stale (run.py's stale()).
 CODE = [
     "snippets/benchmark/run.py",
+    "snippets/benchmark/own_results.py",
     "snippets/benchmark/model.py",
     "snippets/kernel_in_practice/custom_op.py",
     "snippets/kernel/rms_norm_triton.py",
 ]
-KINDS = {"gpu": "model", "smoke": "model-smoke"}  # a results file's kind
-# run.py's environment() and stale() find a run's code by its kind.
-MEASURED_CODE.update(dict.fromkeys(KINDS.values(), CODE))
+OWN = own_results("model", CODE)  # results/model/<gpu>.json
 MODES = ["forward", "forward+backward"]
 # Llama 3 8B's layer (meta-llama/Meta-Llama-3-8B's config.json: sizes, eps, RoPE base), and
 # a tiny one for smoke runs.
@@ -90,7 +80,7 @@ LAYERS = {
 MODEL_SETUPS = {
     "gpu": replace(
         SETUPS["gpu"],
-        kind="model",
+        kind=OWN.kinds["gpu"],
         groups={
             "layer": ((4 * 2048, 4096),)
         },  # tokens (4 sequences of 2048), hidden size
@@ -99,7 +89,7 @@ MODEL_SETUPS = {
     ),
     "smoke": replace(
         SETUPS["smoke"],
-        kind="model-smoke",
+        kind=OWN.kinds["smoke"],
         groups={"layer": ((2 * 16, 64),)},
         dtypes=(torch.bfloat16,),
         host_calls=0,
@@ -217,8 +207,10 @@ def entries(samples, m, n, dtype) -> list:
         )
     return runs
 
-def measure_all(setup, kind, commit=None) -> dict:
-    """Every figure of one setup, as the JSON object the page is generated from."""
+def measure_all(kind: str, commit=None) -> dict:
+    """Every figure of a run ("gpu" or "smoke"), as the JSON object the page is generated
+    from."""
+    setup = MODEL_SETUPS[kind]
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     results = environment(setup.kind, device, commit)
     results |= {
@@ -254,35 +246,7 @@ def summary_of(entry) -> str:
     )
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m snippets.benchmark.model")
-    parser.add_argument("--smoke", action="store_true", help="a tiny layer, any device")
-    parser.add_argument("--commit", help="git_commit, where the tree has no .git")
-    parser.add_argument("--out", type=Path, help="the JSON file to write")
-    args = parser.parse_args(argv)
-    kind = "smoke" if args.smoke else "gpu"
-    out = args.out and args.out.resolve()
-    if (
-        out
-        and out.is_relative_to(RESULTS)
-        and (kind == "smoke" or out.parent != MODEL_RESULTS)
-    ):
-        parser.error(f"a {KINDS[kind]} run does not write into {out.parent}")
-    if kind == "gpu":
-        if not torch.cuda.is_available():
-            parser.error("a GPU run needs a CUDA GPU; --smoke runs without one")
-        changed = git("diff", "--name-only", "HEAD", "--", *CODE).decode().split()
-        if changed or not (args.commit or git("rev-parse", "HEAD")):
-            parser.error("results must come from committed code: commit it first")
-    else:
-        torch.set_num_threads(1)  # a tiny layer: no waiting for a busy second core
-    results = measure_all(MODEL_SETUPS[kind], kind, args.commit)
-    default = (
-        MODEL_SMOKE
-        if kind == "smoke"
-        else MODEL_RESULTS / f"{file_name(results['device'])}.json"
-    )
-    write_json(results, out or default)
-    return 0
+    return OWN.main(measure_all, argv)
 
 if __name__ == "__main__":
     raise SystemExit(main())
