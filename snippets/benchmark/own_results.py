@@ -20,9 +20,8 @@ from snippets.benchmark.run import (
 
 @dataclass(frozen=True)
 class OwnResults:
-    name: (
-        str  # "fp8": results/fp8/<gpu>.json, smoke runs build/benchmark/fp8-smoke.json
-    )
+    # "fp8": results/fp8/<gpu>.json, and a smoke run build/benchmark/fp8-smoke.json
+    name: str
     code: tuple[str, ...]  # the files its figures depend on: stale when one changes
 
     @property
