@@ -477,6 +477,11 @@ def _of_copy(run) -> float | None:
     """A figure's % of its copy: None if it failed, or its copy did."""
     return None if "error" in run else run.get("copy_percent")
 
+def _copy_percents(results, name, **where) -> list[float]:
+    """name's figures at `where` as % of their copies (those that have one)."""
+    percents = [_of_copy(r) for r in _runs(results, implementation=name, **where)]
+    return [p for p in percents if p is not None]
+
 def _percent(value: float) -> str:
     return f"{value:.1f}%"
 
@@ -809,11 +814,7 @@ def sayings(results, words, dtype, timing) -> list[str]:
     for family, kernel in [("norm", KERNEL), ("add", FUSED)]:
         for mode in MODES:
             where = {"dtype": dtype, "mode": mode, "timing": timing, "group": "rows"}
-            mine = [
-                _of_copy(r)
-                for r in _runs(results, implementation=kernel, **where)
-                if _of_copy(r) is not None
-            ]
+            mine = _copy_percents(results, kernel, **where)
             if mine:
                 line = words["say_line"].format(
                     mode=words["modes"][mode],
@@ -1240,11 +1241,7 @@ def fp8_section(stem, results, language: str) -> list[str]:
         tab = [f"{words['timings'][results['timings'][timing]]}.", ""]
         for mode in FP8_MODES:
             where = {"mode": mode, "timing": timing, "group": "rows"}
-            mine = [
-                _of_copy(r)
-                for r in _runs(results, implementation=FP8_KERNEL, **where)
-                if _of_copy(r) is not None
-            ]
+            mine = _copy_percents(results, FP8_KERNEL, **where)
             if mine:
                 line = fp8["say_line"].format(
                     mode=words["modes"][mode],
