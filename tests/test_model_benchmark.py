@@ -16,6 +16,7 @@ import json
 
 import pytest
 import torch
+import transformers
 from site_layout import LANGUAGES
 
 from snippets.benchmark import model, page, run
@@ -61,6 +62,7 @@ def test_a_smoke_run_times_every_layer_compiled_whole(smoke):
     assert smoke["kind"] == "model-smoke"
     assert smoke["code_sha256"].keys() == set(model.CODE)
     assert smoke["backend"] == "eager"
+    assert smoke["transformers"] == transformers.__version__  # the layer's code
     setup = model.MODEL_SETUPS["smoke"]
     keys = sorted((r["implementation"], r["mode"], r["timing"]) for r in smoke["runs"])
     assert keys == sorted(
@@ -139,6 +141,7 @@ def test_the_table_shows_every_figure_in_both_languages(smoke, tmp_path):
             if entry["implementation"] != model.REFERENCE:
                 cell += f", {reference['ms'] / entry['ms']:.3f}×"
             assert cell in table
+        assert f"transformers {transformers.__version__}," in table
     with pytest.raises(SystemExit):
         page.main([str(path)])  # a smoke run is never published
 

@@ -40,6 +40,7 @@ from snippets.benchmark.run import (
 )
 from snippets.benchmark.own_results import own_results
 from snippets.kernel_in_practice.custom_op import rms_norm
+import transformers
 from transformers import LlamaConfig
 from transformers.models.llama.modeling_llama import (
     LlamaDecoderLayer,
@@ -214,6 +215,7 @@ def measure_all(kind: str, commit=None) -> dict:
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     results = environment(setup.kind, device, commit)
     results |= {
+        "transformers": transformers.__version__,  # the layer's code
         "rounds": setup.rounds,
         "layer": LAYERS[kind],
         "sequences": SEQUENCES[kind],

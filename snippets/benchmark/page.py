@@ -506,17 +506,19 @@ def _cell(entry, words) -> str:
     return f"{entry['gbps']:,.0f}{inside}"
 
 def _versions(results, words) -> str:
+    labels = [
+        (words["driver"], "driver"),
+        ("CUDA", "cuda"),
+        ("torch", "torch"),
+        ("triton", "triton"),
+        ("Liger-Kernel", "liger-kernel"),
+        ("QuACK", "quack-kernels"),
+        ("Python", "python"),
+    ]
+    if "transformers" in results:  # the compiled layer's (model.py)
+        labels.insert(-1, ("transformers", "transformers"))
     return ", ".join(
-        f"{label} {results[key] or words['no_version']}"
-        for label, key in [
-            (words["driver"], "driver"),
-            ("CUDA", "cuda"),
-            ("torch", "torch"),
-            ("triton", "triton"),
-            ("Liger-Kernel", "liger-kernel"),
-            ("QuACK", "quack-kernels"),
-            ("Python", "python"),
-        ]
+        f"{label} {results[key] or words['no_version']}" for label, key in labels
     )
 
 def _header(results, words) -> str:
