@@ -125,7 +125,8 @@ def test_results_are_stale_when_the_code_they_measured_changes():
         "snippets/benchmark/fp8.py is not in commit a6b8d27 (or git is missing)"
         in reasons
     )
-    assert f"{run_file}: the code measured was not commit a6b8d27's" in reasons
+    # Each file measured makes them stale (run.py's reason depends on git being there).
+    assert {reason.split()[0].rstrip(":") for reason in reasons} == set(fp8.CODE)
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks a machine without a GPU")
@@ -150,7 +151,9 @@ def test_the_tables_show_every_figure_in_both_languages(smoke, tmp_path):
     for language in LANGUAGES:
         words = page.WORDS[language]
         table = (tmp_path / f"tables.{language}.md").read_text()
-        assert smoke["git_commit"][:12] in table
+        assert (
+            f"`{(smoke['git_commit'] or '-')[:12]}`" in table
+        )  # no git on a GPU machine
         for entry in smoke["runs"]:
             name = page._name(entry["implementation"], words)
             assert f"| {name} |" in table
