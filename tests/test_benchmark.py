@@ -1136,15 +1136,22 @@ def test_cpu_table_shows_every_figure_and_the_layer_norm_ratios(tmp_path):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_page_includes_the_results_it_has(language):
     text = read(DOCS / language / "benchmark.md")
+    results_page = read(DOCS / language / "benchmark_results.md")  # the tables' page
     included = f"snippets/benchmark/results/tables.{language}.md"
+    for benchmark in page.SECTIONS:  # the FP8 and compiled-layer tables, when measured
+        tables = f"snippets/benchmark/results/{benchmark}/tables.{language}.md"
+        measured = (ROOT / tables).exists()
+        assert (tables in results_page) == measured, f"{tables}: measured {measured}"
     if not GPU_RESULTS:
-        assert included not in text, "GPU figures on the page, but no GPU results"
+        assert included not in results_page, (
+            "GPU figures on the page, but no GPU results"
+        )
         assert not list(page.PLOTS.glob("*.svg")), "plots without GPU results"
         assert not (page.TABLES / f"tables.{language}.md").exists()
         no_figures = {"en": "No GPU figures are published yet", "ko": "아직 공개된 GPU"}
         assert no_figures[language] in text
     else:
-        assert included in text
+        assert included in results_page
         headline = f"snippets/benchmark/results/headline.{language}.md"
         assert text.index(headline) < text.index("\n- "), "the headline is not first"
     cpu_table = f"snippets/benchmark/results/cpu/table.{language}.md"
