@@ -106,6 +106,8 @@ WORDS = {
         "forward, backward and forward+backward side by side, one line per "
         "implementation, the range of the rounds as error bars.",
         "targets": "Targets (set for an H100; bfloat16 unless stated)",
+        "targets_h200": "Targets (set for an H100, but the rows' at an H200's own thresholds in"
+        " every dtype; bfloat16 unless stated)",
         "met": "**met**",
         "missed": "**missed**",
         "none": "**not measured**",
@@ -270,7 +272,9 @@ WORDS = {
         "alt": "{dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 그린 "
         "그림입니다. 순전파, 역전파, 순전파+역전파를 나란히 그렸고, 구현마다 선이 "
         "하나이며, 오차 막대는 라운드별 범위입니다.",
-        "targets": "목표(H100 기준, 따로 적지 않으면 bfloat16)",
+        "targets": "목표(H100에 맞춰 정한 것, 따로 적지 않으면 bfloat16)",
+        "targets_h200": "목표(H100에 맞춰 정한 것이되 일반 행은 모든 dtype에서 H200 고유 기준, 따로"
+        " 적지 않으면 bfloat16)",
         "met": "**달성**",
         "missed": "**미달**",
         "none": "**미측정**",
@@ -379,8 +383,9 @@ WORDS = {
             "column": "{mode}, {timing}",
             "note": "각 수치는 중앙값(괄호 안은 라운드별 범위)이고, 쉼표 뒤는 F.rms_norm을 쓴 "
             "층의 시간을 그 행의 층의 시간으로 나눈 값입니다. 1×보다 크면 F.rms_norm을 쓴 "
-            "층보다 빠르다는 뜻입니다. 층은 transformers의 LlamaDecoderLayer(은닉 차원 크기 "
-            "{hidden}, 헤드 {heads}개, 키/값 헤드 {kv}개, MLP {mlp})이며, 두 정규화 층만 "
+            "층보다 빠르다는 뜻입니다. 층은 transformers의 LlamaDecoderLayer([은닉 차원 "
+            "크기](glossary.md#hidden-size) {hidden}, 헤드 {heads}개, 키/값 헤드 {kv}개, MLP 중간 "
+            "차원 {mlp})이며, 두 정규화 층만 "
             "다릅니다.",
         },
         "fp8": {
@@ -786,7 +791,8 @@ def targets(results, language: str) -> list[str]:
     if results["peak_gbps"]:
         peak = f"{results['peak_gbps']:,}"
         notes.append(words["peak"].format(gbps=peak, source=results["peak_source"]))
-    return [f"**{words['targets']}**", "", *targets, "", " ".join(notes)]
+    title = words["targets_h200" if h200 else "targets"]
+    return [f"**{title}**", "", *targets, "", " ".join(notes)]
 
 # --8<-- [end:targets]
 
