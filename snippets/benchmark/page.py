@@ -106,7 +106,7 @@ WORDS = {
         "forward, backward and forward+backward side by side, one line per "
         "implementation, the range of the rounds as error bars.",
         "targets": "Targets (set for an H100; bfloat16 unless stated)",
-        "targets_h200": "Targets (set for an H100, but the rows' at an H200's own thresholds in"
+        "targets_h200": "Targets (set for an H100, with rows held to the H200's own thresholds in"
         " every dtype; bfloat16 unless stated)",
         "met": "**met**",
         "missed": "**missed**",
@@ -273,7 +273,7 @@ WORDS = {
         "그림입니다. 순전파, 역전파, 순전파+역전파를 나란히 그렸고, 구현마다 선이 "
         "하나이며, 오차 막대는 라운드별 범위입니다.",
         "targets": "목표(H100에 맞춰 정한 것, 따로 적지 않으면 bfloat16)",
-        "targets_h200": "목표(H100에 맞춰 정한 것이되 일반 행은 모든 dtype에서 H200 고유 기준, 따로"
+        "targets_h200": "목표(H100에 맞춰 정하고 일반 행만 모든 dtype에서 H200 고유 기준 적용, 따로"
         " 적지 않으면 bfloat16)",
         "met": "**달성**",
         "missed": "**미달**",
