@@ -550,7 +550,7 @@ def test_generator_shows_every_figure(smoke_results, generated):
     folder = generated[0].parent
     results = json.loads(smoke_results.read_text())
     for language in LANGUAGES:
-        table = (folder / f"tables.{language}.md").read_text()
+        table = (folder / f"{smoke_results.stem}.{language}.md").read_text()
         assert results["device"] in table and results["torch"] in table
         assert results["git_commit"][:12] in table
         words = page.WORDS[language]
@@ -607,7 +607,7 @@ def test_generated_tables_render_in_tabs(smoke_results, generated):
         len(page._dtypes(results)) * len(results["timings"]) * per_pass * len(run.MODES)
     )
     for language in LANGUAGES:
-        text = (generated[0].parent / f"tables.{language}.md").read_text()
+        text = (generated[0].parent / f"{smoke_results.stem}.{language}.md").read_text()
         html = markdown.markdown(text, extensions=extensions, extension_configs=configs)
         assert (
             html.count("<table>") == tables + 1
@@ -1136,22 +1136,26 @@ def test_cpu_table_shows_every_figure_and_the_layer_norm_ratios(tmp_path):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_page_includes_the_results_it_has(language):
     text = read(DOCS / language / "benchmark.md")
-    results_page = read(DOCS / language / "benchmark_results.md")  # the tables' page
-    included = f"snippets/benchmark/results/tables.{language}.md"
+    results_page = read(DOCS / language / "benchmark_results.md")  # the summary's page
     for benchmark in page.SECTIONS:  # the FP8 and compiled-layer tables, when measured
         tables = f"snippets/benchmark/results/{benchmark}/tables.{language}.md"
         measured = (ROOT / tables).exists()
         assert (tables in results_page) == measured, f"{tables}: measured {measured}"
+    # Each GPU's figures on a page of its own, which the summary links.
+    gpu_pages = {path.name: read(path) for path in (DOCS / language).glob("*.md")}
+    for results in GPU_RESULTS:
+        figures = f"snippets/benchmark/results/{results.stem}.{language}.md"
+        including = [
+            name for name, page_text in gpu_pages.items() if figures in page_text
+        ]
+        assert len(including) == 1, f"{figures} is included by {including}"
+        assert f"]({including[0]})" in results_page, f"no link to {including[0]}"
     if not GPU_RESULTS:
-        assert included not in results_page, (
-            "GPU figures on the page, but no GPU results"
-        )
         assert not list(page.PLOTS.glob("*.svg")), "plots without GPU results"
-        assert not (page.TABLES / f"tables.{language}.md").exists()
+        assert not list(page.TABLES.glob("*.md")), "figures without GPU results"
         no_figures = {"en": "No GPU figures are published yet", "ko": "아직 공개된 GPU"}
         assert no_figures[language] in text
     else:
-        assert included in results_page
         headline = f"snippets/benchmark/results/headline.{language}.md"
         assert text.index(headline) < text.index("\n- "), "the headline is not first"
     cpu_table = f"snippets/benchmark/results/cpu/table.{language}.md"
@@ -1165,6 +1169,8 @@ def test_committed_tables_and_plots_are_the_generators_output(tmp_path):
         fresh = page.write(GPU_RESULTS, tmp_path / "gpu", tmp_path / "gpu")
         committed = {page.PLOTS / p.name for p in fresh if p.suffix == ".svg"}
         assert set(page.PLOTS.glob("*.svg")) == committed, "plots of other results"
+        committed = {page.TABLES / p.name for p in fresh if p.suffix == ".md"}
+        assert set(page.TABLES.glob("*.md")) == committed, "text of other results"
         for path in fresh:
             folder = page.PLOTS if path.suffix == ".svg" else page.TABLES
             assert (folder / path.name).read_bytes() == path.read_bytes(), path.name

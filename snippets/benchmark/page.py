@@ -1,16 +1,17 @@
-"""The Benchmark page's tables, text and plots, generated from the results files of run.py.
+"""The benchmark pages' tables, text and plots, generated from the results files of run.py.
 
     python -m snippets.benchmark.page snippets/benchmark/results/*.json
     python -m snippets.benchmark.page snippets/benchmark/results/cpu/<cpu>.json
     python -m snippets.benchmark.page snippets/benchmark/results/fp8/*.json
 
-GPU files (one per GPU, in the order of their names) give snippets/benchmark/results/
-tables.en.md and tables.ko.md: for each GPU the targets, what the figures say, a tab per dtype
-and timing holding, for the group of shapes "rows", a table per pass for the norm and for the
+A GPU's file snippets/benchmark/results/<gpu>.json gives <gpu>.en.md and <gpu>.ko.md beside
+it, which that GPU's page includes: the targets, what the figures say, a tab per dtype and
+timing holding, for the group of shapes "rows", a table per pass for the norm and for the
 residual add with the norm, then a table per pass of each other group (decode in µs per call,
 QK-norm and wide rows in GB/s), every percentage of the copy of equal bytes and of the GPU's
 peak where known; and the host cost; and the plots (the group "rows")
-docs/assets/benchmark/<file>-<dtype>-<timing>-<family>-<language>.svg. A CPU file gives
+docs/assets/benchmark/<gpu>-<dtype>-<timing>-<family>-<language>.svg. All GPU files give
+headline.en.md and headline.ko.md, the Benchmark page's first table. A CPU file gives
 snippets/benchmark/results/cpu/table.en.md and table.ko.md. FP8 files (fp8.py's, one per
 GPU) give snippets/benchmark/results/fp8/tables.en.md and tables.ko.md: a tab per timing, a
 table per group and scaling. The same JSON gives the same files, byte for byte.
@@ -105,9 +106,11 @@ WORDS = {
         "alt": "Percent of the copy's bandwidth against N, {dtype}, {timing}, {family}: "
         "forward, backward and forward+backward side by side, one line per "
         "implementation, the range of the rounds as error bars.",
-        "targets": "Targets (set for an H100; bfloat16 unless stated)",
-        "targets_h200": "Targets (set for an H100, with rows held to the H200's own thresholds in"
-        " every dtype; bfloat16 unless stated)",
+        "targets": "Set for an H100, each in bfloat16 unless it says otherwise, and stated "
+        "as met or missed with the figures that decide it:",
+        "targets_h200": "Set for an H100, with rows held to thresholds of the H200's own in "
+        "every dtype, each in bfloat16 unless it says otherwise, and stated as met or missed "
+        "with the figures that decide it:",
         "met": "**met**",
         "missed": "**missed**",
         "none": "**not measured**",
@@ -154,6 +157,13 @@ WORDS = {
         "every implementation, pass and timing)",
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "{count} more",
+        # The headings of a GPU's page, by their anchors (the same in both languages).
+        "sections": {
+            "targets": "Targets",
+            "tables-and-plots": "Tables and plots",
+            "host-time-per-call": "Host time per call",
+            "not-run-or-failed": "Not run or failed",
+        },
         "say": "What the figures say",
         "say_line": "{mode}: {kernel} {low}–{high} of copy over N; fastest: {fastest}",
         "kernels": {"norm": "the site's kernel", "add": "the site's fused kernel"},
@@ -272,9 +282,11 @@ WORDS = {
         "alt": "{dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 그린 "
         "그림입니다. 순전파, 역전파, 순전파+역전파를 나란히 그렸고, 구현마다 선이 "
         "하나이며, 오차 막대는 라운드별 범위입니다.",
-        "targets": "목표(H100에 맞춰 정한 것, 따로 적지 않으면 bfloat16)",
-        "targets_h200": "목표(H100에 맞춰 정하고 일반 행만 모든 dtype에서 H200 고유 기준 적용, 따로"
-        " 적지 않으면 bfloat16)",
+        "targets": "H100에 맞춰 정한 목표입니다. 따로 적지 않으면 bfloat16이고, 달성 "
+        "여부를 판정의 근거가 된 수치와 함께 적습니다.",
+        "targets_h200": "H100에 맞춰 정한 목표이고, 일반 행에만 모든 dtype에서 H200 고유의 "
+        "기준을 적용합니다. 따로 적지 않으면 bfloat16이고, 달성 여부를 판정의 근거가 된 "
+        "수치와 함께 적습니다.",
         "met": "**달성**",
         "missed": "**미달**",
         "none": "**미측정**",
@@ -323,6 +335,12 @@ WORDS = {
         "수치도 복사 대비 {limit}%를 넘지 않음",
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "외 {count}개",
+        "sections": {
+            "targets": "목표",
+            "tables-and-plots": "표와 그래프",
+            "host-time-per-call": "호출당 호스트 시간",
+            "not-run-or-failed": "실행하지 않았거나 실패한 측정",
+        },
         "say": "수치에서 알 수 있는 점",
         "say_line": "{mode}: {kernel} N에 따라 복사 대비 {low}–{high}이고, 가장 빠른 "
         "구현은 {fastest}입니다",
@@ -792,7 +810,7 @@ def targets(results, language: str) -> list[str]:
         peak = f"{results['peak_gbps']:,}"
         notes.append(words["peak"].format(gbps=peak, source=results["peak_source"]))
     title = words["targets_h200" if h200 else "targets"]
-    return [f"**{title}**", "", *targets, "", " ".join(notes)]
+    return [title, "", *targets, "", " ".join(notes)]
 
 # --8<-- [end:targets]
 
@@ -1057,17 +1075,22 @@ def headlines(sections: list[tuple[str, dict]], language: str) -> str:
         lines += headline(results, WORDS[language])
     return "\n".join(lines).rstrip() + "\n"
 
+def _heading(words, anchor: str) -> list[str]:
+    return [f"## {words['sections'][anchor]} {{ #{anchor} }}", ""]
+
 def gpu_section(stem, results, language: str) -> list[str]:
-    """One GPU: heading, header, targets, sayings, tabs of tables and plots, host, notes
-    (its headline opens the page: `headlines`).
+    """One GPU's page below its title and introduction: the header, then sections for the
+    targets, the tabs of sayings, tables and plots, the host time and the notes (its
+    headline opens the Benchmark page: `headlines`).
     Its tables' figures are right-aligned by the site's CSS (.benchmark-results): a
     Markdown alignment would repeat a style attribute in each of a thousand cells."""
     words = WORDS[language]
     keys = [tuple(r[k] for k in WHERE) for r in results["runs"]]
     if len(keys) != len(set(keys)):
         raise ValueError(f"{stem}: a figure appears twice (parts merged that overlap)")
-    lines = [f"### {results['device']} {{ #{stem} }}", ""]
-    lines += [_header(results, words), ""] + targets(results, language) + [""]
+    lines = [_header(results, words), ""]
+    lines += _heading(words, "targets") + targets(results, language) + [""]
+    lines += _heading(words, "tables-and-plots")
     for dtype in _dtypes(results):
         timings = []
         for timing in results["timings"]:
@@ -1075,16 +1098,10 @@ def gpu_section(stem, results, language: str) -> list[str]:
             timings += _tab(words["short"][timing], tab)
         lines += _tab(_short(dtype), timings)
     if "host_us" in results:
-        lines += _host_table(results, words)
-    lines += _notes(results, words)
+        lines += _heading(words, "host-time-per-call") + _host_table(results, words)
+    if notes := _notes(results, words):
+        lines += _heading(words, "not-run-or-failed") + notes
     return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
-
-def gpu_tables(sections: list[tuple[str, dict]], language: str) -> str:
-    """The GPU results section: one part per (file stem, results) of a GPU."""
-    lines = []
-    for stem, results in sections:
-        lines += gpu_section(stem, results, language)
-    return "\n".join(lines).rstrip() + "\n"
 
 def plot(results, dtype, timing, family, language, phone=False) -> Figure:
     """% of copy against N in the group "rows", a panel per pass, a line per
@@ -1369,9 +1386,12 @@ def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) ->
     folder.mkdir(parents=True, exist_ok=True)
     plots.mkdir(parents=True, exist_ok=True)
     for language in WORDS:
-        path = folder / f"tables.{language}.md"
-        path.write_text(gpu_tables(every, language))
-        written.append(path)
+        for stem, results in every:  # a page per GPU includes its own
+            path = folder / f"{stem}.{language}.md"
+            path.write_text(
+                "\n".join(gpu_section(stem, results, language)).rstrip() + "\n"
+            )
+            written.append(path)
         path = folder / f"headline.{language}.md"
         path.write_text(headlines(every, language))
         written.append(path)
