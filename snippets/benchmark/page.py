@@ -159,6 +159,7 @@ WORDS = {
         "more": "{count} more",
         # The headings of a GPU's page, by their anchors (the same in both languages).
         "sections": {
+            "device-and-versions": "Device and versions",
             "targets": "Targets",
             "tables-and-plots": "Tables and plots",
             "host-time-per-call": "Host time per call",
@@ -282,11 +283,11 @@ WORDS = {
         "alt": "{dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 그린 "
         "그림입니다. 순전파, 역전파, 순전파+역전파를 나란히 그렸고, 구현마다 선이 "
         "하나이며, 오차 막대는 라운드별 범위입니다.",
-        "targets": "H100에 맞춰 정한 목표입니다. 따로 적지 않으면 bfloat16이고, 달성 "
-        "여부를 판정의 근거가 된 수치와 함께 적습니다.",
-        "targets_h200": "H100에 맞춰 정한 목표이고, 일반 행에만 모든 dtype에서 H200 고유의 "
-        "기준을 적용합니다. 따로 적지 않으면 bfloat16이고, 달성 여부를 판정의 근거가 된 "
-        "수치와 함께 적습니다.",
+        "targets": "H100에 맞춰 정한 목표입니다. 각 목표는 따로 적지 않으면 bfloat16에서 "
+        "잰 것이며, 달성 여부를 판정 근거가 된 수치와 함께 적습니다.",
+        "targets_h200": "H100에 맞춰 정한 목표입니다. 다만 일반 행에는 모든 dtype에서 H200 "
+        "고유의 기준치를 적용합니다. 각 목표는 따로 적지 않으면 bfloat16에서 잰 것이며, "
+        "달성 여부를 판정 근거가 된 수치와 함께 적습니다.",
         "met": "**달성**",
         "missed": "**미달**",
         "none": "**미측정**",
@@ -336,6 +337,7 @@ WORDS = {
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "외 {count}개",
         "sections": {
+            "device-and-versions": "장치와 버전",
             "targets": "목표",
             "tables-and-plots": "표와 그래프",
             "host-time-per-call": "호출당 호스트 시간",
@@ -1079,16 +1081,16 @@ def _heading(words, anchor: str) -> list[str]:
     return [f"## {words['sections'][anchor]} {{ #{anchor} }}", ""]
 
 def gpu_section(stem, results, language: str) -> list[str]:
-    """One GPU's page below its title and introduction: the header, then sections for the
-    targets, the tabs of sayings, tables and plots, the host time and the notes (its
-    headline opens the Benchmark page: `headlines`).
+    """One GPU's page below its title and introduction: sections for the header (device and
+    versions), the targets, the tabs of sayings, tables and plots, the host time and the
+    notes (its headline opens the Benchmark page: `headlines`).
     Its tables' figures are right-aligned by the site's CSS (.benchmark-results): a
     Markdown alignment would repeat a style attribute in each of a thousand cells."""
     words = WORDS[language]
     keys = [tuple(r[k] for k in WHERE) for r in results["runs"]]
     if len(keys) != len(set(keys)):
         raise ValueError(f"{stem}: a figure appears twice (parts merged that overlap)")
-    lines = [_header(results, words), ""]
+    lines = _heading(words, "device-and-versions") + [_header(results, words), ""]
     lines += _heading(words, "targets") + targets(results, language) + [""]
     lines += _heading(words, "tables-and-plots")
     for dtype in _dtypes(results):
