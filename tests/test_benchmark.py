@@ -1142,12 +1142,10 @@ def test_page_includes_the_results_it_has(language):
         measured = (ROOT / tables).exists()
         assert (tables in results_page) == measured, f"{tables}: measured {measured}"
     # Each GPU's figures on a page of its own, which the summary links.
-    gpu_pages = {path.name: read(path) for path in (DOCS / language).glob("*.md")}
+    pages = {path.name: read(path) for path in (DOCS / language).glob("*.md")}
     for results in GPU_RESULTS:
         figures = f"snippets/benchmark/results/{results.stem}.{language}.md"
-        including = [
-            name for name, page_text in gpu_pages.items() if figures in page_text
-        ]
+        including = [name for name, page_text in pages.items() if figures in page_text]
         assert len(including) == 1, f"{figures} is included by {including}"
         assert f"]({including[0]})" in results_page, f"no link to {including[0]}"
     if not GPU_RESULTS:
