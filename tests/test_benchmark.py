@@ -1039,6 +1039,9 @@ def test_parts_of_a_gpu_run_merge_into_one_file():
     merged = run.merge([first, second])
     assert merged["runs"] == ["fp32", "bf16"] and merged["copy"][1] == bf16
     assert {key: merged[key] for key in host} == host
+    # A merged file, committed, takes a part measured later at its commit.
+    later = part | {"copy": [fp32 | {"group": "wide"}], "runs": ["wide"]}
+    assert run.merge([merged, later])["runs"] == ["fp32", "bf16", "wide"]
     with pytest.raises(ValueError, match="no part measured host_us"):
         run.merge([first, first])
     twice = "two parts measured torch.float32, rows M = 16384, N = 1024, graph"
