@@ -210,6 +210,17 @@ def test_the_language_switch_keeps_the_section_being_read(page, server):
     assert page.problems == []
 
 
+def test_korean_breaks_lines_between_words_in_links_too(page):
+    """Korean wraps between words (keep-all), links included: Material's rule for links
+    would otherwise break a linked word between two syllables on a phone."""
+    page.set_viewport_size(PHONE)
+    page.goto(url_path("ko", Path("benchmark_results.md")))
+    breaks = page.locator("article p, article li, article a").evaluate_all(
+        "els => [...new Set(els.map(e => getComputedStyle(e).wordBreak))]"
+    )
+    assert breaks == ["keep-all"]
+
+
 @pytest.mark.parametrize(
     "language, term, expected_pages",
     [
