@@ -1112,7 +1112,7 @@ def plot(results, dtype, timing, family, language, phone=False) -> Figure:
     11 px there; on a phone the panels are stacked."""
     words = WORDS[language]
     rows, columns = (len(MODES), 1) if phone else (1, len(MODES))
-    fig = Figure(figsize=(3.8, 9.6) if phone else (7.8, 3.9), layout="constrained")
+    fig = Figure(figsize=(3.8, 10.4) if phone else (7.8, 3.9), layout="constrained")
     axes = fig.subplots(rows, columns, sharey=True)
     sizes = sorted({r["n"] for r in _runs(results, dtype=dtype, group="rows")})
     for ax, mode in zip(axes, MODES):
@@ -1154,7 +1154,7 @@ def plot(results, dtype, timing, family, language, phone=False) -> Figure:
         legend.values(),
         legend.keys(),
         loc="outside lower center",
-        ncols=2 if phone else 3,
+        ncols=1 if phone else 3,  # two columns of names are wider than a phone
     )
     return fig
 
