@@ -609,9 +609,8 @@ def test_generated_tables_render_in_tabs(smoke_results, generated):
     for language in LANGUAGES:
         text = (generated[0].parent / f"{smoke_results.stem}.{language}.md").read_text()
         html = markdown.markdown(text, extensions=extensions, extension_configs=configs)
-        assert (
-            html.count("<table>") == tables + 1
-        )  # and the host time's (the headline: its own file)
+        # and the headline's (against F.rms_norm) and the host time's
+        assert html.count("<table>") == tables + 2
         assert html.count('class="tabbed-set') == 1 + len(page._dtypes(results))
         images = html.count('loading="lazy"')  # a tab's images load once it is shown
         assert html.count("<img ") == images == len(results["timings"]) * 2  # bfloat16
@@ -820,24 +819,40 @@ def rows(*sizes) -> list[tuple[int, int]]:
 def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm():
     speeds = {page.REFERENCE: 2.0, page.KERNEL: 1.0, "Liger-Kernel": 4.0}
     names = list(speeds)
-    results = made_up(
-        lambda name, shape, mode: speeds[name], names, rows(1024, 4096, 16384)
+    shapes = rows(1024, 4096, 16384)
+    results = made_up(lambda name, shape, mode: speeds[name], names, shapes)
+    # Eager, the host's time added: F.rms_norm the fastest at N = 4096.
+    eager = made_up(
+        lambda name, shape, mode: speeds[name] + (2.0 if name != page.REFERENCE else 0),
+        names,
+        shapes,
+        timing="eager",
     )
+    results["runs"] += eager["runs"]
+    results["timings"] = {"graph": "cuda-graph-replay", "eager": "python-calls"}
     lines = page.headline(results, page.WORDS["en"])
+    assert lines[2:8] == [
+        "| N | timing | torch F.rms_norm | Triton (this site) | Liger-Kernel |",
+        "| --- | --- | --- | --- | --- |",
+        "| 4096 | GPU time | 2,000 | 1,000 (2.00×) | 4,000 (0.50×) |",  # not N = 1024
+        "| 4096 | eager | 2,000 | 3,000 (0.67×) | 6,000 (0.33×) |",
+        "| 16384 | GPU time | 2,000 | 1,000 (2.00×) | 4,000 (0.50×) |",
+        "| 16384 | eager | 2,000 | 3,000 (0.67×) | 6,000 (0.33×) |",
+    ]
+    said = lines[9]
     assert (
-        lines[2:6]
-        == [
-            "| N | torch F.rms_norm | Triton (this site) | Liger-Kernel |",
-            "| --- | --- | --- | --- |",
-            "| 4096 | 2,000 | 1,000 (2.00×) | 4,000 (0.50×) |",  # N = 1024: not in the headline
-            "| 16384 | 2,000 | 1,000 (2.00×) | 4,000 (0.50×) |",
-        ]
+        "In GPU time (a CUDA graph replayed), at N = 4096 the site's kernel is" in said
     )
+    assert (
+        "Eager (launched from Python, host time included), at N = 4096 F.rms_norm"
+        in said
+    )
+    assert "the fastest, the site's kernel 0.67×" in said
     results["runs"] = [  # a failed figure says so; without F.rms_norm, no headline
         {**run, "error": "boom"} if run["implementation"] == "Liger-Kernel" else run
         for run in results["runs"]
     ]
-    assert "| 4096 | 2,000 | 1,000 (2.00×) | failed |" in page.headline(
+    assert "| 4096 | GPU time | 2,000 | 1,000 (2.00×) | failed |" in page.headline(
         results, page.WORDS["en"]
     )
     results["runs"] = [
@@ -1158,7 +1173,8 @@ def test_page_includes_the_results_it_has(language):
         assert no_figures[language] in text
     else:
         headline = f"snippets/benchmark/results/headline.{language}.md"
-        assert text.index(headline) < text.index("\n- "), "the headline is not first"
+        for opening in (text, results_page):  # the method's page and the summary's
+            assert opening.index(headline) < opening.index("\n- "), "not first"
     cpu_table = f"snippets/benchmark/results/cpu/table.{language}.md"
     heading = {"en": "## On a CPU\n", "ko": "## CPU에서 { #on-a-cpu }\n"}[language]
     assert heading in text and cpu_table in text

@@ -92,13 +92,20 @@ WORDS = {
         "short": {"graph": "graph", "eager": "eager"},
         "unit": "GB/s (% of copy; its range over the rounds)",
         "unit_peak": "GB/s (% of copy; its range over the rounds; % of peak)",
-        "headline": "{device}: forward+backward, bfloat16, M = {m}, GPU time (a CUDA "
-        "graph replayed), µs per call",
+        "headline": "{device}: forward+backward, bfloat16, M = {m}, µs per call",
+        "headline_timing": "timing",
+        "headline_timings": {"graph": "GPU time", "eager": "eager"},
+        "headline_in": {
+            "graph": "In GPU time (a CUDA graph replayed), ",
+            "eager": "Eager (launched from Python, host time included), ",
+        },
         "headline_note": "In parentheses, F.rms_norm's time over each one's: above 1× is "
         "faster than F.rms_norm.",
         "headline_best": "at N = {n} the site's kernel is the fastest, {x}× as fast as "
         "F.rms_norm",
         "headline_other": "at N = {n} {best} is the fastest ({y}×), the site's kernel "
+        "{x}×",
+        "headline_reference": "at N = {n} F.rms_norm is the fastest, the site's kernel "
         "{x}×",
         "headline_join": "; ",
         "plot_y": "% of copy bandwidth",
@@ -159,6 +166,7 @@ WORDS = {
         "more": "{count} more",
         # The headings of a GPU's page, by their anchors (the same in both languages).
         "sections": {
+            "against-f-rms-norm": "Against F.rms_norm",
             "device-and-versions": "Device and versions",
             "targets": "Targets",
             "tables-and-plots": "Tables and plots",
@@ -269,14 +277,22 @@ WORDS = {
         "short": {"graph": "그래프", "eager": "즉시 실행"},
         "unit": "표의 값: GB/s(복사 대비 %, 라운드별 범위)",
         "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드별 범위 / 최대 대역폭 대비 %)",
-        "headline": "{device}: 순전파+역전파, bfloat16, M = {m}, CUDA 그래프를 재생해 잰 GPU 시간, "
-        "호출당 µs",
+        "headline": "{device}: 순전파+역전파, bfloat16, M = {m}, 호출당 µs",
+        "headline_timing": "측정",
+        "headline_timings": {"graph": "GPU 시간", "eager": "즉시 실행"},
+        "headline_in": {
+            "graph": "CUDA 그래프를 재생해 GPU 시간만 재면 ",
+            "eager": "Python에서 즉시 실행해 호스트 시간까지 재면 ",
+        },
         "headline_note": "괄호 안은 F.rms_norm의 시간을 각 구현의 시간으로 나눈 값입니다. "
         "1×보다 크면 그 구현이 F.rms_norm보다 빠르다는 뜻입니다.",
         "headline_best": "N = {n}에서는 이 사이트의 커널이 가장 빠르며, F.rms_norm보다 {x}배 "
         "빠릅니다",
-        "headline_other": "N = {n}에서 가장 빠른 구현은 {best}({y}배)이며, 이 사이트의 "
-        "커널은 {x}배입니다",
+        # Each name the headline can give ends in a consonant (커널, 컴파일, 놈, 퀙): 이.
+        "headline_other": "N = {n}에서는 {best}이 F.rms_norm보다 {y}배 빨라 가장 빠르고, "
+        "이 사이트의 커널은 {x}배입니다",
+        "headline_reference": "N = {n}에서는 F.rms_norm이 가장 빠르고, 이 사이트의 커널은 "
+        "{x}배입니다",
         "headline_join": ". ",
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N(행 길이)",
@@ -337,6 +353,7 @@ WORDS = {
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "외 {count}개",
         "sections": {
+            "against-f-rms-norm": "F.rms_norm과 비교",
             "device-and-versions": "장치와 버전",
             "targets": "목표",
             "tables-and-plots": "표와 그래프",
@@ -1015,60 +1032,71 @@ def _notes(results, words) -> list[str]:
             lines.append(f"- {where}: `{error}`")
     return lines
 
-# The headline table: the pass training runs, in the GPU's time, at two hidden sizes.
-HEADLINE = {
-    "dtype": "torch.bfloat16",
-    "group": "rows",
-    "mode": "forward+backward",
-    "timing": "graph",
-}
+# The headline table: the pass training runs, at two hidden sizes, in the GPU's time and
+# launched from Python (where the host's time can reverse the order).
+HEADLINE = {"dtype": "torch.bfloat16", "group": "rows", "mode": "forward+backward"}
 HEADLINE_N = (4096, 16384)
 HEADLINE_NAMES = [REFERENCE, KERNEL, "Liger-Kernel", "torch.compile naive", "QuACK"]
 
 def headline(results, words) -> list[str]:
-    """The answer first: forward+backward in bfloat16 (GPU time) at N = 4096 and 16384 (the
-    group's N where those are missing), µs per call and F.rms_norm's time over each
-    implementation's, then a sentence that says which is the fastest at each N."""
-    runs = {(r["implementation"], r["n"]): r for r in _runs(results, **HEADLINE)}
-    measured = sorted({n for _, n in runs})
+    """The answer first: forward+backward in bfloat16 at N = 4096 and 16384 (the group's N
+    where those are missing), in GPU time and eager, µs per call and F.rms_norm's time over
+    each implementation's, then sentences that say which is the fastest at each N."""
+    runs = {
+        (r["implementation"], r["n"], r["timing"]): r
+        for r in _runs(results, **HEADLINE)
+    }
+    measured = sorted({n for _, n, _ in runs})
     sizes = [n for n in HEADLINE_N if n in measured] or measured
-    names = [name for name in HEADLINE_NAMES if any((name, n) in runs for n in sizes)]
+    timings = [t for t in results["timings"] if any(k[2] == t for k in runs)]
+    names = [name for name in HEADLINE_NAMES if any(key[0] == name for key in runs)]
     if REFERENCE not in names:
         return []
     m = next(iter(runs.values()))["m"]
     title = words["headline"].format(device=results["device"], m=m)
     lines = [f"**{title}**", ""]
-    lines.append("| N | " + " | ".join(_name(name, words) for name in names) + " |")
-    lines.append("| --- |" + " --- |" * len(names))
-    sayings = []
+    header = ["N", words["headline_timing"], *(_name(name, words) for name in names)]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + " --- |" * len(header))
+    sayings = {timing: [] for timing in timings}
     for n in sizes:
-        reference = runs.get((REFERENCE, n))
-        cells, speedups = [], {}
-        for name in names:
-            run = runs.get((name, n))
-            if run is None or "error" in run:
-                cells.append(words["unmeasured" if run is None else "failed"])
-                continue
-            cell = f"{1e3 * run['ms']:,.0f}"
-            if name != REFERENCE and reference and "error" not in reference:
-                speedups[name] = reference["ms"] / run["ms"]
-                cell += f" ({speedups[name]:.2f}×)"
-            cells.append(cell)
-        lines.append(f"| {n} | " + " | ".join(cells) + " |")
-        if KERNEL in speedups:
-            best = max(speedups, key=speedups.get)
-            key = "headline_best" if best == KERNEL else "headline_other"
-            sayings.append(
-                words[key].format(
-                    n=n,
-                    x=f"{speedups[KERNEL]:.2f}",
-                    y=f"{speedups[best]:.2f}",
-                    best=_name(best, words),
-                )
-            )
-    saying = words["headline_join"].join(sayings)
-    saying = saying[:1].upper() + saying[1:] + ". " if saying else ""
-    return [*lines, "", saying + words["headline_note"], ""]
+        for timing in timings:
+            cells, speedups = _headline_cells(runs, names, n, timing, words)
+            label = words["headline_timings"][timing]
+            lines.append(f"| {n} | {label} | " + " | ".join(cells) + " |")
+            if KERNEL in speedups:
+                sayings[timing].append(_headline_saying(speedups, n, words))
+    sentences = [
+        words["headline_in"][timing] + words["headline_join"].join(said) + ". "
+        for timing, said in sayings.items()
+        if said
+    ]
+    return [*lines, "", "".join(sentences) + words["headline_note"], ""]
+
+def _headline_cells(runs, names, n, timing, words):
+    """A row's cells (µs, and F.rms_norm's time over each one's) and those ratios."""
+    reference = runs.get((REFERENCE, n, timing))
+    cells, speedups = [], {}
+    for name in names:
+        run = runs.get((name, n, timing))
+        if run is None or "error" in run:
+            cells.append(words["unmeasured" if run is None else "failed"])
+            continue
+        cell = f"{1e3 * run['ms']:,.0f}"
+        if name != REFERENCE and reference and "error" not in reference:
+            speedups[name] = reference["ms"] / run["ms"]
+            cell += f" ({speedups[name]:.2f}×)"
+        cells.append(cell)
+    return cells, speedups
+
+def _headline_saying(speedups, n, words) -> str:
+    """Which is the fastest at N = n, and how fast the site's kernel is."""
+    best = max(speedups, key=speedups.get)
+    key = "headline_best" if best == KERNEL else "headline_other"
+    if speedups[best] < 1:
+        key = "headline_reference"  # F.rms_norm, the yardstick, beats them all
+    x, y = f"{speedups[KERNEL]:.2f}", f"{speedups[best]:.2f}"
+    return words[key].format(n=n, x=x, y=y, best=_name(best, words))
 
 def headlines(sections: list[tuple[str, dict]], language: str) -> str:
     """The headline of each GPU, for the top of the page."""
@@ -1081,16 +1109,19 @@ def _heading(words, anchor: str) -> list[str]:
     return [f"## {words['sections'][anchor]} {{ #{anchor} }}", ""]
 
 def gpu_section(stem, results, language: str) -> list[str]:
-    """One GPU's page below its title and introduction: sections for the header (device and
-    versions), the targets, the tabs of sayings, tables and plots, the host time and the
-    notes (its headline opens the Benchmark page: `headlines`).
+    """One GPU's page below its title and introduction: sections for its headline (also at
+    the top of the Benchmark pages: `headlines`), the header (device and versions), the
+    targets, the tabs of sayings, tables and plots, the host time and the notes.
     Its tables' figures are right-aligned by the site's CSS (.benchmark-results): a
     Markdown alignment would repeat a style attribute in each of a thousand cells."""
     words = WORDS[language]
     keys = [tuple(r[k] for k in WHERE) for r in results["runs"]]
     if len(keys) != len(set(keys)):
         raise ValueError(f"{stem}: a figure appears twice (parts merged that overlap)")
-    lines = _heading(words, "device-and-versions") + [_header(results, words), ""]
+    lines = []
+    if against := headline(results, words):
+        lines += _heading(words, "against-f-rms-norm") + against
+    lines += _heading(words, "device-and-versions") + [_header(results, words), ""]
     lines += _heading(words, "targets") + targets(results, language) + [""]
     lines += _heading(words, "tables-and-plots")
     for dtype in _dtypes(results):
