@@ -141,7 +141,7 @@ WORDS = {
         "eager": "Eager, rows, bfloat16, N ≥ {n}: at least as fast as the fastest "
         "peer (F.rms_norm, torch.compile, Liger-Kernel, QuACK where present) in every "
         "pass",
-        "versus_case": "{mode}, {shape}: {ms} ms, {peer} {peer_ms} ms ({versus})",
+        "versus_case": "{mode}, {shape}: {ms} {unit}, {peer} {peer_ms} {unit} ({versus})",
         "slower": "{ratio}× slower",
         "faster": "{ratio}× faster",
         "as_fast": "as fast",
@@ -174,7 +174,8 @@ WORDS = {
             "not-run-or-failed": "Not run or failed",
         },
         "say": "What the figures say",
-        "say_line": "{mode}: {kernel} {low}–{high} of copy over N; fastest: {fastest}",
+        "say_line": "{mode}: {kernel} {low}–{high} of copy over N; fastest RMSNorm: "
+        "{fastest}",
         "kernels": {"norm": "the site's kernel", "add": "the site's fused kernel"},
         "at": "{name} at N = {sizes}",
         "at_join": "; ",
@@ -328,7 +329,7 @@ WORDS = {
         "대상(F.rms_norm, torch.compile, Liger-Kernel, 설치되어 있으면 QuACK) 가운데 "
         "가장 빠른 것보다 느리지 않음",
         # "순전파, M = 1에서 0.0066 ms로 Liger-Kernel 0.0061 ms보다 1.09배 느림"
-        "versus_case": "{mode}, {shape}에서 {ms} ms로 {peer} {peer_ms} ms{versus}",
+        "versus_case": "{mode}, {shape}에서 {ms} {unit}로 {peer} {peer_ms} {unit}{versus}",
         "slower": "보다 {ratio}배 느림",
         "faster": "보다 {ratio}배 빠름",
         "as_fast": "와 같음",
@@ -362,7 +363,7 @@ WORDS = {
         },
         "say": "수치에서 알 수 있는 점",
         "say_line": "{mode}: {kernel} N에 따라 복사 대비 {low}–{high}이고, 가장 빠른 "
-        "구현은 {fastest}입니다",
+        "RMSNorm 구현은 {fastest}입니다",
         "kernels": {
             "norm": "이 사이트의 커널은",
             "add": "덧셈과 정규화를 합친 이 사이트의 퓨즈드 커널은",
@@ -618,9 +619,13 @@ def _status(words, misses: list[str], shown: str | None) -> tuple[str, str]:
     return words["met"], words["met_detail"].format(shown)
 
 def _ratio_shown(value: float) -> str:
-    """A ratio above 1 to two decimals, or three where two would read 1.00."""
-    shown = f"{value:.2f}"
-    return f"{value:.3f}" if shown == "1.00" else shown
+    """A ratio above 1 to two decimals, or to as many more (up to five) as show that it
+    is not 1 (1.00 and 1.000 would read as a tie)."""
+    for digits in range(2, 6):
+        shown = f"{value:.{digits}f}"
+        if shown.rstrip("0") != "1.":
+            break
+    return shown
 
 def _versus(ms, peer_ms, words) -> str:
     """How much slower or faster than the peer, in words."""
@@ -684,15 +689,22 @@ def _not_slower(
             case = words["versus_case"].format(
                 mode=words["modes"][mode],
                 shape=shape,
-                ms=f"{figure['ms']:.4f}",
+                ms=_time_shown(figure["ms"], group),
                 peer=_name(best["implementation"], words),
-                peer_ms=f"{best['ms']:.4f}",
+                peer_ms=_time_shown(best["ms"], group),
+                unit=DECODE_UNIT if group == "decode" else "ms",
                 versus=_versus(figure["ms"], best["ms"], words),
             )
             cases.append(case)
             if figure["ms"] > best["ms"]:
                 misses.append(case)
     return _status(words, misses, words["join"].join(cases) or None)
+
+DECODE_UNIT = "µs"  # as decode's tables give it: a call there takes a few µs
+
+def _time_shown(ms: float, group: str) -> str:
+    """A time as its group's tables give it: µs at decode, else ms to four decimals."""
+    return f"{1e3 * ms:.1f}" if group == "decode" else f"{ms:.4f}"
 
 def _speedup_target(results, words, mode) -> tuple[str, str]:
     """Met if the fused kernel is FUSED_SPEEDUP[mode] times as fast as UNFUSED at every N
@@ -840,10 +852,15 @@ def _names(results, family, **where) -> list[str]:
     )
 
 def _fastest(results, words, family, **where) -> str:
-    """Which implementation of the family was fastest at each N, grouped by name."""
+    """Which RMSNorm of the family was fastest at each N, grouped by name (LayerNorm, a
+    yardstick beside them, is not ranked)."""
     at = {}
     for n in sorted({r["n"] for r in _runs(results, family, **where)}):
-        figures = [r for r in _runs(results, family, n=n, **where) if "error" not in r]
+        figures = [
+            r
+            for r in _runs(results, family, n=n, **where)
+            if "error" not in r and r["implementation"] not in LAYER_NORMS.values()
+        ]
         if figures:
             best = min(figures, key=lambda r: r["ms"])
             at.setdefault(best["implementation"], []).append(str(n))
