@@ -32,6 +32,7 @@ WORDS = {
         "download_whole": "Download the whole file",
         "excerpt": "An excerpt: the whole file, linked in the title, runs as a module of "
         "the site's repository.",
+        "excerpt_mark": "an excerpt",
     },
     "ko": {
         "runs": "단독으로 실행하려면: {needs}(위 출력을 낸 버전). ",
@@ -41,6 +42,7 @@ WORDS = {
         "download_whole": "파일 전체 내려받기",
         "excerpt": "파일의 일부입니다. 제목에 링크된 파일 전체는 이 사이트 저장소의 모듈로 "
         "실행됩니다.",
+        "excerpt_mark": "일부",
     },
 }
 # A code block whose title names a snippet file, as pymdownx.highlight writes it.
@@ -86,6 +88,8 @@ def on_page_content(html, page, config, files):
             title = f'<a href="{escape(_source_url(config, path))}">{path}</a>'
         shown = unescape(_TAG.sub("", match["code"]))
         if shown.strip() != _whole(base, path).strip():
+            # Said in the title too, above the copy button: the copy is not a script.
+            title += f" ({escape(words['excerpt_mark'], quote=False)})"
             info = (
                 escape(words["excerpt"], quote=False)
                 + " "

@@ -351,6 +351,9 @@ def test_each_block_links_its_file_and_offers_the_script(built_site, language, p
             assert code.strip() != shown_code(path).strip(), (
                 f"{path}: whole, not excerpt"
             )
+            # Said above the copy button too.
+            heading = block.select_one("span.filename").get_text()
+            assert heading == f"{path} ({words['excerpt_mark']})", heading
             continue
         needs = info.get_text()
         for name, version in standalone.requirements(code):
