@@ -843,11 +843,17 @@ def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm(
     assert (
         "In GPU time (a CUDA graph replayed), at N = 4096 the site's kernel is" in said
     )
+    eager = "Launched from Python (eager, host time included), at N = 4096 F.rms_norm"
+    assert eager in said
+    assert "the fastest, the site's kernel 0.67× as fast" in said
+    # In Korean a name takes its particle: 가 after 그대로, 이 after the Latin names.
+    korean = page.WORDS["ko"]
+    compiled = made_up(lambda *_: 0.5, ["torch.compile naive"], shapes)["runs"]
+    said = page.headline(results | {"runs": results["runs"] + compiled}, korean)[9]
+    assert "N = 4096에서는 식 그대로(torch.compile)가 F.rms_norm보다 4.00배" in said
     assert (
-        "Eager (launched from Python, host time included), at N = 4096 F.rms_norm"
-        in said
+        "N = 4096에서는 F.rms_norm이 가장 빠르고" in page.headline(results, korean)[9]
     )
-    assert "the fastest, the site's kernel 0.67×" in said
     results["runs"] = [  # a failed figure says so; without F.rms_norm, no headline
         {**run, "error": "boom"} if run["implementation"] == "Liger-Kernel" else run
         for run in results["runs"]

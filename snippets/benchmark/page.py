@@ -97,16 +97,16 @@ WORDS = {
         "headline_timings": {"graph": "GPU time", "eager": "eager"},
         "headline_in": {
             "graph": "In GPU time (a CUDA graph replayed), ",
-            "eager": "Eager (launched from Python, host time included), ",
+            "eager": "Launched from Python (eager, host time included), ",
         },
         "headline_note": "In parentheses, F.rms_norm's time over each one's: above 1× is "
         "faster than F.rms_norm.",
         "headline_best": "at N = {n} the site's kernel is the fastest, {x}× as fast as "
         "F.rms_norm",
         "headline_other": "at N = {n} {best} is the fastest ({y}×), the site's kernel "
-        "{x}×",
+        "{x}× as fast as F.rms_norm",
         "headline_reference": "at N = {n} F.rms_norm is the fastest, the site's kernel "
-        "{x}×",
+        "{x}× as fast",
         "headline_join": "; ",
         "plot_y": "% of copy bandwidth",
         "plot_x": "N (row length)",
@@ -279,7 +279,7 @@ WORDS = {
         "unit": "표의 값: GB/s(복사 대비 %, 라운드별 범위)",
         "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드별 범위 / 최대 대역폭 대비 %)",
         "headline": "{device}: 순전파+역전파, bfloat16, M = {m}, 호출당 µs",
-        "headline_timing": "측정",
+        "headline_timing": "측정 방식",
         "headline_timings": {"graph": "GPU 시간", "eager": "즉시 실행"},
         "headline_in": {
             "graph": "CUDA 그래프를 재생해 GPU 시간만 재면 ",
@@ -289,11 +289,10 @@ WORDS = {
         "1×보다 크면 그 구현이 F.rms_norm보다 빠르다는 뜻입니다.",
         "headline_best": "N = {n}에서는 이 사이트의 커널이 가장 빠르며, F.rms_norm보다 {x}배 "
         "빠릅니다",
-        # Each name the headline can give ends in a consonant (커널, 컴파일, 놈, 퀙): 이.
-        "headline_other": "N = {n}에서는 {best}이 F.rms_norm보다 {y}배 빨라 가장 빠르고, "
-        "이 사이트의 커널은 {x}배입니다",
+        "headline_other": "N = {n}에서는 {best_subject} F.rms_norm보다 {y}배 빨라 가장 "
+        "빠르고, 이 사이트의 커널은 F.rms_norm의 {x}배 속도입니다",
         "headline_reference": "N = {n}에서는 F.rms_norm이 가장 빠르고, 이 사이트의 커널은 "
-        "{x}배입니다",
+        "F.rms_norm의 {x}배 속도입니다",
         "headline_join": ". ",
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N(행 길이)",
@@ -1113,7 +1112,16 @@ def _headline_saying(speedups, n, words) -> str:
     if speedups[best] < 1:
         key = "headline_reference"  # F.rms_norm, the yardstick, beats them all
     x, y = f"{speedups[KERNEL]:.2f}", f"{speedups[best]:.2f}"
-    return words[key].format(n=n, x=x, y=y, best=_name(best, words))
+    name = _name(best, words)
+    return words[key].format(n=n, x=x, y=y, best=name, best_subject=_subject(name))
+
+def _subject(name: str) -> str:
+    """A Korean name with its subject particle: 가 after a last syllable with no final
+    consonant (식 그대로(torch.compile) reads 그대로), else 이 (the Latin names here read with
+    one: Liger-Kernel 커널, F.rms_norm 놈, QuACK 퀙)."""
+    hangul = [c for c in name.split("(")[0] if "가" <= c <= "힣"]
+    open_syllable = hangul and (ord(hangul[-1]) - ord("가")) % 28 == 0
+    return name + ("가" if open_syllable else "이")
 
 def headlines(sections: list[tuple[str, dict]], language: str) -> str:
     """The headline of each GPU, for the top of the page."""
