@@ -202,8 +202,8 @@ WORDS = {
         "names": {},
         # The compiled layer's section (model.py's results).
         "model": {
-            "title": "{device}: a transformer layer compiled whole (torch.compile), "
-            "bfloat16, {sequences} sequences of {length} tokens, ms per call",
+            "title": "A transformer layer compiled whole (torch.compile), bfloat16, "
+            "{sequences} sequences of {length} tokens, ms per call",
             "name": "the layer's norms",
             "group": "the layer",
             "column": "{mode}, {timing}",
@@ -214,8 +214,8 @@ WORDS = {
         },
         # The FP8 section (fp8.py's results): these words replace the ones above there.
         "fp8": {
-            "title": "{device}: the residual add, RMSNorm and FP8 quantization, bfloat16, "
-            "forward (inference)",
+            "title": "The residual add, RMSNorm and FP8 quantization, bfloat16, forward "
+            "(inference)",
             "modes": {
                 "per-token": "a scale per token",
                 "per-group": "a scale per {group} features",
@@ -413,7 +413,7 @@ WORDS = {
         },
         "not_installed": "설치되지 않음",
         "model": {
-            "title": "{device}: torch.compile로 통째로 컴파일한 트랜스포머 층, bfloat16, "
+            "title": "torch.compile로 통째로 컴파일한 트랜스포머 층, bfloat16, "
             "토큰 {length}개짜리 시퀀스 {sequences}개, 호출당 ms",
             "name": "정규화 층 구현",
             "group": "층",
@@ -426,7 +426,7 @@ WORDS = {
             "다릅니다.",
         },
         "fp8": {
-            "title": "{device}: 잔차 덧셈, RMSNorm, FP8 양자화, bfloat16, 순전파(추론)",
+            "title": "잔차 덧셈, RMSNorm, FP8 양자화, bfloat16, 순전파(추론)",
             "modes": {
                 "per-token": "토큰 단위 스케일",
                 "per-group": "특성 {group}개 그룹 단위 스케일",
@@ -1318,8 +1318,9 @@ def fp8_section(stem, results, language: str) -> list[str]:
         },
         "groups": {g: text.format(m=rows_m) for g, text in fp8["groups"].items()},
     }
-    title = fp8["title"].format(device=results["device"])
-    lines = [f"### {title} {{ #fp8-{stem} }}", "", _header(results, words), ""]
+    # The device alone in the heading: the table of contents stays short.
+    heading = f"### {results['device']} {{ #fp8-{stem} }}"
+    lines = [heading, "", f"**{fp8['title']}**", "", _header(results, words), ""]
     for timing in results["timings"]:
         tab = [f"{words['timings'][results['timings'][timing]]}.", ""]
         for mode in FP8_MODES:
@@ -1368,11 +1369,10 @@ def model_section(stem, results, language: str) -> list[str]:
     layer = results["layer"]
     (m, _), *_ = {(r["m"], r["n"]) for r in results["runs"]}
     title = model["title"].format(
-        device=results["device"],
-        sequences=results["sequences"],
-        length=m // results["sequences"],
+        sequences=results["sequences"], length=m // results["sequences"]
     )
-    lines = [f"### {title} {{ #model-{stem} }}", "", _header(results, words), ""]
+    heading = f"### {results['device']} {{ #model-{stem} }}"
+    lines = [heading, "", f"**{title}**", "", _header(results, words), ""]
     columns = [(mode, timing) for mode in MODEL_MODES for timing in results["timings"]]
     header = [
         model["column"].format(mode=words["modes"][mode], timing=words["short"][timing])
