@@ -43,6 +43,7 @@ from matplotlib.text import Text
 from page_text import read
 from site_layout import DOCS, LANGUAGES, ROOT, mkdocs_config, python_module
 
+from scripts import host_probe
 from snippets.benchmark import page, run, tune
 from snippets.kernel import rms_norm_triton as kernel
 
@@ -1264,3 +1265,13 @@ def test_plot_legends_fit_inside_their_figures(phone):
                 box = legend.get_window_extent()
                 where = f"{path.stem}, {family}, {language}"
                 assert box.x0 >= 0 and box.x1 <= figure.bbox.x1, where
+
+
+def test_the_host_probe_runs_each_way_with_and_without_device_threads(capsys):
+    host_probe.main(["--smoke"])
+    lines = capsys.readouterr().out.splitlines()[1:]
+    assert len(lines) == 2 * len(host_probe.WAYS)
+    assert all("device threads" in line or "failed" in line for line in lines), (
+        lines
+    )  # each way timed, or its failure said (on a CPU: the ATen op's backward)
+    assert torch.autograd.is_multithreading_enabled()  # left as found

@@ -769,12 +769,14 @@ NOT_ON_THE_GPU_MACHINE = [
 
 
 def test_what_runs_on_the_gpu_machine_needs_nothing_it_lacks():
-    # These tests, the checker and the benchmark with its sweep (CONTRIBUTING.md, "Kernel,
-    # benchmark and GPU runs"), imported and collected with those packages made unimportable.
+    # These tests, the checker, the benchmark with its sweep and the host probe (CONTRIBUTING.md,
+    # "Kernel, benchmark and GPU runs"), imported and collected with those packages made
+    # unimportable.
     blocked = ", ".join(repr(name) for name in NOT_ON_THE_GPU_MACHINE)
     collect = (
         f"import sys; sys.modules.update(dict.fromkeys([{blocked}]));"
         " import snippets.check.__main__, snippets.benchmark.run, snippets.benchmark.tune;"
+        " import scripts.host_probe;"
         " import pytest; sys.exit(pytest.main(['--collect-only', '-q', '-o', 'addopts=',"
         " '-p', 'no:cacheprovider', 'tests/test_kernel.py']))"
     )

@@ -1,0 +1,92 @@
+"""Where the host time of a forward+backward call goes: a probe for planning the kernel's
+host path on a GPU (the Benchmark pages publish only run.py's figures).
+
+    python -m scripts.host_probe            # a CUDA GPU: 1000 calls of each way
+    python -m scripts.host_probe --smoke    # any machine, a few calls: the probe runs
+
+On x of run.py's host_us shape (16 x 1024, bfloat16), each line is the median host time of a
+forward+backward call in µs, timed as run.py times host_us, of:
+- F.rms_norm: one ATen op each way, its backward in C++;
+- the formula written out: autograd records several ops, its backward still all C++;
+- F.rms_norm's two ATen ops inside a Python autograd.Function: the same work with a Python
+  backward, which a CUDA backward runs on autograd's worker thread for the device;
+- the site's Triton kernel (a Python autograd.Function too);
+and each again with autograd's device threads off (set_multithreading_enabled(False)), which
+runs the backward on the calling thread. If the Python backward costs far more than
+F.rms_norm's, and less with the threads off, the handoff to that thread is where the time goes.
+"""
+
+import argparse
+
+import torch
+import torch.nn.functional as F
+
+from snippets.benchmark.run import EPS, host_us
+from snippets.kernel.rms_norm_triton import rms_norm_triton
+
+
+class PythonBackward(torch.autograd.Function):
+    """F.rms_norm's ATen ops, with autograd's bookkeeping in Python."""
+
+    @staticmethod
+    def forward(ctx, x, weight):
+        y, rstd = torch.ops.aten._fused_rms_norm(x, [x.shape[-1]], weight, EPS)
+        ctx.save_for_backward(x, weight, rstd)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, weight, rstd = ctx.saved_tensors
+        return torch.ops.aten._fused_rms_norm_backward(
+            dy, x, [x.shape[-1]], rstd, weight, [True, True]
+        )
+
+
+def written_out(x, weight):
+    rms = torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + EPS)
+    return (x.float() * rms).to(x.dtype) * weight
+
+
+WAYS = {
+    "F.rms_norm": lambda x, w: F.rms_norm(x, (x.shape[-1],), w, EPS),
+    "formula written out": written_out,
+    "ATen ops, Python backward": PythonBackward.apply,
+    "Triton (this site)": lambda x, w: rms_norm_triton(x, w, EPS),
+}
+
+
+def forward_backward(way, x, weight, dy):
+    """One call of a forward and its backward, the gradients returned (as run.py's)."""
+    return lambda: torch.autograd.grad(way(x, weight), [x, weight], dy)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scripts.host_probe")
+    parser.add_argument("--smoke", action="store_true", help="a few calls, any device")
+    args = parser.parse_args(argv)
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cpu" and not args.smoke:
+        parser.error("the probe needs a CUDA GPU; --smoke runs it anywhere")
+    calls = 5 if args.smoke else 1000
+    x = torch.randn(16, 1024, device=device, dtype=torch.bfloat16, requires_grad=True)
+    weight = torch.rand(1024, device=device, dtype=x.dtype, requires_grad=True)
+    dy = torch.randn_like(x)
+    print(
+        f"{torch.__version__} on {device}: forward+backward host µs per call, 16 x 1024"
+    )
+    for threads in (True, False):
+        torch.autograd.set_multithreading_enabled(threads)
+        for name, way in WAYS.items():
+            try:
+                us = host_us(forward_backward(way, x, weight, dy), calls)
+                print(
+                    f"  {name:<26} device threads {'on ' if threads else 'off'} {us:8.1f}"
+                )
+            except Exception as error:  # noqa: BLE001 (printed: an op this device lacks)
+                print(f"  {name:<26} failed: {str(error).splitlines()[0][:90]}")
+    torch.autograd.set_multithreading_enabled(True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
