@@ -21,8 +21,10 @@ import argparse
 import torch
 import torch.nn.functional as F
 
-from snippets.benchmark.run import EPS, host_us
+from snippets.benchmark.run import EPS, SETUPS, host_us
 from snippets.kernel.rms_norm_triton import rms_norm_triton
+
+HOST_SHAPE = SETUPS["gpu"].host_shape  # run.py's: 16 x 1024
 
 
 class PythonBackward(torch.autograd.Function):
@@ -67,12 +69,12 @@ def main(argv=None) -> int:
     device = "cuda" if torch.cuda.is_available() else "cpu"
     if device == "cpu" and not args.smoke:
         parser.error("the probe needs a CUDA GPU; --smoke runs it anywhere")
-    calls = 5 if args.smoke else 1000
-    x = torch.randn(16, 1024, device=device, dtype=torch.bfloat16, requires_grad=True)
-    weight = torch.rand(1024, device=device, dtype=x.dtype, requires_grad=True)
+    calls, (m, n) = (5, (2, 64)) if args.smoke else (1000, HOST_SHAPE)
+    x = torch.randn(m, n, device=device, dtype=torch.bfloat16, requires_grad=True)
+    weight = torch.rand(n, device=device, dtype=x.dtype, requires_grad=True)
     dy = torch.randn_like(x)
     print(
-        f"{torch.__version__} on {device}: forward+backward host µs per call, 16 x 1024"
+        f"{torch.__version__} on {device}: forward+backward host µs per call, {m} x {n}"
     )
     for threads in (True, False):
         torch.autograd.set_multithreading_enabled(threads)
