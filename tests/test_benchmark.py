@@ -1248,23 +1248,26 @@ def test_plot_text_is_at_least_11_px_where_it_is_shown(phone, shown_px):
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_plot_legends_fit_inside_their_figures(phone):
     """Every legend of the committed results' plots, in both languages, lies inside its
-    figure: a legend wider than a phone's figure is cut off at both edges in the SVG."""
-    for path in sorted(run.RESULTS.glob("*.json")):
-        results = json.loads(path.read_text())
-        for language in LANGUAGES:
-            for family in page.FAMILIES:
-                with (
-                    page.svg_style(language, salt="benchmark"),
-                    matplotlib.rc_context(page.PLOT_TEXT),
-                ):
-                    figure = page.plot(
-                        results, page.PLOTTED, "graph", family, language, phone
-                    )
-                    figure.draw_without_rendering()
-                (legend,) = figure.legends
-                box = legend.get_window_extent()
-                where = f"{path.stem}, {family}, {language}"
-                assert box.x0 >= 0 and box.x1 <= figure.bbox.x1, where
+    figure: a legend wider than a phone's figure is cut off at both edges in the SVG. The
+    results with the most implementations stand for all (theirs are the longest legends)."""
+    if not GPU_RESULTS:
+        pytest.skip("no GPU results published")
+    every = [json.loads(path.read_text()) for path in GPU_RESULTS]
+    results = max(every, key=lambda r: len({e["implementation"] for e in r["runs"]}))
+    for language in LANGUAGES:
+        for family in page.FAMILIES:
+            with (
+                page.svg_style(language, salt="benchmark"),
+                matplotlib.rc_context(page.PLOT_TEXT),
+            ):
+                figure = page.plot(
+                    results, page.PLOTTED, "graph", family, language, phone
+                )
+                figure.draw_without_rendering()
+            (legend,) = figure.legends
+            box = legend.get_window_extent()
+            where = f"{results['device']}, {family}, {language}"
+            assert box.x0 >= 0 and box.x1 <= figure.bbox.x1, where
 
 
 def test_the_host_probe_runs_each_way_with_and_without_device_threads(capsys):
