@@ -108,6 +108,7 @@ WORDS = {
         "headline_reference": "at N = {n} F.rms_norm is the fastest, the site's kernel "
         "{x}× as fast",
         "headline_join": "; ",
+        "headline_ends": ("", ""),  # of a saying inside a sentence, of its last
         "plot_y": "% of copy bandwidth",
         "plot_x": "N (row length)",
         "alt": "Percent of the copy's bandwidth against N, {dtype}, {timing}, {family}: "
@@ -287,13 +288,15 @@ WORDS = {
         },
         "headline_note": "괄호 안은 F.rms_norm의 시간을 각 구현의 시간으로 나눈 값입니다. "
         "1×보다 크면 그 구현이 F.rms_norm보다 빠르다는 뜻입니다.",
-        "headline_best": "N = {n}에서는 이 사이트의 커널이 가장 빠르며, F.rms_norm보다 {x}배 "
-        "빠릅니다",
-        "headline_other": "N = {n}에서는 {best_subject} F.rms_norm보다 {y}배 빨라 가장 "
-        "빠르고, 이 사이트의 커널은 F.rms_norm의 {x}배 속도입니다",
+        "headline_best": "N = {n}에서는 이 사이트의 커널이 F.rms_norm의 {x}배 속도로 가장 "
+        "빠른 구현{end}",
+        "headline_other": "N = {n}에서는 {best_subject} F.rms_norm의 {y}배 속도로 가장 "
+        "빠르고, 이 사이트의 커널은 F.rms_norm의 {x}배 속도{end}",
         "headline_reference": "N = {n}에서는 F.rms_norm이 가장 빠르고, 이 사이트의 커널은 "
-        "F.rms_norm의 {x}배 속도입니다",
-        "headline_join": ". ",
+        "F.rms_norm의 {x}배 속도{end}",
+        # One sentence per timing, its qualifier over every N: the sayings joined.
+        "headline_join": ", ",
+        "headline_ends": ("이고", "입니다"),
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N(행 길이)",
         "alt": "{dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 그린 "
@@ -1081,9 +1084,14 @@ def headline(results, words) -> list[str]:
             label = words["headline_timings"][timing]
             lines.append(f"| {n} | {label} | " + " | ".join(cells) + " |")
             if KERNEL in speedups:
-                sayings[timing].append(_headline_saying(speedups, n, words))
+                sayings[timing].append((speedups, n))
     sentences = [
-        words["headline_in"][timing] + words["headline_join"].join(said) + ". "
+        words["headline_in"][timing]
+        + words["headline_join"].join(
+            _headline_saying(speedups, n, words, last=i == len(said) - 1)
+            for i, (speedups, n) in enumerate(said)
+        )
+        + ". "
         for timing, said in sayings.items()
         if said
     ]
@@ -1105,15 +1113,19 @@ def _headline_cells(runs, names, n, timing, words):
         cells.append(cell)
     return cells, speedups
 
-def _headline_saying(speedups, n, words) -> str:
-    """Which is the fastest at N = n, and how fast the site's kernel is."""
+def _headline_saying(speedups, n, words, last) -> str:
+    """Which is the fastest at N = n, and how fast the site's kernel is (ending as the
+    last of a sentence's sayings or as one inside it)."""
     best = max(speedups, key=speedups.get)
     key = "headline_best" if best == KERNEL else "headline_other"
     if speedups[best] < 1:
         key = "headline_reference"  # F.rms_norm, the yardstick, beats them all
     x, y = f"{speedups[KERNEL]:.2f}", f"{speedups[best]:.2f}"
     name = _name(best, words)
-    return words[key].format(n=n, x=x, y=y, best=name, best_subject=_subject(name))
+    end = words["headline_ends"][last]
+    return words[key].format(
+        n=n, x=x, y=y, best=name, best_subject=_subject(name), end=end
+    )
 
 def _subject(name: str) -> str:
     """A Korean name with its subject particle: 가 after a last syllable with no final
