@@ -851,7 +851,9 @@ def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm(
     korean = page.WORDS["ko"]
     compiled = made_up(lambda *_: 0.5, ["torch.compile naive"], shapes)["runs"]
     said = page.headline(results | {"runs": results["runs"] + compiled}, korean)[9]
-    assert "N = 4096에서는 식 그대로(torch.compile)가 F.rms_norm의 4.00배 속도로" in said
+    assert (
+        "N = 4096에서는 식 그대로(torch.compile)가 F.rms_norm의 4.00배 속도로" in said
+    )
     assert (
         "N = 4096에서는 F.rms_norm이 가장 빠르고" in page.headline(results, korean)[9]
     )
