@@ -672,6 +672,12 @@ def _not_slower(
     dtype = "torch.bfloat16"
     cases, misses = [], _unmeasured(results, words, timing, [dtype], group, from_n)
     shapes = [s for s in results["grid"]["groups"].get(group, []) if s[1] >= from_n]
+    # Times as the group's tables give them: a decode call takes a few µs.
+    unit, shown = (
+        ("µs", lambda ms: f"{1e3 * ms:.1f}")
+        if group == "decode"
+        else ("ms", lambda ms: f"{ms:.4f}")
+    )
     for mode in MODES:
         for m, n in shapes:
             where = {"dtype": dtype, "group": group, "m": m, "n": n, "mode": mode}
@@ -691,22 +697,16 @@ def _not_slower(
             case = words["versus_case"].format(
                 mode=words["modes"][mode],
                 shape=shape,
-                ms=_time_shown(figure["ms"], group),
+                ms=shown(figure["ms"]),
                 peer=_name(best["implementation"], words),
-                peer_ms=_time_shown(best["ms"], group),
-                unit=DECODE_UNIT if group == "decode" else "ms",
+                peer_ms=shown(best["ms"]),
+                unit=unit,
                 versus=_versus(figure["ms"], best["ms"], words),
             )
             cases.append(case)
             if figure["ms"] > best["ms"]:
                 misses.append(case)
     return _status(words, misses, words["join"].join(cases) or None)
-
-DECODE_UNIT = "µs"  # as decode's tables give it: a call there takes a few µs
-
-def _time_shown(ms: float, group: str) -> str:
-    """A time as its group's tables give it: µs at decode, else ms to four decimals."""
-    return f"{1e3 * ms:.1f}" if group == "decode" else f"{ms:.4f}"
 
 def _speedup_target(results, words, mode) -> tuple[str, str]:
     """Met if the fused kernel is FUSED_SPEEDUP[mode] times as fast as UNFUSED at every N
