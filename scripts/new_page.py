@@ -9,7 +9,7 @@ It writes what a page needs to pass the whole check as created:
 - snippets/NAME/: the page's package (__init__.py with its docstring) and a first snippet
   with its #> lines;
 - mkdocs.yml: the page in `nav` (before the Glossary, or after the title given with
-  --after) and its Korean title in the Korean language's `nav_translations`.
+  --after, in that title's section) and its Korean title in the Korean language's `nav_translations`.
 
 `scripts/new-page --rename OLD NEW` moves a page instead: both languages' pages, its snippets
 folder, and every include, import, link and `nav` entry that names them; a Korean page whose
@@ -72,26 +72,32 @@ def pages(name: str, title: str, korean_title: str) -> dict[str, str]:
     }
 
 
+def indentation(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
 def add_to_navigation(config: str, name, title, korean_title, after=None) -> str:
     """mkdocs.yml's text with the page in `nav` and its title in `nav_translations`."""
     lines = config.splitlines(keepends=True)
     start = end = lines.index("nav:\n") + 1
     while end < len(lines) and lines[end].startswith("  "):
         end += 1  # the nav block: its indented lines
-    block = range(start, end)
-    titles = {lines[i].strip()[2:].split(":")[0] for i in block}  # sections' pages too
-    top = {lines[i][4:].split(":")[0]: i for i in block if lines[i].startswith("  - ")}
-    if title in titles:
+    entries = {}  # title -> (line, indentation), at every level of the nav
+    for i in range(start, end):
+        if match := re.match(r"( *)- ([^:]+):", lines[i]):
+            entries[match[2]] = (i, match[1])
+    if title in entries:
         raise ValueError(f"the navigation already has a page titled {title!r}")
-    if after is not None and after not in top:
-        raise ValueError(
-            f"--after {after!r}: no such title at the navigation's top level"
-        )
+    if after is not None and after not in entries:
+        raise ValueError(f"--after {after!r}: no such title in the navigation")
     if after is None:  # before the Glossary, which closes the navigation
-        where = top.get("Glossary", end)
-    else:  # after that entry, and after a section's pages
-        where = min([i for i in top.values() if i > top[after]] + [end])
-    lines.insert(where, f"  - {title}: {name}.md\n")
+        where, indent = entries.get("Glossary", (end, "  "))
+    else:  # after that entry, and after a section's pages: at its level, in its section
+        at, indent = entries[after]
+        where = at + 1
+        while where < end and indentation(lines[where]) > len(indent):
+            where += 1  # the section's own lines, indented deeper
+    lines.insert(where, f"{indent}- {title}: {name}.md\n")
     at = next(i for i, line in enumerate(lines) if line.strip() == "nav_translations:")
     indent = re.match(r" *", lines[at + 1])[0]
     last = at + 1

@@ -94,6 +94,18 @@ def test_after_puts_the_page_after_a_section_and_its_pages():
     assert "            Trial page: 시험" in lines
 
 
+def test_after_a_page_in_a_section_puts_the_page_in_that_section():
+    # A GPU's first results page goes after the last one: in the benchmark's section.
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    text = new_page.add_to_navigation(
+        config, "benchmark_b200", "B200 results", "B200 결과", "H200 results"
+    )
+    lines = text.splitlines()
+    at = lines.index("      - B200 results: benchmark_b200.md")
+    assert lines[at - 1] == "      - H200 results: benchmark_h200.md"
+    assert lines[at + 1].startswith("  - ")  # the section's last page
+
+
 def test_a_narrow_run_checks_the_page_translation_and_links():
     """`scripts/test -k <page>` (CONTRIBUTING.md) selects the page's translation record,
     glosses and links, not only its blocks."""
