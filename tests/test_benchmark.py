@@ -855,8 +855,14 @@ def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm(
         "N = 4096에서는 식 그대로(torch.compile)가 F.rms_norm의 4.00배 속도로" in said
     )
     assert (
-        "N = 4096에서는 F.rms_norm이 가장 빠르고" in page.headline(results, korean)[9]
+        "N = 4096에서는 F.rms_norm이 가장 빠르며" in page.headline(results, korean)[9]
     )
+    # The last word before the parenthesis decides: 이 after F.rms_norm, read ...놈.
+    assert (
+        korean["names"]["eager add + F.rms_norm"] == "덧셈 후 F.rms_norm(컴파일 없음)"
+    )
+    assert page._subject("덧셈 후 F.rms_norm(컴파일 없음)").endswith("(컴파일 없음)이")
+    assert page._subject("Hugging Face 형태(컴파일 없음)").endswith("(컴파일 없음)가")
     results["runs"] = [  # a failed figure says so; without F.rms_norm, no headline
         {**run, "error": "boom"} if run["implementation"] == "Liger-Kernel" else run
         for run in results["runs"]

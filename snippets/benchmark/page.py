@@ -99,8 +99,8 @@ WORDS = {
             "graph": "In GPU time (a CUDA graph replayed), ",
             "eager": "Launched from Python (eager, host time included), ",
         },
-        "headline_note": "In parentheses, F.rms_norm's time over each one's: above 1× is "
-        "faster than F.rms_norm.",
+        "headline_note": "M is the number of rows and N their length. In parentheses, "
+        "F.rms_norm's time over each one's: above 1× is faster than F.rms_norm.",
         "headline_best": "at N = {n} the site's kernel is the fastest, {x}× as fast as "
         "F.rms_norm",
         "headline_other": "at N = {n} {best} is the fastest ({y}×), the site's kernel "
@@ -279,20 +279,22 @@ WORDS = {
         "short": {"graph": "그래프", "eager": "즉시 실행"},
         "unit": "표의 값: GB/s(복사 대비 %, 라운드별 범위)",
         "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드별 범위 / 최대 대역폭 대비 %)",
-        "headline": "{device}: 순전파+역전파, bfloat16, M = {m}, 호출당 µs",
+        "headline": "{device}: [순전파](glossary.md#forward-pass)+[역전파]"
+        "(glossary.md#backward-pass), bfloat16, M = {m}, 호출당 µs",
         "headline_timing": "측정 방식",
         "headline_timings": {"graph": "GPU 시간", "eager": "즉시 실행"},
         "headline_in": {
             "graph": "CUDA 그래프를 재생해 GPU 시간만 재면 ",
             "eager": "Python에서 즉시 실행해 호스트 시간까지 재면 ",
         },
-        "headline_note": "괄호 안은 F.rms_norm의 시간을 각 구현의 시간으로 나눈 값입니다. "
-        "1×보다 크면 그 구현이 F.rms_norm보다 빠르다는 뜻입니다.",
+        "headline_note": "M은 행의 개수, N은 행 하나의 원소 수입니다. 괄호 안은 "
+        "F.rms_norm의 시간을 각 구현의 시간으로 나눈 값으로, 1배보다 크면 그 구현이 "
+        "F.rms_norm보다 빠르다는 뜻입니다.",
         "headline_best": "N = {n}에서는 이 사이트의 커널이 F.rms_norm의 {x}배 속도로 가장 "
         "빠른 구현{end}",
         "headline_other": "N = {n}에서는 {best_subject} F.rms_norm의 {y}배 속도로 가장 "
-        "빠르고, 이 사이트의 커널은 F.rms_norm의 {x}배 속도{end}",
-        "headline_reference": "N = {n}에서는 F.rms_norm이 가장 빠르고, 이 사이트의 커널은 "
+        "빠르며 이 사이트의 커널은 F.rms_norm의 {x}배 속도{end}",
+        "headline_reference": "N = {n}에서는 F.rms_norm이 가장 빠르며 이 사이트의 커널은 "
         "F.rms_norm의 {x}배 속도{end}",
         # One sentence per timing, its qualifier over every N: the sayings joined.
         "headline_join": ", ",
@@ -379,8 +381,8 @@ WORDS = {
         "라운드의 LayerNorm 시간으로 나눈 값입니다(컴파일한 구현은 컴파일한 LayerNorm "
         "시간으로 나눕니다)",
         "vs_ln": "÷ LayerNorm",
-        "cpu_say": "{mode}: 즉시 실행하면 RMSNorm은 LayerNorm 시간의 {low}배에서 "
-        "{high}배(즉시 실행 형태 {count}개 각각의 중앙값)가 걸렸고, 컴파일하면 "
+        "cpu_say": "{mode}: 컴파일하지 않으면 RMSNorm은 LayerNorm 시간의 {low}배에서 "
+        "{high}배(컴파일하지 않은 형태 {count}개 각각의 중앙값)가 걸렸고, 컴파일하면 "
         "{compiled}배({range})였습니다.",
         "cpu_device": "{cpu}, 코어 {cores}개(스레드 {threads}개, torch는 "
         "{torch_threads}개 사용)",
@@ -394,19 +396,19 @@ WORDS = {
         "복사보다 조금 빠르게 옮길 수도 있습니다([측정 대상](benchmark.md#what-is-measured)).",
         # The implementation names are run.py's identifiers; only the words in one are Korean.
         "names": {
-            "eager naive": "식 그대로(즉시 실행)",
-            "eager Hugging Face": "Hugging Face 형태(즉시 실행)",
+            "eager naive": "식 그대로(컴파일 없음)",
+            "eager Hugging Face": "Hugging Face 형태(컴파일 없음)",
             "torch.compile naive": "식 그대로(torch.compile)",
-            "LayerNorm eager": "LayerNorm(즉시 실행)",
+            "LayerNorm eager": "LayerNorm(컴파일 없음)",
             "LayerNorm compiled": "LayerNorm(torch.compile)",
-            "eager add + F.rms_norm": "덧셈 후 F.rms_norm(즉시 실행)",
+            "eager add + F.rms_norm": "덧셈 후 F.rms_norm(컴파일 없음)",
             "torch.compile add+norm": "덧셈+정규화(torch.compile)",
             "Triton (this site)": "Triton(이 사이트)",
             "add + Triton RMSNorm (this site)": "덧셈 후 Triton RMSNorm(이 사이트)",
             "Triton add+RMSNorm (this site)": "Triton 덧셈+RMSNorm(이 사이트)",
             "Liger-Kernel add+RMSNorm": "Liger-Kernel 덧셈+RMSNorm",
             "bare launch (Triton)": "커널만 띄움(Triton)",
-            "PyTorch add, norm, quantize": "덧셈·정규화·양자화(즉시 실행)",
+            "PyTorch add, norm, quantize": "덧셈·정규화·양자화(컴파일 없음)",
             "torch.compile add, norm, quantize": "덧셈·정규화·양자화(torch.compile)",
             "Triton add+RMSNorm (this site), compiled quantize": "Triton "
             "덧셈+RMSNorm(이 사이트) 후 양자화(torch.compile)",
@@ -422,7 +424,7 @@ WORDS = {
             "group": "층",
             "column": "{mode}, {timing}",
             "note": "각 수치는 중앙값(괄호 안은 라운드별 범위)이고, 쉼표 뒤는 F.rms_norm을 쓴 "
-            "층의 시간을 그 행의 층의 시간으로 나눈 값입니다. 1×보다 크면 F.rms_norm을 쓴 "
+            "층의 시간을 그 행의 층의 시간으로 나눈 값입니다. 1배보다 크면 F.rms_norm을 쓴 "
             "층보다 빠르다는 뜻입니다. 층은 transformers의 LlamaDecoderLayer([은닉 차원 "
             "크기](glossary.md#hidden-size) {hidden}, 헤드 {heads}개, 키/값 헤드 {kv}개, MLP 중간 "
             "차원 {mlp})이며, 두 정규화 층만 "
@@ -1128,10 +1130,12 @@ def _headline_saying(speedups, n, words, last) -> str:
     )
 
 def _subject(name: str) -> str:
-    """A Korean name with its subject particle: 가 after a last syllable with no final
-    consonant (식 그대로(torch.compile) reads 그대로), else 이 (the Latin names here read with
-    one: Liger-Kernel 커널, F.rms_norm 놈, QuACK 퀙)."""
-    hangul = [c for c in name.split("(")[0] if "가" <= c <= "힣"]
+    """A Korean name with its subject particle, chosen by the last word before any
+    parenthesis: 가 after a syllable with no final consonant (식 그대로(torch.compile) reads
+    그대로), else 이, also after a Latin word (those here read with one: Liger-Kernel 커널,
+    덧셈 후 F.rms_norm 놈, QuACK 퀙)."""
+    last_word = name.split("(")[0].split()[-1]
+    hangul = [c for c in last_word if "가" <= c <= "힣"]
     open_syllable = hangul and (ord(hangul[-1]) - ord("가")) % 28 == 0
     return name + ("가" if open_syllable else "이")
 
