@@ -35,7 +35,7 @@ KOREAN = {
     "weight decay 0.5": "가중치 감쇠 0.5",
     "weight decay 0.5, β₁ = 0": "가중치 감쇠 0.5, β₁ = 0",
     "angle moved per step (radians)": "스텝당 회전 각도(라디안)",
-    "relative to layer 1": "1번 층 대비",
+    "relative to layer 1": "층 1 대비",
 }
 # Per language: the file name's ending, and the labels (from their English text).
 LANGUAGES = {
