@@ -9,7 +9,8 @@ It writes what a page needs to pass the whole check as created:
 - snippets/NAME/: the page's package (__init__.py with its docstring) and a first snippet
   with its #> lines;
 - mkdocs.yml: the page in `nav` (before the Glossary, or after the title given with
-  --after, in that title's section) and its Korean title in the Korean language's `nav_translations`.
+  --after, in that title's section) and its Korean title in the Korean language's
+  `nav_translations`.
 
 `scripts/new-page --rename OLD NEW` moves a page instead: both languages' pages, its snippets
 folder, and every include, import, link and `nav` entry that names them; a Korean page whose
