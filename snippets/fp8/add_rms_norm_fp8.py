@@ -53,8 +53,8 @@ def add_rms_norm_fp8_kernel(
     h = (x + r).to(H.dtype.element_ty)
     tl.store(H + row * N + cols, h, mask=mask)
     h = h.to(tl.float32)
-    # Divisions and the square root correctly rounded (div_rn, sqrt_rn), as PyTorch's are:
-    # a GPU's "/" and tl.sqrt are approximate, and one ulp can move an FP8 value.
+    # Divisions and the square root correctly rounded (div_rn, sqrt_rn): Triton's "/" and
+    # tl.sqrt are approximate on an NVIDIA GPU, and one ulp can move an FP8 value.
     mean_square = tl.div_rn(tl.sum(h * h, axis=0), N * 1.0)
     rstd = tl.div_rn(1.0, tl.sqrt_rn(mean_square + eps))
     w = tl.load(W + cols, mask=mask, other=0.0).to(tl.float32)
