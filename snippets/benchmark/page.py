@@ -52,7 +52,7 @@ WORDS = {
         "device": "Device",
         "driver": "driver",
         "commit": "commit",
-        "no_version": "-",
+        "no_version": "not installed",
         "host_mode": "host time",
         "rounds": "{count} rounds, the median and the range (lowest–highest) of each figure",
         "name": "implementation",
@@ -92,7 +92,8 @@ WORDS = {
         "short": {"graph": "graph", "eager": "eager"},
         "unit": "GB/s (% of copy; its range over the rounds)",
         "unit_peak": "GB/s (% of copy; its range over the rounds; % of peak)",
-        "headline": "{device}: forward+backward, bfloat16, M = {m}, µs per call",
+        "headline": "{device}: forward+backward, bfloat16, M = {m}, µs per call (in "
+        "parentheses, the speed against F.rms_norm's: above 1× is faster)",
         "headline_timing": "timing",
         "headline_timings": {"graph": "GPU time", "eager": "eager"},
         "headline_in": {
@@ -100,7 +101,7 @@ WORDS = {
             "eager": "Launched from Python (eager, host time included), ",
         },
         "headline_note": "M is the number of rows and N their length. In parentheses, "
-        "F.rms_norm's time over each one's: above 1× is faster than F.rms_norm.",
+        "F.rms_norm's time over each one's.",
         "headline_best": "at N = {n} the site's kernel is the fastest, {x}× as fast as "
         "F.rms_norm",
         "headline_other": "at N = {n} {best} is the fastest ({y}×), the site's kernel "
@@ -280,16 +281,16 @@ WORDS = {
         "unit": "표의 값: GB/s(복사 대비 %, 라운드별 범위)",
         "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드별 범위 / 최대 대역폭 대비 %)",
         "headline": "{device}: [순전파](glossary.md#forward-pass)+[역전파]"
-        "(glossary.md#backward-pass), bfloat16, M = {m}, 호출당 µs",
+        "(glossary.md#backward-pass), bfloat16, M = {m}, 호출당 µs(괄호 안은 F.rms_norm 대비 "
+        "속도로, 1배보다 크면 더 빠름)",
         "headline_timing": "측정 방식",
         "headline_timings": {"graph": "GPU 시간", "eager": "즉시 실행"},
         "headline_in": {
             "graph": "CUDA 그래프를 재생해 GPU 시간만 재면 ",
             "eager": "Python에서 즉시 실행해 호스트 시간까지 재면 ",
         },
-        "headline_note": "M은 행의 개수, N은 행 하나의 원소 수입니다. 괄호 안은 "
-        "F.rms_norm의 시간을 각 구현의 시간으로 나눈 값으로, 1배보다 크면 그 구현이 "
-        "F.rms_norm보다 빠르다는 뜻입니다.",
+        "headline_note": "M은 행의 개수, N은 행 하나의 원소 수입니다. 괄호 안의 값은 "
+        "F.rms_norm의 시간을 각 구현의 시간으로 나눈 것입니다.",
         "headline_best": "N = {n}에서는 이 사이트의 커널이 F.rms_norm의 {x}배 속도로 가장 "
         "빠른 구현{end}",
         "headline_other": "N = {n}에서는 {best_subject} F.rms_norm의 {y}배 속도로 가장 "
