@@ -76,12 +76,16 @@ def parsed_html(path: Path) -> "BeautifulSoup":
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
+def built_file(site: Path, language: str, page: Path) -> Path:
+    """The HTML file of a page of the built site."""
+    path = site / url_path(language, page).removeprefix(SITE_PATH) / "index.html"
+    assert path.is_file(), f"{language}/{page} was not built at {path}"
+    return path
+
+
 def built_page(site: Path, language: str, page: Path) -> "BeautifulSoup":
     """A page of the built site, parsed (parsed_html)."""
-    served = url_path(language, page).removeprefix(SITE_PATH)
-    path = site / served / "index.html"
-    assert path.is_file(), f"{language}/{page} was not built at {path}"
-    return parsed_html(path)
+    return parsed_html(built_file(site, language, page))
 
 
 def prose(text: str) -> str:
