@@ -248,7 +248,10 @@ def test_numbers_keep_their_sign_and_count_and_may_follow_hangul():
 ROUTES = [
     ("implement", ["implementations.md#a-module-to-copy", "pitfalls.md", "check.md"]),
     ("understand", ["math.md", "gradients.md", "placement.md", "dynamics.md"]),
-    ("make it fast", ["kernel.md", "kernel_in_practice.md", "fp8.md", "benchmark.md"]),
+    (
+        "make it fast",
+        ["kernel.md", "kernel_in_practice.md", "fp8.md", "benchmark_results.md"],
+    ),
     ("check yours", ["check.md"]),
 ]
 
