@@ -1191,9 +1191,11 @@ def test_page_includes_the_results_it_has(language):
         no_figures = {"en": "No GPU figures are published yet", "ko": "아직 공개된 GPU"}
         assert no_figures[language] in text
     else:
+        # The summary opens with the headline; the method's page points to it first.
         headline = f"snippets/benchmark/results/headline.{language}.md"
-        for opening in (text, results_page):  # the method's page and the summary's
-            assert opening.index(headline) < opening.index("\n- "), "not first"
+        assert results_page.index(headline) < results_page.index("\n- "), "not first"
+        assert headline not in text, "the headline twice: on the summary's page only"
+        assert "](benchmark_results.md)" in text[: text.index("\n- ")]
     cpu_table = f"snippets/benchmark/results/cpu/table.{language}.md"
     heading = {"en": "## On a CPU\n", "ko": "## CPU에서 { #on-a-cpu }\n"}[language]
     assert heading in text and cpu_table in text

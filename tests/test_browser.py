@@ -226,7 +226,7 @@ def test_a_phone_shows_the_headline_tables_kernel_beside_f_rms_norm(page, langua
     """Cells fitted to their content on a phone (Material's 5rem header cells would show
     three of the headline's six columns): N, timing, F.rms_norm and the kernel at least."""
     page.set_viewport_size(PHONE)
-    page.goto(url_path(language, Path("benchmark.md")))
+    page.goto(url_path(language, Path("benchmark_results.md")))
     headers = page.locator("article table").first.locator("th")
     edges = headers.evaluate_all("els => els.map(e => e.getBoundingClientRect().right)")
     assert sum(edge <= PHONE["width"] for edge in edges) >= 4

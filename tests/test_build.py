@@ -285,7 +285,7 @@ def test_navigation_and_table_of_contents_hold_no_latex(built_site, language, pa
 def test_benchmark_answers_first_with_times_and_speed_ups(built_site, language):
     """Its first table is the headline (µs per call, × against F.rms_norm), read within the
     first 300 words of the page."""
-    article = built_page(built_site, language, Path("benchmark.md")).select_one(
+    article = built_page(built_site, language, Path("benchmark_results.md")).select_one(
         "article"
     )
     table = article.find("table")
