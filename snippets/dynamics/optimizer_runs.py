@@ -18,9 +18,10 @@ redrawn = torch.rand(4096, generator=generator) < 0.3
 labels[redrawn] = torch.randint(10, (int(redrawn.sum()),), generator=generator)
 
 @one_thread()
-def train(optimizer, weight_decay, steps, init_scale=1.0, **options):
-    """Batch 64, weight decay on W only. Returns |W| before each step and after the last,
-    and the angle each step turns W by (radians)."""
+def train(optimizer, weight_decay, steps, init_scale=1.0, loss_scale=1.0, **options):
+    """Batch 64, weight decay on W only, the loss multiplied by loss_scale. Returns |W|
+    before each step and after the last, and the angle each step turns W by (radians).
+    """
     generator = torch.Generator().manual_seed(1)
     W = torch.randn(64, 32, dtype=torch.float64, generator=generator) / 32**0.5
     W = (init_scale * W).requires_grad_()
@@ -32,7 +33,7 @@ def train(optimizer, weight_decay, steps, init_scale=1.0, **options):
         batch = torch.randint(4096, (64,), generator=generator)
         y = F.rms_norm(x[batch] @ W.T, (64,), eps=0.0)
         step.zero_grad()
-        F.cross_entropy(y @ head.T, labels[batch]).backward()
+        (loss_scale * F.cross_entropy(y @ head.T, labels[batch])).backward()
         before = W.detach().clone()
         step.step()
         with torch.no_grad():
