@@ -2,6 +2,7 @@ import os
 
 os.environ["KERAS_BACKEND"] = "jax"  # read when keras is imported
 
+import haiku as hk
 import jax
 import jax.numpy as jnp
 import keras
@@ -21,6 +22,11 @@ def start(gain):
     gain = np.asarray(gain, dtype=np.float32)
     return "ones" if np.all(gain == 1) else "zeros" if np.all(gain == 0) else "other"
 
+def haiku_norm(x):
+    """Haiku builds its modules inside a transformed function: read them there."""
+    norm = hk.RMSNorm(axis=-1)
+    return norm(x), norm.eps
+
 torch_norm, llama, gemma = torch.nn.RMSNorm(n), LlamaRMSNorm(n), GemmaRMSNorm(n)
 flax_nnx = nnx.RMSNorm(n, rngs=nnx.Rngs(0))
 flax_linen = linen.RMSNorm()
@@ -29,6 +35,9 @@ mlx_norm = mlx.nn.RMSNorm(n)
 keras_norm = keras.layers.RMSNormalization()
 keras_norm.build((None, n))
 keras_scale = keras_norm.scale.value
+haiku = hk.without_apply_rng(hk.transform(haiku_norm))
+haiku_params = haiku.init(None, jnp.ones((1, n)))
+haiku_eps = haiku.apply(haiku_params, jnp.ones((1, n)))[1]
 # name: (default eps, the gain's name, the gain as built)
 rows = {
     "torch.nn.RMSNorm": (torch_norm.eps, "weight", torch_norm.weight),
@@ -36,6 +45,7 @@ rows = {
     "GemmaRMSNorm (transformers)": (gemma.eps, "weight", gemma.weight),
     "flax.nnx.RMSNorm": (flax_nnx.epsilon, "scale", flax_nnx.scale[...]),
     "flax.linen.RMSNorm": (flax_linen.epsilon, "scale", linen_scale),
+    "haiku.RMSNorm": (haiku_eps, "scale", haiku_params["rms_norm"]["scale"]),
     "mlx.nn.RMSNorm": (mlx_norm.eps, "weight", mlx_norm.weight),
     "keras.layers.RMSNormalization": (keras_norm.epsilon, "scale", keras_scale),
 }
@@ -48,6 +58,7 @@ for name, (eps, gain_name, gain) in rows.items():
     #> GemmaRMSNorm (transformers)    1e-06        weight  zeros
     #> flax.nnx.RMSNorm               1e-06        scale   ones
     #> flax.linen.RMSNorm             1e-06        scale   ones
+    #> haiku.RMSNorm                  1e-05        scale   ones
     #> mlx.nn.RMSNorm                 1e-05        weight  ones
     #> keras.layers.RMSNormalization  1e-06        scale   ones
 print("keras.ops.rms_normalization's default eps:", keras.config.epsilon())

@@ -1,0 +1,71 @@
+import haiku as hk
+import jax.numpy as jnp
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded
+
+n = 512
+
+def rms_norm(x):
+    """Haiku builds its modules inside a transformed function; axis has no default."""
+    norm = hk.RMSNorm(axis=-1)
+    return norm(x), norm.eps
+
+norm = hk.without_apply_rng(hk.transform(rms_norm))
+params = norm.init(None, jnp.ones((1, n)))
+eps = norm.apply(params, jnp.ones((1, n)))[1]
+print("eps:", eps, "| scale all ones:", bool(jnp.all(params["rms_norm"]["scale"] == 1)))
+#> eps: 1e-05 | scale all ones: True
+
+# eps inside the root: a row of 1e-3 has a mean square of 1e-6, a tenth of eps.
+row = norm.apply(params, jnp.full((1, n), 1e-3))[0][0, 0].item()
+inside, outside = 1e-3 / (1e-6 + 1e-5) ** 0.5, 1e-3 / (1e-3 + 1e-5)
+print(f"row of 1e-3 -> {row:.4f} (eps inside: {inside:.4f}, outside: {outside:.4f})")
+#> row of 1e-3 -> 0.3015 (eps inside: 0.3015, outside: 0.9901)
+
+# A PyTorch weight loaded as scale, and the same eps.
+generator = torch.Generator().manual_seed(0)
+x = 3 * torch.randn(64, n, generator=generator)
+weight = torch.rand(n, generator=generator) + 0.5
+params = {"rms_norm": {"scale": jnp.asarray(weight.numpy())}}
+haiku_y = np.array(norm.apply(params, jnp.asarray(x.numpy()))[0])
+torch_y = F.rms_norm(x, (n,), weight, eps=1e-5).numpy()
+ulps = np.abs(haiku_y - torch_y) / np.spacing(
+    np.abs(torch_y)
+)  # units in the last place
+print(
+    f"float32: differs from F.rms_norm by at most {ulps.max():.0f} units in the last place"
+)
+#> float32: differs from F.rms_norm by at most 4 units in the last place
+
+# Haiku computes in the input's dtype, and creates the scale in it: bfloat16 for a
+# bfloat16 input.
+x16 = x.to(torch.bfloat16)
+x16_jax = jnp.asarray(x16.float().numpy()).astype(jnp.bfloat16)
+print(
+    "scale from a bfloat16 input:", norm.init(None, x16_jax)["rms_norm"]["scale"].dtype
+)
+#> scale from a bfloat16 input: bfloat16
+
+# Its output against one rounding, and against every step rounded to bfloat16: x * x,
+# the mean (JAX sums in float32, then rounds), plus eps, the root, x * scale, the product.
+weight16 = weight.to(torch.bfloat16)
+y16 = norm.apply(
+    {"rms_norm": {"scale": jnp.asarray(weight16.float().numpy()).astype(jnp.bfloat16)}},
+    x16_jax,
+)[0]
+haiku16 = torch.tensor(np.array(y16.astype(jnp.float32))).to(torch.bfloat16)
+exact = bfloat16_rounded(F.rms_norm(x16.double(), (n,), weight16.double(), eps=1e-5))
+mean_square = (x16 * x16).float().mean(-1, keepdim=True).to(torch.bfloat16)
+every_step = (x16 * weight16) * torch.rsqrt(mean_square + 1e-5)
+print("bfloat16 input and scale ->", y16.dtype)
+#> bfloat16 input and scale -> bfloat16
+for name, y in [
+    ("the exact value rounded once", exact),
+    ("every step rounded to bfloat16", every_step),
+]:
+    print(f"equals {name}: {(haiku16 == y).float().mean():.1%}")
+    #> equals the exact value rounded once: 62.6%
+    #> equals every step rounded to bfloat16: 100.0%
