@@ -11,7 +11,7 @@ residual add with the norm, then a table per pass of each other group (decode in
 QK-norm and wide rows in GB/s), every percentage of the copy of equal bytes and of the GPU's
 peak where known; and the host cost; and the plots (the group "rows")
 docs/assets/benchmark/<gpu>-<dtype>-<timing>-<family>-<language>.svg. All GPU files give
-headline.en.md and headline.ko.md, the Benchmark page's first table. A CPU file gives
+headline.en.md and headline.ko.md, Benchmark results' first table. A CPU file gives
 snippets/benchmark/results/cpu/table.en.md and table.ko.md. FP8 files (fp8.py's, one per
 GPU) give snippets/benchmark/results/fp8/tables.en.md and tables.ko.md: a tab per timing, a
 table per group and scaling. The same JSON gives the same files, byte for byte.
