@@ -33,9 +33,8 @@ weight = torch.rand(n, generator=generator) + 0.5
 params = {"rms_norm": {"scale": jnp.asarray(weight.numpy())}}
 haiku_y = np.array(norm.apply(params, jnp.asarray(x.numpy()))[0])
 torch_y = F.rms_norm(x, (n,), weight, eps=1e-5).numpy()
-ulps = np.abs(haiku_y - torch_y) / np.spacing(
-    np.abs(torch_y)
-)  # units in the last place
+# The difference in units in the last place (ulps).
+ulps = np.abs(haiku_y - torch_y) / np.spacing(np.abs(torch_y))
 print(
     f"float32: differs from F.rms_norm by at most {ulps.max():.0f} units in the last place"
 )
