@@ -35,10 +35,10 @@ haiku_y = np.array(norm.apply(params, jnp.asarray(x.numpy()))[0])
 torch_y = F.rms_norm(x, (n,), weight, eps=1e-5).numpy()
 # The difference in units in the last place (ulps).
 ulps = np.abs(haiku_y - torch_y) / np.spacing(np.abs(torch_y))
-print(
-    f"float32: differs from F.rms_norm by at most {ulps.max():.0f} units in the last place"
-)
-#> float32: differs from F.rms_norm by at most 4 units in the last place
+# The exact count changes from one CPU to another, so the check is a bound.
+within = bool(ulps.max() <= 16)
+print("float32: within 16 units in the last place of F.rms_norm:", within)
+#> float32: within 16 units in the last place of F.rms_norm: True
 
 # Haiku computes in the input's dtype, and creates the scale in it: bfloat16 for a
 # bfloat16 input.

@@ -34,8 +34,10 @@ keras_y = keras.ops.convert_to_numpy(norm(x.numpy()))
 torch_y = F.rms_norm(x, (n,), weight, eps=1e-6).numpy()
 # Differences in units in the last place (the float32 spacing at each value).
 ulps = np.abs(keras_y - torch_y) / np.spacing(np.abs(torch_y))
-print(f"float32: at most {ulps.max():.0f} units in the last place from F.rms_norm")
-#> float32: at most 4 units in the last place from F.rms_norm
+# The exact count changes from one CPU to another, so the check is a bound.
+within = bool(ulps.max() <= 16)
+print("float32: within 16 units in the last place of F.rms_norm:", within)
+#> float32: within 16 units in the last place of F.rms_norm: True
 
 # bfloat16 in, under the default policy (float32): the layer casts the input to float32.
 x16 = x.to(torch.bfloat16)
