@@ -98,8 +98,17 @@ def _defines(node: ast.stmt) -> set[str]:
     }
 
 
-def _uses(node: ast.stmt) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+@functools.lru_cache(maxsize=8192)  # a helper's statements, used by many snippets
+def _uses(node: ast.stmt) -> frozenset[str]:
+    return frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+
+
+@functools.lru_cache(maxsize=256)
+def _helper(text: str, where: str) -> tuple[ast.Module, list[ast.ImportFrom]]:
+    """A helper module's tree and its imports of other helpers, parsed once per process
+    for all the snippets that import it."""
+    tree = ast.parse(text)
+    return tree, _site_imports(tree, where)
 
 
 def _is_docstring(node: ast.stmt) -> bool:
@@ -122,21 +131,20 @@ def _needed(tree: ast.Module, names: set[str]) -> list[ast.stmt]:
         for node in tree.body
         if not _is_docstring(node) and not _is_main_guard(node)
     ]
-    missing = {name for name in names if not any(name in _defines(n) for n in body)}
+    defines = [_defines(node) for node in body]
+    missing = set(names).difference(*defines)
     if missing:
         raise ValueError(f"not defined at the top of the module: {sorted(missing)}")
-    wanted, kept = set(names), set()
+    wanted, kept, uses = set(names), set(), {}
     while True:
-        grown = {
-            i
-            for i, node in enumerate(body)
-            if not _defines(node) or _defines(node) & wanted
-        }
+        grown = {i for i, bound in enumerate(defines) if not bound or bound & wanted}
         if grown == kept:
             return [body[i] for i in sorted(kept)]
         kept = grown
         for i in kept:
-            wanted |= _uses(body[i])
+            if i not in uses:  # each statement's names are walked once
+                uses[i] = _uses(body[i])
+                wanted |= uses[i]
 
 
 def _plan(tree: ast.Module, where: str, root: Path) -> list[tuple[str, list[ast.stmt]]]:
@@ -155,8 +163,8 @@ def _plan(tree: ast.Module, where: str, root: Path) -> list[tuple[str, list[ast.
         path = _module_path(module, root)
         if not path.is_file():
             raise ValueError(f"{where}: no file {path.relative_to(root)} for {module}")
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        helper_imports = _site_imports(tree, str(path.relative_to(root)))
+        relative = str(path.relative_to(root))
+        tree, helper_imports = _helper(path.read_text(encoding="utf-8"), relative)
         kept = _needed(tree, wanted[module])
         used = set(wanted[module]).union(
             *(_uses(node) for node in kept if node not in helper_imports)
@@ -183,7 +191,9 @@ def _plan(tree: ast.Module, where: str, root: Path) -> list[tuple[str, list[ast.
     result = []
     for module in order:
         path = _module_path(module, root)
-        module_tree = ast.parse(path.read_text(encoding="utf-8"))
+        module_tree, _ = _helper(
+            path.read_text(encoding="utf-8"), str(path.relative_to(root))
+        )
         result.append((module, _needed(module_tree, wanted[module])))
     return result
 
