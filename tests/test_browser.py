@@ -1,6 +1,6 @@
 """The site as a reader uses it, in Chromium: every page in both languages, in one visit each,
-loads cleanly and offline, shows its formulas, copies code exactly, fits a phone's screen and
-switches language to the same page; search finds terms in both languages; light and dark toggle
+loads cleanly and offline, shows its formulas, meets WCAG 2.1 AA (axe), copies code exactly,
+fits a phone's screen and switches language to the same page; search finds terms in both languages; light and dark toggle
 and follow the reader's setting, and plots turn dark with the page. The first screens of the
 pages readers open with a question go to build/screenshots/ for review."""
 
@@ -8,6 +8,7 @@ import io
 from pathlib import Path
 
 import pytest
+from axe_checks import check_page_meets_wcag_21_aa
 from browser_fixtures import all_answered, open_collapsed_blocks, search
 from page_text import FORMULA, LATEX_LEFT, includes, prose, read, shown_code
 from PIL import Image
@@ -152,15 +153,18 @@ def save_first_screens(page, language, path):
 @pytest.mark.parametrize("language, path", PAGES, ids=page_id)
 def test_reader_visits_the_page(page, server, language, path):
     """One visit per page, as a reader makes it: the page loads cleanly (the first screens
-    of six pages saved for review) and shows its formulas; every solution opened, each copy
-    button copies its snippet and nothing is wider than a phone's screen; and the language
-    selector links to the same page in the other language."""
+    of six pages saved for review) and shows its formulas; every solution opened, axe finds
+    no serious violation (tests/axe_checks.py), each copy button copies its snippet and
+    nothing is wider than a phone's screen; and the language selector links to the same
+    page in the other language."""
+    page.emulate_media(color_scheme="light")  # a reader whose system setting is light
     page.goto(url_path(language, path))
     if str(path) in SCREENSHOT_PAGES:
         all_answered(page)
         save_first_screens(page, language, path)
     check_formulas(page, language, path)
     open_collapsed_blocks(page)
+    check_page_meets_wcag_21_aa(page, language, path)
     check_copy_buttons(page, language, path)
     check_fits_a_phone(page)
     all_answered(page)
