@@ -82,13 +82,13 @@ def check_copy_buttons(page, language, path):
 
 
 def check_fits_a_phone(page):
-    # Wide code and formulas scroll inside their own boxes; the page itself must not.
+    """Wide code and formulas scroll inside their own boxes; the page itself must not. The
+    page stays at a phone's size (no relayout back: nothing after it needs the desktop)."""
     page.set_viewport_size(PHONE)
     overflow = page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert overflow <= 0, f"on a phone the page is {overflow}px wider than the screen"
-    page.set_viewport_size(DESKTOP)
 
 
 def check_language_selector(page, server, language, path):
