@@ -22,6 +22,8 @@ OWN_MARKUP = re.compile(r'<(img|picture|span|div|a|details)\b|--8<-- "[^"]+\.md"
 
 
 def checked(language: str, path: Path) -> bool:
+    """Whether axe runs on the page: every English page and notebook, and the Korean pages
+    with markup of their own."""
     if language == "en" or path.parts[0] == "notebooks":
         return True
     return bool(OWN_MARKUP.search(read(DOCS / language / path)))

@@ -1,8 +1,9 @@
 """The site as a reader uses it, in Chromium: every page in both languages, in one visit each,
 loads cleanly and offline, shows its formulas, meets WCAG 2.1 AA (axe), copies code exactly,
-fits a phone's screen and switches language to the same page; search finds terms in both languages; light and dark toggle
-and follow the reader's setting, and plots turn dark with the page. The first screens of the
-pages readers open with a question go to build/screenshots/ for review."""
+fits a phone's screen and switches language to the same page; search finds terms in both
+languages; light and dark toggle and follow the reader's setting, and plots turn dark with the
+page. With SCREENSHOTS=1 set, the first screens of the pages readers open with a question go
+to build/screenshots/ for review."""
 
 import io
 import os
@@ -155,10 +156,10 @@ def save_first_screens(page, language, path):
 @pytest.mark.parametrize("language, path", PAGES, ids=page_id)
 def test_reader_visits_the_page(page, server, language, path):
     """One visit per page, as a reader makes it: the page loads cleanly (with SCREENSHOTS=1
-    set, the first screens of six pages are saved for review) and shows its formulas; every solution opened, axe finds
-    no serious violation (tests/axe_checks.py), each copy button copies its snippet and
-    nothing is wider than a phone's screen; and the language selector links to the same
-    page in the other language."""
+    set, the first screens of six pages are saved for review) and shows its formulas; every
+    solution opened, axe finds no serious violation (tests/axe_checks.py), each copy button
+    copies its snippet and nothing is wider than a phone's screen; and the language selector
+    links to the same page in the other language."""
     page.emulate_media(color_scheme="light")  # a reader whose system setting is light
     page.goto(url_path(language, path))
     if os.environ.get("SCREENSHOTS") and str(path) in SCREENSHOT_PAGES:
@@ -299,7 +300,7 @@ def test_light_and_dark_follow_the_reader_toggle_and_persist(page):
     def toggle():
         page.locator("form[data-md-component=palette] label:visible").click()
 
-    # A reader whose system setting is dark (light is checked on every page, by axe's test).
+    # A reader whose system setting is dark (light is checked on every page, by its visit).
     page.emulate_media(color_scheme="dark")
     page.goto(url_path("en", Path("math.md")))
     assert scheme() == "slate", "the site does not follow the reader's dark setting"
