@@ -11,6 +11,7 @@ from pathlib import Path
 
 # axe-core, as the axe-playwright-python package bundles it.
 from axe_playwright_python.base import AXE_SCRIPT
+from browser_fixtures import settle, toggle_scheme
 from page_text import read
 from site_layout import DOCS
 
@@ -145,9 +146,7 @@ def check_page_meets_wcag_21_aa(page, language, path):
     dark scheme, which the page is left in."""
     if not checked(language, path):
         return
-    # Colors are measured once every transition (a toggle's, a fade-in) has ended.
-    settled = "document.getAnimations().every(a => a.playState != 'running')"
-    page.wait_for_function(settled)
+    settle(page)  # colors are measured once every transition has ended
     assert scheme(page) == "default"
     if language != "en":
         # The same elements and styles as its English twin, so the same colors in both
@@ -157,7 +156,5 @@ def check_page_meets_wcag_21_aa(page, language, path):
     assert violations(page) == [], "light scheme"
     # Then the toggle to dark: the page is the same but for its colors, so only the rules
     # axe files under colors can change their verdict.
-    page.locator("form[data-md-component=palette] label:visible").click()
-    page.wait_for_function(settled)
-    assert scheme(page) == "slate"
+    assert toggle_scheme(page) == "slate"
     assert violations(page, others=False) == [], "dark"

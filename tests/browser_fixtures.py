@@ -1,6 +1,7 @@
 """A real browser: Playwright driving Debian's Chromium over the built site on localhost. The
 fixtures (server, browser, page, empty_search_index) are registered by tests/conftest.py; the
-helpers (all_answered, open_collapsed_blocks, search) are imported by the tests that use them."""
+helpers (all_answered, open_collapsed_blocks, search, settle, toggle_scheme) are imported by the
+tests that use them."""
 
 import http.server
 import json
@@ -154,6 +155,22 @@ def open_collapsed_blocks(page):
     scrolled to and stable, about 0.1 s each)."""
     page.evaluate(CLICK_CLOSED_SUMMARIES)
     assert not page.locator("article details:not([open])").count()
+
+
+def settle(page):
+    """Wait until every transition and animation (a toggle's, a fade-in) has ended: colors
+    read before would be halfway between two schemes."""
+    page.wait_for_function(
+        "document.getAnimations().every(a => a.playState != 'running')"
+    )
+
+
+def toggle_scheme(page) -> str:
+    """Click the light/dark toggle, as a reader does, let the page settle; return the scheme
+    now shown ("default" is light, "slate" dark)."""
+    page.locator("form[data-md-component=palette] label:visible").click()
+    settle(page)
+    return page.locator("body").get_attribute("data-md-color-scheme")
 
 
 def search(page, term: str):

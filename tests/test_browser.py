@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from axe_checks import check_page_meets_wcag_21_aa
-from browser_fixtures import all_answered, open_collapsed_blocks, search
+from browser_fixtures import all_answered, open_collapsed_blocks, search, toggle_scheme
 from page_text import FORMULA, LATEX_LEFT, includes, prose, read, shown_code
 from PIL import Image
 from site_layout import DOCS, LANGUAGES, ROOT, all_pages, url_path
@@ -320,9 +320,5 @@ def test_plots_turn_dark_with_the_page(page, language):
     page.goto(url_path(language, Path("placement.md")))
     plot = page.locator(f"{PLOT} >> visible=true").first
     assert dark_share(plot.screenshot()) < 0.5, "a light page shows a dark plot"
-    page.locator("form[data-md-component=palette] label:visible").click()
-    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
-    page.wait_for_function(
-        "document.getAnimations().every(a => a.playState != 'running')"
-    )
+    assert toggle_scheme(page) == "slate"
     assert dark_share(plot.screenshot()) > 0.5, "a dark page shows a light plot"
