@@ -117,6 +117,11 @@ def test_matches_torch_for_one_and_several_trailing_dims():
             TypeError,
             "weight must be a torch.Tensor or None, got list",
         ),
+        (
+            lambda: rms_norm(torch.randn(2, 8), 8, torch.ones(8, dtype=torch.bool)),
+            TypeError,
+            "weight must be a floating-point tensor, got dtype torch.bool",
+        ),
         (lambda: RMSNorm(True), ValueError, "normalized_shape must be"),
     ],
 )

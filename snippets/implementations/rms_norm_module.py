@@ -50,6 +50,10 @@ def rms_norm(x: torch.Tensor, normalized_shape, weight=None, eps: float = 1e-6):
         raise TypeError(
             f"weight must be a torch.Tensor or None, got {type(weight).__name__}"
         )
+    if weight is not None and not weight.is_floating_point():
+        raise TypeError(
+            f"weight must be a floating-point tensor, got dtype {weight.dtype}"
+        )
     if weight is not None and tuple(weight.shape) != shape:
         raise ValueError(f"weight must have shape {shape}, got {tuple(weight.shape)}")
 
