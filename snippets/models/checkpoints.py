@@ -28,7 +28,7 @@ checkpoints, its hidden size and eps, and where each value was checked."""
 # DeepSeek-V3: DeepSeek's own code (deepseek-ai/DeepSeek-V3 9b4e978): dim 7168 in
 #   inference/configs/config_671B.json; eps, the default of its RMSNorm, 1e-6, which
 #   inference/model.py never changes. DeepseekV3Config's defaults are the same.
-# GPT-OSS: 120B, OpenAI's own code (openai/gpt-oss a194b99, gpt_oss/torch/model.py):
+# GPT-OSS: 120B, OpenAI's own code (openai/gpt-oss 243a1b0, gpt_oss/torch/model.py):
 #   hidden_size 2880 in its ModelConfig (the 120B's 36 layers and 128 experts), eps 1e-5,
 #   the default of its RMSNorm, which the model never changes; 20B, two summaries of
 #   openai/gpt-oss-20b's config.json (EchoCog/gpt-oss-20b docs/gpt-oss-20b-architecture.md:
