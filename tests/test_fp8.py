@@ -163,6 +163,8 @@ def test_a_nan_makes_its_row_nan_and_an_infinity_its_group_as_the_reference(grou
     # reciprocal RMS 0: inf * 0 in its own group, zeros (and the smallest scale) elsewhere.
     nan_scales = [[True, True], [True, False]] if group else [True, True]
     assert scales[:2].isnan().tolist() == nan_scales
+    if group:
+        assert (q[1, group:].float() == 0).all() and scales[1, 1] == MIN_SCALE
     assert torch.equal(scales.isnan(), expected_scales.isnan())
     torch.testing.assert_close(
         scales, expected_scales, rtol=2.5e-7, atol=0, equal_nan=True
