@@ -4,7 +4,8 @@ axe's best practices, no serious or critical violations. The English pages are c
 light color scheme and, for the rules that depend on colors, the dark one (reached with the
 toggle); the Korean pages with markup of their own (the others are their English twins' HTML
 with Korean words), for the rules that do not depend on colors. The color rules see one
-element of each style (a pale style is still caught: test_accessibility.py checks it)."""
+element of each style, until the style passes (a pale style is still caught:
+test_accessibility.py checks it)."""
 
 import re
 from pathlib import Path
@@ -45,7 +46,10 @@ BLOCKING = {"serious", "critical"}
 # only the color rules concern). The tokens that are not samples are set aside (each replaced
 # by its text, put back after axe's runs): every rule run costs time with each element of the
 # page, the color rules most (they map every element's box to find what lies behind a text).
-MARK_STYLE_SAMPLES = """() => {
+# For the same reason a style that passed on one page is not sampled again on the next: the
+# pages share most of their styles (134 among the 1256 samples of the English pages).
+# Takes the styles that passed; returns those it marked.
+MARK_STYLE_SAMPLES = """(passed) => {
   for (const element of document.querySelectorAll("[data-style-sample]")) {
     delete element.dataset.styleSample;
   }
@@ -76,7 +80,13 @@ MARK_STYLE_SAMPLES = """() => {
     const best = longest.get(style);
     if (!best || text.length > ownText(best).length) longest.set(style, element);
   }
-  for (const element of longest.values()) element.dataset.styleSample = "";
+  const skip = new Set(passed);
+  const marked = [];
+  for (const [style, element] of longest) {
+    if (skip.has(style)) continue;
+    element.dataset.styleSample = marked.length;  // its style's index in what is returned
+    marked.push(style);
+  }
   window.setAsideTokens = [];
   for (const token of document.querySelectorAll("div.highlight code span")) {
     if (token.dataset.styleSample !== undefined || token.children.length) continue;
@@ -84,6 +94,7 @@ MARK_STYLE_SAMPLES = """() => {
     token.replaceWith(text);
     window.setAsideTokens.push([token, text]);
   }
+  return marked;
 }"""
 PUT_BACK_TOKENS = """() => {
   for (const [token, text] of window.setAsideTokens) text.replaceWith(token);
@@ -107,33 +118,63 @@ def color_rules(page) -> list[str]:
     )
 
 
+# The styles whose elements passed the color rules, in either scheme, in this test process.
+PASSED_STYLES: set[str] = set()
+
+
 def violations(page, colors=True, others=True) -> list[str]:
     """axe's serious and critical violations of its rules with RULE_TAGS: those it files
-    under colors (`colors`), on one element of each style, and the others (`others`), on
-    the page but its code's tokens."""
-    page.evaluate(MARK_STYLE_SAMPLES)
+    under colors (`colors`), on one element of each style not yet passed, and the others
+    (`others`), on the page but its code's tokens."""
+    marked = page.evaluate(MARK_STYLE_SAMPLES, sorted(PASSED_STYLES))
     color = color_rules(page)
     runs = []
     if others:
         tagged = {"type": "tag", "values": RULE_TAGS}
         disabled = {rule: {"enabled": False} for rule in color}
         runs.append((WITHOUT_CODE_TOKENS, {"runOnly": tagged, "rules": disabled}))
-    if colors:
+    if colors and marked:
         runs.append((STYLE_SAMPLES, {"runOnly": {"type": "rule", "values": color}}))
-    run = "([context, options]) => axe.run(context, options)"
+    found = []
+    for context, options in runs:
+        lines, unsettled = run_axe(page, context, options)
+        found += lines
+        if context is STYLE_SAMPLES:
+            PASSED_STYLES.update(s for i, s in enumerate(marked) if i not in unsettled)
+    page.evaluate(PUT_BACK_TOKENS)
+    return found
+
+
+# An axe run: its violations, and the style samples (by index) that are in a violation or
+# that axe left undecided (incomplete: text too short, a background it could not determine).
+RUN = """async ([context, options]) => {
+  const result = await axe.run(context, {...options, elementRef: true});
+  const samples = rule => rule.nodes.map(node => node.element.closest("[data-style-sample]"));
+  const unsettled = [...result.violations, ...result.incomplete].flatMap(samples);
+  return {
+    violations: result.violations.map(({id, impact, nodes}) => ({
+      id, impact, nodes: nodes.map(({target, failureSummary}) => ({target, failureSummary})),
+    })),
+    unsettled: [...new Set(unsettled.filter(Boolean).map(s => Number(s.dataset.styleSample)))],
+  };
+}"""
+
+
+def run_axe(page, context, options) -> tuple[list[str], set[int]]:
+    """One axe run: its serious and critical violations, a line per element, and the
+    indexes of the style samples whose verdict is not a pass."""
+    # Details of violations and undecided elements only: listing every passing element
+    # too doubles axe's time.
+    options = {**options, "resultTypes": ["violations", "incomplete"]}
+    result = page.evaluate(RUN, [context, options])
     found = [
         f"{rule['id']} ({rule['impact']}) at {node['target']}: "
         + " ".join(node["failureSummary"].split("\n")[1:]).strip()
-        for context, options in runs
-        # Details of the violations only: listing every passing element too doubles axe's time.
-        for rule in page.evaluate(
-            run, [context, {**options, "resultTypes": ["violations"]}]
-        )["violations"]
+        for rule in result["violations"]
         if rule["impact"] in BLOCKING
         for node in rule["nodes"]
     ]
-    page.evaluate(PUT_BACK_TOKENS)
-    return found
+    return found, set(result["unsettled"])
 
 
 def scheme(page) -> str:
