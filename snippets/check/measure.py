@@ -13,9 +13,10 @@ from snippets.numerics.conventions import ulps
 # --8<-- [start:eps_rows]
 def eps_rows(declared, outside=False) -> torch.Tensor:
     """The RMS of the rows that measure eps: 1e-4 and 3e-4, where a usual eps (1e-8 and
-    up) is large against the mean square, or sqrt(eps) and 3 sqrt(eps) for a smaller
-    declared eps, which float32's rounding of 1e-8 would hide. An eps told to be outside
-    the root is added to the RMS itself: rows of RMS eps and 3 eps measure it best."""
+    up) is not small against the mean square, or, for a smaller declared eps, sqrt(eps)
+    and 3 sqrt(eps), which keep it so however small it is (a margin: float32's rounding of
+    the mean square blurs eps only well below 1e-8). An eps told to be outside the root is
+    added to the RMS itself: rows of RMS eps and 3 eps measure it best."""
     if outside and declared:
         return torch.tensor([1.0, 3.0], dtype=torch.float64) * min(1e-4, declared)
     unit = min(1e-4, math.sqrt(declared)) if declared else 1e-4
