@@ -8,7 +8,8 @@ x = torch.randn(4096)
 print("dtype     running sum (error)   tree sum (error)    exact, rounded once")
 #> dtype     running sum (error)   tree sum (error)    exact, rounded once
 for dtype in [torch.float16, torch.bfloat16, torch.float32]:
-    squares = x.to(dtype) ** 2  # squared in the row's dtype, as a kernel would
+    # Squared in the row's dtype, as a kernel without an upcast does.
+    squares = x.to(dtype) ** 2
     # The exact sum of these same (rounded) squares: what is left is the adding's error.
     exact = squares.double().sum().item()
     totals = [running_sum(squares), tree_sum(squares), torch.tensor(exact).to(dtype)]
