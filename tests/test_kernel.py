@@ -639,10 +639,12 @@ def build(fn, types, constexprs, num_warps):
 # The shortest row and the longest of each row of the launch tables: every warp count, the
 # most values per thread for each, and every BLOCK_M; the lone norm and the fused add. And
 # 8192 in the backward, the longest row that must not spill, with the settings of 16384's;
-# and the wide kernels, at the rows one past each table.
+# 32768 in the forward, whose spills the comment gives; and the wide kernels, at the rows one
+# past each table.
 widest = {"forward": kernel.FORWARD_SETTINGS[-1][0], "backward": kernel.BACKWARD_SETTINGS[-1][0]}
 for fused in [False, True]:
-    for n in [1] + [largest for largest, *_ in kernel.FORWARD_SETTINGS] + [widest["forward"] + 1]:
+    rows = [1, 32768] + [largest for largest, *_ in kernel.FORWARD_SETTINGS]
+    for n in rows + [widest["forward"] + 1]:
         launch = kernel.forward_launch(n)
         if launch.wide:
             fn, constexprs = kernel.rms_norm_forward_wide_kernel, {}
@@ -682,9 +684,9 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     """The interpreter runs the kernels as Python. Compile them to machine code for sm_90
     (an H100) with Triton's own ptxas, for bfloat16 at their launch settings: in a fresh
     process, since the interpreter replaces parts of triton.language while it runs. No
-    registers spill for rows of 1024 to 8192 and in the wide kernels alone (the launch
-    tables' comment says where they do), and no multiplication and addition are fused into
-    one instruction (enable_fp_fusion)."""
+    registers spill for rows of 1024 to 8192 and in the wide kernels alone, the launch
+    tables' comment gives the stack frames of those that do, and no multiplication and
+    addition are fused into one instruction (enable_fp_fusion)."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     result = subprocess.run(
         [sys.executable, "-c", COMPILE_FOR_H100],
@@ -698,7 +700,7 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     compiled = re.findall(
         r"(\w+) (\{.*'BLOCK_N': (\d+)\}) warps \d+ stack (\d+) fma (\d+)", result.stdout
     )
-    expected = 2 * (5 + len(kernel.FORWARD_SETTINGS) + len(kernel.BACKWARD_SETTINGS))
+    expected = 2 * (6 + len(kernel.FORWARD_SETTINGS) + len(kernel.BACKWARD_SETTINGS))
     assert len(compiled) == expected, result.stdout
     # No fused multiply-add: the launches turn fusion off (the fused op's float32 bits).
     assert all(int(fma) == 0 for *_, fma in compiled), result.stdout
@@ -710,6 +712,24 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
         lone_wide = "wide" in name and "': False" in constexprs
         if whole or lone_wide:
             assert int(stack) == 0, (name, constexprs)
+    # The stack frames the comment gives (and the Kernel page, which shows it) are these.
+    stack = {
+        (name.split("_")[2], int(block_n), "True" in constexprs): int(size)
+        for name, constexprs, block_n, size, _ in compiled
+        if "wide" not in name
+    }
+    short = [64, 128, 256, 512]
+    backward = [stack["backward", n, False] for n in short]
+    adding_dh = [stack["backward", n, True] for n in short]
+    given = (
+        f"{stack['backward', 16384, False]} bytes for the backward\n# at 16384, "
+        f"{stack['forward', 65536, False]} for the forward at 65536 "
+        f"({stack['forward', 65536, True]} with the residual add), "
+        f"{stack['forward', 32768, False]} at 32768 ({stack['forward', 32768, True]}),\n"
+        f"# {min(backward)} to {max(backward)} for the backward's short-row tiles "
+        f"({min(adding_dh)} to {max(adding_dh)} adding dh)"
+    )
+    assert given in (ROOT / "snippets" / "kernel" / "rms_norm_triton.py").read_text()
 
 
 @pytest.mark.parametrize(
