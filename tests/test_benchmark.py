@@ -734,7 +734,7 @@ def test_no_figure_may_pass_its_copy_by_more_than_one_percent(smoke_results):
     assert "(107.0%)" in missed and "(103.0%)" in missed and "(102.0%)" not in missed
     assert missed.endswith("; 2 more.")  # the five highest named
     korean = target(page.targets(results, "ko"), "101%")
-    # In Korean the verdict comes first and the cases follow in parentheses, with no ";".
+    # In Korean the verdict comes first and the cases follow "근거:", with no ";".
     assert korean.startswith("- **미달** — ") and korean.endswith("103.0% / 외 2개.")
 
 

@@ -315,7 +315,8 @@ WORDS = {
         "none": "**미측정**",
         "lowest": "{where}에서 최저 {value}",
         "highest": "{where}에서 최고 {value}",
-        # The verdict first, for scanning; what it rests on in parentheses after the title.
+        # The verdict first, for scanning; what it rests on after "근거:" (grounds), not in
+        # parentheses, since implementation names carry their own.
         "target": "- {verdict} — {title}{detail}.",
         "met_detail": ". 근거: {}",
         "missed_detail": ". 근거: {}",
