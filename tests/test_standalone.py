@@ -4,7 +4,7 @@ Each block (what its copy button copies, not the snippet file; the test checks i
 page's block) runs with the site's Python in an empty temporary folder outside the repository,
 after code that makes the site's own packages unimportable (scripts/standalone.py,
 NO_SITE_PACKAGE). What it prints must equal its `#>` lines (pytest-examples' check, as in
-test_snippets.py). A block that imports from `snippets`, or reads a file of the repository,
+test_snippets.py), and every output line must follow a print that ran. A block that imports from `snippets`, or reads a file of the repository,
 fails, named by page and title. The notebooks' cells run the same way in the build
 (tests/test_notebooks.py checks the run).
 
@@ -29,6 +29,7 @@ from scripts.standalone import NO_SITE_PACKAGE, standalone
 
 # What checks one block, run in the block's folder with block.py beside it.
 RUNNER = """
+import ast
 import difflib
 import inspect
 import re
@@ -39,7 +40,7 @@ from types import SimpleNamespace
 import pytest_examples.run_code
 from pytest_examples import CodeExample
 from pytest_examples.config import ExamplesConfig
-from pytest_examples.run_code import run_code
+from pytest_examples.run_code import find_print_location, run_code
 
 
 def frames():
@@ -77,6 +78,37 @@ if changed is not None and changed != example.source:
         "in the file (its #> lines)", "printed now",
     )
     sys.exit("it printed other lines than its #> lines:\\n" + "".join(diff))
+
+# pytest-examples checks only the output under the prints that ran: output left under a print
+# that no longer runs, or under no print, is not compared. Each must follow a print that ran.
+ran = {
+    find_print_location(example, line)[0]
+    for line in {statement.line_no for statement in printed.print_statements()}
+}
+tree = ast.parse(example.source)
+docstrings = {
+    id(node.body[0])
+    for node in ast.walk(tree)
+    if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
+}
+outputs = [
+    node.lineno
+    for node in ast.walk(tree)
+    if isinstance(node, ast.Expr) and isinstance(getattr(node.value, "value", None), str)
+    and id(node) not in docstrings
+]
+lines = ["", *example.source.splitlines()]  # lines[n] is line n
+outputs += [
+    number
+    for number, line in enumerate(lines)
+    if line.lstrip().startswith("#>") and not lines[number - 1].lstrip().startswith("#>")
+]
+unprinted = sorted(number for number in outputs if number - 1 not in ran)
+if unprinted:
+    sys.exit(
+        "output written where no print ran, at line(s) "
+        + ", ".join(f"{number}: {lines[number].strip()}" for number in unprinted)
+    )
 """
 
 
@@ -239,6 +271,21 @@ def test_a_block_that_prints_something_else_fails(tmp_path: Path, run_alone):
     assert result.returncode != 0 and "#> lines" in result.stderr
     assert "--- in the file (its #> lines)\n+++ printed now\n" in result.stderr
     assert "-#> 3\n+#> 2\n" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        'if False:\n    print("skipped")\n    #> skipped\nprint(2)\n#> 2\n',
+        "print(2)\n#> 2\nabs(-3)\n#> 3\n",
+        'print(2)\n#> 2\nx = 3\n"""\n3\n"""\n',
+    ],
+    ids=["under a print that did not run", "under no print", "an output block"],
+)
+def test_output_written_where_no_print_ran_fails(tmp_path: Path, run_alone, block: str):
+    result = run_alone(block, tmp_path)
+    assert result.returncode != 0
+    assert "output written where no print ran, at line(s) " in failure(result)
 
 
 def test_every_script_with_output_lines_is_run_here():
