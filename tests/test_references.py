@@ -2,9 +2,10 @@
 the paper's arXiv link and names the pages that cite it, in both languages.
 
 - A citation on a page ("Xiong et al. (2020)", "(Ashkboos et al., 2024)", "Zhang and
-  Sennrich (2019)", "(van Laarhoven, 2017)", "Xiong 등(2020)", "Zhang과 Sennrich(2019)") has
-  its authors linked to references.md#<first author>-<year>[-<word>], the year the text
-  gives (the first author's surname written without spaces: vanlaarhoven-2017).
+  Sennrich (2019)", "(van Laarhoven, 2017)", "Zhang과 Sennrich(2019)") has its authors
+  linked to references.md#<first author>-<year>[-<word>], the year the text gives (the first
+  author's surname written without spaces: vanlaarhoven-2017). Korean pages write et al.,
+  never 등.
 - Every entry of the References page is cited, and lists exactly the pages that cite it, by
   their navigation titles; the two languages' References pages hold the same entries in the
   same order, each with one arXiv link.
@@ -28,6 +29,8 @@ CITATION = re.compile(
     r"(?:\]\((?P<target>[^)\s]*)\))?"
     r"[\s,(]*(?P<year>(?:19|20)\d\d)\b"
 )
+# A link to a reference whose authors end in 등 (Korean pages write et al.), year or not.
+KOREAN_ET_AL = re.compile(r"\[[^\]]*[A-Za-z] 등\]\((?:\.\./)*references\.md#")
 TARGET = re.compile(
     r"(?:\.\./)*references\.md#(?P<key>[a-z]+-(?P<year>\d{4})[a-z0-9-]*)"
 )
@@ -78,6 +81,8 @@ def nav_titles(language: str) -> dict[str, str]:
 )
 def test_every_citation_links_to_its_reference(language, page):
     keys = entries(language)
+    deung = KOREAN_ET_AL.search(read(DOCS / language / page))
+    assert not deung, f"{language}/{page}: {deung and deung[0]!r}: write et al., not 등"
     for citation in citations(language, page):
         where = f"{language}/{page}: {citation[0]!r}"
         assert citation["target"], f"{where}: link the authors to references.md#..."
@@ -132,12 +137,20 @@ def test_an_unlinked_or_mislinked_citation_is_caught():
         ("Kim et al.", "references.md#kim-2024", "2025"),
         ("Ashkboos et al.", "references.md#ashkboos-2024-slicegpt", "2024"),
     ]
+    # Unlinked, 등 is found as a citation (then refused for its missing link); linked, it
+    # is refused with or without a year.
     korean = "Xiong 등(2020)과 Zhang과 Sennrich(2019), van Laarhoven(2017)"
     assert [m["authors"] for m in CITATION.finditer(korean)] == [
         "Xiong 등",
         "Zhang과 Sennrich",
         "van Laarhoven",
     ]
+    for linked in [
+        "[Sun 등](references.md#sun-2024)(2024)",
+        "[Sun 등](../references.md#sun-2024)이",
+    ]:
+        assert KOREAN_ET_AL.search(linked)
+    assert not KOREAN_ET_AL.search("[Sun et al.](references.md#sun-2024) 등의 연구")
     # One author: the surname before a comma or bracket and the year, linked or not.
     single = "(van Laarhoven, 2017) and [Ba](references.md#ba-2016) (2016), not LLaMA 2"
     found = [(m["surname"], m["target"]) for m in CITATION.finditer(single)]

@@ -74,7 +74,6 @@ STYLE = {
         r"[\uac00-\ud7a3]\n[ \t]*\(", re.MULTILINE
     ),
     "a semicolon (split the sentence or make a list)": re.compile(r";"),
-    "'등' in a citation (write et al.)": re.compile(r"[A-Za-z] 등\]"),
     "'~' for a range (write 'A에서 B' or 'A부터 B까지')": re.compile(r"\w~\S"),
 }
 
