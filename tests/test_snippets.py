@@ -51,6 +51,13 @@ def test_every_snippet_folder_says_what_it_holds(folder: Path):
         f'{where} has no docstring: write one, such as """Code blocks of the X page'
         f' (docs/en/x.md, docs/ko/x.md)."""'
     )
+    # index.md -> snippets/home/, notebooks/*.md -> snippets/notebooks/<notebook>.py
+    page = {"home": "index.md", "notebooks": "notebooks/"}.get(
+        folder.name, f"{folder.name}.md"
+    )
+    assert f"docs/en/{page}" in docstring and f"docs/ko/{page}" in docstring, (
+        f"{where}: its docstring names no page: add (docs/en/{page}, docs/ko/{page})"
+    )
 
 
 def configure(eval_example: EvalExample):

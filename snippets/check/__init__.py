@@ -1,1 +1,2 @@
-"""The Check page: `python -m snippets.check TARGET` checks an RMSNorm implementation."""
+"""The Check page (docs/en/check.md, docs/ko/check.md): `python -m snippets.check TARGET`
+checks an RMSNorm implementation."""
