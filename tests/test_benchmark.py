@@ -1219,7 +1219,9 @@ def test_committed_tables_and_plots_are_the_generators_output(tmp_path):
         assert committed.read_bytes() == path.read_bytes(), f"{committed} is stale"
 
 
-def test_the_tuning_sweep_times_every_setting_and_the_kernels_own(tmp_path, capsys):
+def test_the_tuning_sweep_times_every_setting_and_the_kernels_own(
+    tmp_path, capsys, monkeypatch
+):
     for n in tune.SIZES["gpu"]:  # today's settings are among those the sweep tries
         forward, backward = tune.current(n, sms=132)
         assert forward in tune.forward_settings(n), n
@@ -1227,6 +1229,28 @@ def test_the_tuning_sweep_times_every_setting_and_the_kernels_own(tmp_path, caps
     # From 16384 on the wide kernels are tried too, at the rows the tables hold whole.
     assert {s.wide for s in tune.backward_settings(16384, sms=132)} == {False, True}
     assert {s.wide for s in tune.forward_settings(262144)} == {True}
+    # (pass, wide, BLOCK_N, BLOCK_M, num_warps, programs) of each launch
+    launched = set()
+
+    class Recorded:  # a kernel whose launches are written down, then made
+        def __init__(self, jitted):
+            self.jitted = jitted
+
+        def __getitem__(self, grid):
+            def launch(*args, **options):
+                name = self.jitted.fn.__name__
+                pass_ = "forward" if "forward" in name else "backward"
+                tile = (
+                    options["BLOCK_N"],
+                    options.get("BLOCK_M", 1),
+                    options["num_warps"],
+                )
+                launched.add((pass_, "wide" in name, *tile, grid[0]))
+                return self.jitted[grid](*args, **options)
+
+            return launch
+
+    monkeypatch.setattr(kernel, "_direct", Recorded)
     out = tmp_path / "tune.json"
     assert tune.main(["--smoke", "--out", str(out)]) == 0
     found = json.loads(out.read_text())["sizes"]
@@ -1235,7 +1259,27 @@ def test_the_tuning_sweep_times_every_setting_and_the_kernels_own(tmp_path, caps
     sms = kernel.sm_count(torch.device("cpu"))
     assert len(found[0]["backward"]) == len(tune.backward_settings(n, sms))
     assert len(found[0]["forward"]) == len(tune.forward_settings(n))
-    assert all(b["copy_percent"] > 0 for b in found[0]["backward"])
+    assert all(
+        entry["copy_percent"] > 0
+        for mode in ("forward", "backward")
+        for entry in found[0][mode]
+    )
+    # Each setting was launched as it says, not the kernel's own setting each time.
+    m = found[0]["m"]
+    assert launched == {
+        ("forward", s.wide, s.block_n, s.block_m, s.num_warps, -(-m // s.block_m))
+        for s in tune.forward_settings(n)
+    } | {
+        (
+            "backward",
+            s.wide,
+            s.block_n,
+            s.block_m,
+            s.num_warps,
+            min(s.most, -(-m // s.block_m)),
+        )
+        for s in tune.backward_settings(n, sms)
+    }
     printed = capsys.readouterr().out
     assert f"N={n:<6} forward  best" in printed and "backward best" in printed
 
