@@ -791,16 +791,20 @@ NOT_ON_THE_GPU_MACHINE = [
 
 
 def test_what_runs_on_the_gpu_machine_needs_nothing_it_lacks():
-    # These tests, the checker, the benchmark with its sweep and the host probe (CONTRIBUTING.md,
-    # "Kernel, benchmark and GPU runs"), imported and collected with those packages made
-    # unimportable.
+    # The tests scripts/gpu-benchmark runs there, the checker, the three benchmarks, the
+    # sweep and the host probe (CONTRIBUTING.md, "Kernel, benchmark and GPU runs"),
+    # imported and collected with those packages made unimportable.
+    tests = re.findall(
+        r"tests/test_\w+\.py", (ROOT / "scripts/gpu-benchmark").read_text()
+    )
+    assert "tests/test_kernel.py" in tests, "scripts/gpu-benchmark runs no kernel tests"
     blocked = ", ".join(repr(name) for name in NOT_ON_THE_GPU_MACHINE)
     collect = (
         f"import sys; sys.modules.update(dict.fromkeys([{blocked}]));"
         " import snippets.check.__main__, snippets.benchmark.run, snippets.benchmark.tune;"
-        " import scripts.host_probe;"
+        " import snippets.benchmark.fp8, snippets.benchmark.model, scripts.host_probe;"
         " import pytest; sys.exit(pytest.main(['--collect-only', '-q', '-o', 'addopts=',"
-        " '-p', 'no:cacheprovider', 'tests/test_kernel.py']))"
+        f" '-p', 'no:cacheprovider', *{tests!r}]))"
     )
     result = subprocess.run(
         [sys.executable, "-c", collect],
