@@ -1,5 +1,6 @@
 """Shared fixtures: one strict build of the site per test session, shared by the workers,
-the order that keeps both workers busy, and the browser fixtures (tests/browser_fixtures.py).
+the order that keeps both workers busy, the browser fixtures (tests/browser_fixtures.py) and
+a record of the Triton kernels' launches.
 
 The repository's layout is in tests/site_layout.py, a page's text in tests/page_text.py. The
 site's own tools (MkDocs, BeautifulSoup, Playwright, the notebook packages) are imported where
@@ -119,6 +120,33 @@ def served_root(tmp_path_factory, worker_id) -> Path:
 def built_site(served_root) -> Path:
     """The built site's folder."""
     return served_root / SITE_PATH.strip("/")
+
+
+@pytest.fixture
+def triton_launches(monkeypatch) -> list[tuple]:
+    """Each launch of the Kernel page's Triton kernels from here on, made as usual and
+    written down as (kernel's name, BLOCK_N, BLOCK_M, num_warps, programs); BLOCK_M is 1
+    for the wide kernels, which take a row at a time."""
+    from snippets.kernel import rms_norm_triton
+
+    launches = []
+
+    class Recorded:
+        def __init__(self, jitted):
+            self.jitted = jitted
+
+        def __getitem__(self, grid):
+            def launch(*args, **options):
+                settings = options["BLOCK_N"], options.get("BLOCK_M", 1)
+                launches.append(
+                    (self.jitted.fn.__name__, *settings, options["num_warps"], grid[0])
+                )
+                return self.jitted[grid](*args, **options)
+
+            return launch
+
+    monkeypatch.setattr(rms_norm_triton, "_direct", Recorded)
+    return launches
 
 
 def pytest_collection_finish(session):

@@ -1220,7 +1220,7 @@ def test_committed_tables_and_plots_are_the_generators_output(tmp_path):
 
 
 def test_the_tuning_sweep_times_every_setting_and_the_kernels_own(
-    tmp_path, capsys, monkeypatch
+    tmp_path, capsys, triton_launches
 ):
     for n in tune.SIZES["gpu"]:  # today's settings are among those the sweep tries
         forward, backward = tune.current(n, sms=132)
@@ -1229,28 +1229,6 @@ def test_the_tuning_sweep_times_every_setting_and_the_kernels_own(
     # From 16384 on the wide kernels are tried too, at the rows the tables hold whole.
     assert {s.wide for s in tune.backward_settings(16384, sms=132)} == {False, True}
     assert {s.wide for s in tune.forward_settings(262144)} == {True}
-    # (pass, wide, BLOCK_N, BLOCK_M, num_warps, programs) of each launch
-    launched = set()
-
-    class Recorded:  # a kernel whose launches are written down, then made
-        def __init__(self, jitted):
-            self.jitted = jitted
-
-        def __getitem__(self, grid):
-            def launch(*args, **options):
-                name = self.jitted.fn.__name__
-                pass_ = "forward" if "forward" in name else "backward"
-                tile = (
-                    options["BLOCK_N"],
-                    options.get("BLOCK_M", 1),
-                    options["num_warps"],
-                )
-                launched.add((pass_, "wide" in name, *tile, grid[0]))
-                return self.jitted[grid](*args, **options)
-
-            return launch
-
-    monkeypatch.setattr(kernel, "_direct", Recorded)
     out = tmp_path / "tune.json"
     assert tune.main(["--smoke", "--out", str(out)]) == 0
     found = json.loads(out.read_text())["sizes"]
@@ -1266,6 +1244,10 @@ def test_the_tuning_sweep_times_every_setting_and_the_kernels_own(
     )
     # Each setting was launched as it says, not the kernel's own setting each time.
     m = found[0]["m"]
+    launched = {
+        ("forward" if "forward" in name else "backward", "wide" in name, *settings)
+        for name, *settings in triton_launches
+    }
     assert launched == {
         ("forward", s.wide, s.block_n, s.block_m, s.num_warps, -(-m // s.block_m))
         for s in tune.forward_settings(n)

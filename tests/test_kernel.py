@@ -266,20 +266,24 @@ def test_wide_rows_loop_over_chunks():
 @pytest.mark.parametrize(
     "n, many", [(64, 67), (1000, 67), (40000, 19)], ids=["tiles", "rows", "wide"]
 )
-def test_a_rows_result_does_not_depend_on_the_batch(n, many):
+def test_a_rows_result_does_not_depend_on_the_batch(n, many, triton_launches):
     """Batch invariance: a row's output, rstd and dx are the same bits whether it is
-    normalized alone, with a few rows or with many (the launch settings follow N, never M)."""
+    normalized alone, with a few rows or with many, and the kernels are launched with the
+    same settings (they follow N, never M; the interpreter's bits do not show them)."""
     generator = torch.Generator().manual_seed(n)
     x = torch.randn(many, n, generator=generator).to(DEVICE, torch.bfloat16)
     w = torch.randn(n, generator=generator).to(DEVICE, torch.bfloat16)
     dy = torch.randn(many, n, generator=generator).to(DEVICE, torch.bfloat16)
     y, rstd, _ = kernel.rms_norm_forward(x, w, 1e-6, 0.0)
     dx, _ = kernel.rms_norm_backward(dy, x, w, rstd, 0.0)
+    settings = [launch[:4] for launch in triton_launches]  # without the programs
     for m in [1, 3, many - 1]:
+        triton_launches.clear()
         y_m, rstd_m, _ = kernel.rms_norm_forward(x[-m:], w, 1e-6, 0.0)
         dx_m, _ = kernel.rms_norm_backward(dy[-m:], x[-m:], w, rstd_m, 0.0)
         assert torch.equal(y_m, y[-m:]) and torch.equal(rstd_m, rstd[-m:]), m
         assert torch.equal(dx_m, dx[-m:]), m
+        assert [launch[:4] for launch in triton_launches] == settings, m
 
 
 @pytest.mark.parametrize(
