@@ -141,9 +141,16 @@ def test_notebook_page_is_rendered_html(built_site: Path, language: str, page: P
     site_import = re.compile(r"^\s*(?:from|import) snippets\b", re.MULTILINE)
     assert not any(map(site_import.search, code_cells(nb))), "imports the site package"
 
+    # Each figure, in order, with the alt text of the cell that drew it.
     alts = [img.get("alt", "") for img in article.select(".jp-RenderedImage img")]
-    fences = [cell.metadata.get("alt") for cell in nb.cells if "alt" in cell.metadata]
-    assert alts and set(alts) <= set(fences), "a figure without its alt text"
+    expected = [
+        cell.metadata.get("alt")
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if any(kind.startswith("image/") for kind in output.get("data", {}))
+    ]
+    assert alts and alts == expected, "a figure without its own cell's alt text"
 
 
 def test_a_cell_that_raises_fails_the_build(tmp_path: Path):
