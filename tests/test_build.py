@@ -111,8 +111,19 @@ def test_nothing_is_loaded_from_another_host(built_site):
             for link in soup.find_all("link")
             if not NOT_LOADED_LINKS & set(link.get("rel", []))
         ]
+        urls += [  # each candidate of a srcset: "URL [width or density], ..."
+            candidate.split()[0]
+            for element in soup.find_all(srcset=True)
+            for candidate in element["srcset"].split(",")
+            if candidate.strip()
+        ]
         urls += [
             url for style in soup.find_all("style") for url in css_urls(style.text)
+        ]
+        urls += [
+            url
+            for element in soup.find_all(style=True)
+            for url in css_urls(element["style"])
         ]
         for url in filter(None, urls):
             assert not REMOTE.match(url), f"{path.relative_to(built_site)} loads {url}"
