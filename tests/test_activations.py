@@ -63,12 +63,15 @@ def test_gemma2_caps_attention_logits_at_50():
     class Module:
         head_dim, num_key_value_groups, training = 4, 1, False
 
-    q = torch.full((1, 1, 1, 4), 100.0)
-    k = torch.full((1, 1, 2, 4), 100.0)
-    k[..., 1, :] = -100.0
+    q = torch.full((1, 1, 1, 4), 10.0)
+    k = torch.full((1, 1, 2, 4), 3.0)
+    k[..., 1, :] = 2.5
     v = torch.randn(1, 1, 2, 4)
     _, weights = modeling_gemma2.eager_attention_forward(
         Module(), q, k, v, None, scaling=0.5, softcap=50.0
     )
-    # logits +-20000 capped to +-50: the weights are softmax([50, -50]).
-    assert torch.allclose(weights[0, 0, 0], torch.tensor([50.0, -50.0]).softmax(0))
+    # Logits 60 and 50 become 50 tanh(60 / 50) and 50 tanh(50 / 50): weights 0.973 and
+    # 0.027, where uncapped ones are 0.99995 and 0.00005, and clamped at 50 both 0.5.
+    capped = 50.0 * torch.tanh(torch.tensor([60.0, 50.0]) / 50.0)
+    assert torch.allclose(weights[0, 0, 0], capped.softmax(0))
+    assert weights[0, 0, 0, 0].item() == pytest.approx(0.973, abs=1e-3)
