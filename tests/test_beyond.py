@@ -1,11 +1,12 @@
-"""The Beyond RMSNorm page's formulas: DeepNorm's decoder-only constants and where they go,
-Peri-LN's normalized sublayer output, nGPT's update staying on the unit sphere, and DyT as
-γ tanh(αx) + β, elementwise, with α starting at 0.5."""
+"""The Beyond RMSNorm page's formulas: DeepNorm's decoder-only constants, where they go and
+Norm(αx + F(x)) in both models, Peri-LN's x + Norm_out(F(Norm_in(x))), nGPT's update staying
+on the unit sphere, and DyT as γ tanh(αx) + β, elementwise, with α starting at 0.5."""
 
 import math
 
 import pytest
 import torch
+import torch.nn.functional as F
 
 from snippets.beyond.lm import TinyLM
 from snippets.beyond.norms import DyT, deepnorm_constants, unit
@@ -41,10 +42,17 @@ def test_deepnorm_scales_the_residual_and_the_right_weights():
         assert part.std().item() == pytest.approx(gain * xavier, rel=0.05)
     out = deep.layers[0].attention.out.weight
     assert out.std().item() == pytest.approx(beta * xavier, rel=0.05)
-    mlp_in = deep.layers[0].mlp[0].weight
-    assert mlp_in.std().item() == pytest.approx(
-        beta * math.sqrt(2 / (width + 4 * width)), rel=0.05
-    )
+    for mlp in deep.layers[0].mlp[0].weight, deep.layers[0].mlp[2].weight:
+        assert mlp.std().item() == pytest.approx(
+            beta * math.sqrt(2 / (width + 4 * width)), rel=0.05
+        )
+    # The residual scaled by α in the tiny LM's layer and in the deep stack's block.
+    layer, x = deep.layers[0], torch.randn(2, 8, width)
+    h = layer.norm1(alpha * x + layer.attention(x))
+    assert torch.allclose(layer(x), layer.norm2(alpha * h + layer.mlp(h)), atol=1e-6)
+    block = Block(width, "DeepNorm", alpha)
+    expected = F.rms_norm(alpha * x + block.f(x), (width,), eps=1e-6)
+    assert torch.allclose(block(x), expected, atol=1e-6)
 
 
 def test_peri_ln_adds_a_normalized_output():
@@ -54,6 +62,11 @@ def test_peri_ln_adds_a_normalized_output():
     update = block(x) - x  # Norm_out(F(Norm_in(x))), gain 1: RMS 1 per row (but for ε)
     rms = update.pow(2).mean(-1).sqrt()
     assert torch.allclose(rms, torch.ones(5, dtype=torch.float64), atol=1e-3)
+
+    def norm(v):
+        return F.rms_norm(v, (32,), eps=1e-6)
+
+    assert torch.allclose(update, norm(block.f(norm(x))))
 
 
 def test_ngpt_update_stays_on_the_unit_sphere():
