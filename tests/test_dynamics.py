@@ -93,5 +93,11 @@ def test_weight_decay_moves_unread_gains_to_zero_or_to_one(gain_decay):
 def test_nanogpt_rule_leaves_gains_and_biases_undecayed(gain_decay):
     model = gain_decay.Model("llama")
     decayed, rest = gain_decay.param_groups(model, 0.1, gains_too=False)
-    assert all(p.dim() >= 2 for p in decayed["params"])
-    assert {p.dim() for p in rest["params"]} == {1} and rest["weight_decay"] == 0.0
+    # The two weight matrices decayed; the gain and the head's bias not; nothing left out.
+    assert [tuple(p.shape) for p in decayed["params"]] == [(32, 32), (10, 16)]
+    assert [tuple(p.shape) for p in rest["params"]] == [(32,), (10,)]
+    assert decayed["weight_decay"] == 0.1 and rest["weight_decay"] == 0.0
+    grouped = {id(p) for group in (decayed, rest) for p in group["params"]}
+    assert grouped == {id(p) for p in model.parameters()}
+    everything, nothing = gain_decay.param_groups(model, 0.1, gains_too=True)
+    assert len(everything["params"]) == 4 and nothing["params"] == []
