@@ -13,6 +13,7 @@
 
 import ast
 import json
+import statistics
 from pathlib import Path
 
 import pytest
@@ -101,6 +102,7 @@ def test_a_smoke_run_writes_every_figure(smoke):
         assert entry["bytes"] == fp8.fp8_bytes(x, fp8.SCALINGS[entry["mode"]])
         rounds = entry["ms_rounds"]
         assert len(rounds) == smoke["rounds"] >= 3
+        assert entry["ms"] == statistics.median(rounds)
         assert (entry["ms_min"], entry["ms_max"]) == (min(rounds), max(rounds))
         copy = copies[(entry["m"], entry["n"], entry["bytes"], entry["timing"])]
         gbps = entry["bytes"] / entry["ms"] / 1e6
@@ -177,10 +179,17 @@ def test_the_tables_show_every_figure_in_both_languages(smoke, tmp_path):
             ]
             assert ratio == min(others) / mine["ms"]
             assert f"{ratio:.2f}" in table
+
+
+def test_a_smoke_run_is_never_published_nor_mixed_with_results(smoke, tmp_path, capsys):
+    path = tmp_path / "smoke.json"
+    path.write_text(json.dumps(smoke))
     with pytest.raises(SystemExit):
-        page.main([str(path)])  # a smoke run is never published
+        page.main([str(path)])
+    assert "a smoke run's figures are never published" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         page.main([str(path), str(min(run.RESULTS.glob("*.json")))])
+    assert "GPU ones only (of one benchmark" in capsys.readouterr().err
 
 
 def test_committed_fp8_tables_come_from_the_committed_results(tmp_path):

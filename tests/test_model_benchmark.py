@@ -11,13 +11,15 @@
   committed tables are exactly those of the committed results (none without them).
 """
 
+import ast
 import copy
 import json
+import statistics
 
 import pytest
 import torch
 import transformers
-from site_layout import LANGUAGES
+from site_layout import LANGUAGES, ROOT
 
 from snippets.benchmark import model, page, run
 
@@ -76,10 +78,29 @@ def test_a_smoke_run_times_every_layer_compiled_whole(smoke):
         assert (entry["m"], entry["n"]) == setup.groups["layer"][0]
         rounds = entry["ms_rounds"]
         assert len(rounds) == smoke["rounds"] >= 3
+        assert entry["ms"] == statistics.median(rounds)
         assert (entry["ms_min"], entry["ms_max"]) == (min(rounds), max(rounds))
 
 
+def imported_files(path: str) -> set[str]:
+    """The site's files a file imports, and theirs in turn, but run.py's (its own
+    benchmark's code, which the layer benchmark uses only to time)."""
+    found, todo = set(), [path]
+    while todo:
+        file = todo.pop()
+        found.add(file)
+        if file == "snippets/benchmark/run.py":
+            continue
+        for node in ast.walk(ast.parse((ROOT / file).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module.startswith("snippets."):
+                module = node.module.replace(".", "/") + ".py"
+                if (ROOT / module).is_file() and module not in found:
+                    todo.append(module)
+    return found
+
+
 def test_results_are_stale_when_the_code_they_measured_changes():
+    assert set(model.CODE) == imported_files("snippets/benchmark/model.py")
     old = {"kind": "model", "git_commit": "a6b8d27", "code_sha256": {}}
     reasons = run.stale(old)
     assert (
