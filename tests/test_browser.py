@@ -209,11 +209,22 @@ def test_the_language_switch_keeps_the_section_being_read(page, server):
       const box = document.querySelector("{section}").getBoundingClientRect();
       return box.top >= 0 && box.top < innerHeight;
     }}"""
-    for target in ("ko", "en"):
-        page.wait_for_function(on_screen)  # the section the reader sees
+
+    def switch_to(target):
         page.locator(".md-select").first.hover()
         page.locator(f".md-select a[hreflang={target}]").first.click()
         page.wait_for_url(server + url_path(target, placement) + section)
+        page.wait_for_function(on_screen)  # opened at that section
+
+    for target in ("ko", "en"):  # an address with the section's anchor
+        page.wait_for_function(on_screen)  # the section the reader sees
+        switch_to(target)
+    # A reader who scrolled instead: no anchor, the section's heading just above the top.
+    page.goto(url_path("en", placement))
+    page.evaluate(
+        f"scrollBy(0, document.querySelector('{section}').getBoundingClientRect().top + 50)"
+    )
+    switch_to("ko")
     assert page.problems == []
 
 
