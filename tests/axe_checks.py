@@ -5,7 +5,8 @@ light color scheme and, for the rules that depend on colors, the dark one (reach
 toggle); the Korean pages with markup of their own (the others are their English twins' HTML
 with Korean words), for the rules that do not depend on colors. The color rules see one
 element of each style, until the style passes (a pale style is still caught:
-test_accessibility.py checks it)."""
+test_accessibility.py checks it). What axe leaves undecided for a person to judge fails too,
+but for the reasons allowed where they are (UNDECIDED_ALLOWED)."""
 
 import re
 from pathlib import Path
@@ -145,24 +146,50 @@ def violations(page, colors=True, others=True) -> list[str]:
     return found
 
 
-# An axe run: its violations, and the style samples (by index) that are in a violation or
-# that axe left undecided (incomplete: text too short, a background it could not determine).
+# An axe run: its violations; the elements it left undecided (incomplete), each with where
+# it is and axe's reasons; and the style samples (by index) in either.
 RUN = """async ([context, options]) => {
   const result = await axe.run(context, {...options, elementRef: true});
   const samples = rule => rule.nodes.map(node => node.element.closest("[data-style-sample]"));
   const unsettled = [...result.violations, ...result.incomplete].flatMap(samples);
+  const searching = document.querySelector("input[data-md-toggle=search]")?.checked;
+  const places = element => [
+    element.closest("math") && "formula", element.closest(".md-nav") && "navigation",
+    searching && "under search",
+  ].filter(Boolean);
   return {
     violations: result.violations.map(({id, impact, nodes}) => ({
       id, impact, nodes: nodes.map(({target, failureSummary}) => ({target, failureSummary})),
     })),
+    undecided: result.incomplete.map(({id, impact, nodes}) => ({
+      id, impact, nodes: nodes.map(({target, element, any, all, none}) => ({
+        target, places: places(element),
+        reasons: [...any, ...all, ...none].map(check => check.data?.messageKey || check.id),
+      })),
+    })),
     unsettled: [...new Set(unsettled.filter(Boolean).map(s => Number(s.dataset.styleSample)))],
   };
 }"""
+# What axe may leave undecided (it asks a person to look), by where and why; anything else
+# undecided with a serious or critical impact fails, as a violation does.
+UNDECIDED_ALLOWED = {
+    # A formula's symbols: one character (axe cannot tell a letter from an icon), letters
+    # outside Unicode's first plane (math italic), and the shadow a wide formula casts at
+    # the edge where it scrolls (a gradient, which axe does not measure).
+    ("formula", "shortTextContent"),
+    ("formula", "nonBmp"),
+    ("formula", "bgGradient"),
+    # A label of the navigation's list, partly scrolled out of its box.
+    ("navigation", "elmPartiallyObscured"),
+    # The page beneath the open search dialog, which covers it.
+    ("under search", "bgOverlap"),
+}
 
 
 def run_axe(page, context, options) -> tuple[list[str], set[int]]:
-    """One axe run: its serious and critical violations, a line per element, and the
-    indexes of the style samples whose verdict is not a pass."""
+    """One axe run: its serious and critical violations and the elements it left undecided
+    for a reason not allowed (UNDECIDED_ALLOWED), a line per element, and the indexes of
+    the style samples whose verdict is not a pass."""
     # Details of violations and undecided elements only: listing every passing element
     # too doubles axe's time.
     options = {**options, "resultTypes": ["violations", "incomplete"]}
@@ -173,6 +200,17 @@ def run_axe(page, context, options) -> tuple[list[str], set[int]]:
         for rule in result["violations"]
         if rule["impact"] in BLOCKING
         for node in rule["nodes"]
+    ]
+    found += [
+        f"{rule['id']} ({rule['impact']}) undecided at {node['target']}"
+        f" ({', '.join(node['places']) or 'page'}): {', '.join(node['reasons'])}"
+        for rule in result["undecided"]
+        if rule["impact"] in BLOCKING
+        for node in rule["nodes"]
+        if not all(
+            any((place, reason) in UNDECIDED_ALLOWED for place in node["places"])
+            for reason in node["reasons"]
+        )
     ]
     return found, set(result["unsettled"])
 
