@@ -100,7 +100,7 @@ MARK_STYLE_SAMPLES = """(passed) => {
 PUT_BACK_TOKENS = """() => {
   for (const [token, text] of window.setAsideTokens) text.replaceWith(token);
 }"""
-WITHOUT_CODE_TOKENS = {"exclude": [["div.highlight code"]]}
+WITHOUT_CODE_TOKENS = {"exclude": [["div.highlight code span"]]}  # not the code box
 STYLE_SAMPLES = {"include": [["[data-style-sample]"]]}
 
 
