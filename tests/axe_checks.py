@@ -2,35 +2,15 @@
 tests/test_browser.py's visit of each page and tests/test_accessibility.py: WCAG 2.1 AA plus
 axe's best practices, no serious or critical violations. The English pages are checked in the
 light color scheme and, for the rules that depend on colors, the dark one (reached with the
-toggle); the Korean pages with markup of their own (the others are their English twins' HTML
-with Korean words), for the rules that do not depend on colors. The color rules see one
-element of each style, until the style passes (a pale style is still caught:
+toggle); the Korean pages, which have their English twins' styles, for the rules that do not
+depend on colors (their words differ: a link's text, an image's description). The color
+rules see one element of each style, until the style passes (a pale style is still caught:
 test_accessibility.py checks it). What axe leaves undecided for a person to judge fails too,
 but for the reasons allowed where they are (UNDECIDED_ALLOWED)."""
-
-import re
-from pathlib import Path
 
 # axe-core, as the axe-playwright-python package bundles it.
 from axe_playwright_python.base import AXE_SCRIPT
 from browser_fixtures import settle, toggle_scheme
-from page_text import read
-from site_layout import DOCS
-
-# A Korean page written in Markdown alone is its English twin's HTML with Korean words, which
-# the English page's run checks; axe also runs on the Korean pages that add markup of their
-# own: raw HTML (images with Korean descriptions), included generated Markdown (Benchmark's
-# tables) and the notebooks (their outputs).
-OWN_MARKUP = re.compile(r'<(img|picture|span|div|a|details)\b|--8<-- "[^"]+\.md"')
-
-
-def checked(language: str, path: Path) -> bool:
-    """Whether axe runs on the page: every English page and notebook, and the Korean pages
-    with markup of their own."""
-    if language == "en" or path.parts[0] == "notebooks":
-        return True
-    return bool(OWN_MARKUP.search(read(DOCS / language / path)))
-
 
 RULE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 BLOCKING = {"serious", "critical"}
@@ -219,12 +199,9 @@ def scheme(page) -> str:
     return page.locator("body").get_attribute("data-md-color-scheme")
 
 
-def check_page_meets_wcag_21_aa(page, language, path):
-    """The page as loaded, in the light scheme, its solutions opened: axe's checks (none on
-    a Korean page without markup of its own); an English page's colors then again in the
-    dark scheme, which the page is left in."""
-    if not checked(language, path):
-        return
+def check_page_meets_wcag_21_aa(page, language):
+    """The page as loaded, in the light scheme, its solutions opened: axe's checks; an
+    English page's colors then again in the dark scheme, which the page is left in."""
     settle(page)  # colors are measured once every transition has ended
     assert scheme(page) == "default"
     if language != "en":

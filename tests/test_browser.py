@@ -167,7 +167,7 @@ def test_reader_visits_the_page(page, server, language, path):
         save_first_screens(page, language, path)
     check_formulas(page, language, path)
     open_collapsed_blocks(page)
-    check_page_meets_wcag_21_aa(page, language, path)
+    check_page_meets_wcag_21_aa(page, language)
     check_copy_buttons(page, language, path)
     check_fits_a_phone(page)
     all_answered(page)
