@@ -66,6 +66,18 @@ def mkdocs_config() -> dict:
     return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
 
 
+def nav_titles(entries: list) -> list[str]:
+    """Every title in a `nav:` list, in the order shown: pages and sections, and the pages
+    inside sections."""
+    titles = []
+    for entry in entries:
+        for title, target in entry.items():
+            titles.append(title)
+            if isinstance(target, list):
+                titles += nav_titles(target)
+    return titles
+
+
 def i18n_language(locale: str) -> dict:
     """One language's settings for the i18n plugin in mkdocs.yml (its nav_translations...)."""
     config = mkdocs_config()

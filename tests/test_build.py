@@ -34,6 +34,7 @@ from site_layout import (
     all_pages,
     i18n_language,
     mkdocs_config,
+    nav_titles,
     pages,
     url_path,
 )
@@ -168,15 +169,7 @@ def test_each_page_gives_search_results_and_link_previews_its_description(
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_navigation_titles_are_in_the_page_language(built_site, language):
-    def titles(entries: list) -> list[str]:
-        """Sections and pages in the order shown, the pages inside sections included."""
-        found = []
-        for entry in entries:
-            ((title, target),) = entry.items()
-            found += [title, *(titles(target) if isinstance(target, list) else [])]
-        return found
-
-    english = titles(mkdocs_config()["nav"])
+    english = nav_titles(mkdocs_config()["nav"])
     if language == "en":
         expected = english
     else:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from page_text import HANGUL
-from site_layout import DOCS, i18n_language, mkdocs_config, pages
+from site_layout import DOCS, i18n_language, mkdocs_config, nav_titles, pages
 
 from scripts import translations
 
@@ -76,17 +76,6 @@ STYLE = {
     "a semicolon (split the sentence or make a list)": re.compile(r";"),
     "'~' for a range (write 'A에서 B' or 'A부터 B까지')": re.compile(r"\w~\S"),
 }
-
-
-def nav_titles(entries: list) -> list[str]:
-    """Every title in a `nav:` list: pages and sections, and the pages inside sections."""
-    titles = []
-    for entry in entries:
-        for title, target in entry.items():
-            titles.append(title)
-            if isinstance(target, list):
-                titles += nav_titles(target)
-    return titles
 
 
 def test_every_navigation_title_has_a_korean_title():
