@@ -833,6 +833,7 @@ NOT_ON_THE_GPU_MACHINE = [
 ]  # fmt: skip
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="there, its own run is the check")
 def test_what_runs_on_the_gpu_machine_needs_nothing_it_lacks():
     # The tests scripts/gpu-benchmark runs there, the checker, the three benchmarks, the
     # sweep and the host probe (CONTRIBUTING.md, "Kernel, benchmark and GPU runs"),
