@@ -5,6 +5,7 @@ failing check."""
 import contextlib
 import io
 import json
+import re
 import subprocess
 import sys
 from types import SimpleNamespace
@@ -110,6 +111,46 @@ def test_a_convention_told_is_required(target, told, passed, words):
 def test_an_unknown_convention_is_a_usage_error():
     with pytest.raises(UsageError, match="expected one of llama, float32, gemma"):
         check(RMSNorm, convention="bf16")
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"dim": 0}, "dim 0: expected -1 (features last) or 1 (channel-first)"),
+        ({"device": "gpu"}, "device 'gpu': expected 'cpu' or 'cuda'"),
+        *(
+            ({"eps": eps}, f"eps {eps!r}: expected a finite number above 0")
+            for eps in ["1e-6", float("nan"), float("inf"), -1e-6, 0, True]
+        ),
+    ],
+    ids=str,
+)
+def test_bad_options_are_usage_errors_not_the_targets_failures(options, words):
+    with pytest.raises(UsageError) as error:
+        check(RMSNorm, **options)
+    assert str(error.value) == words + (
+        "" if "eps" not in options else ", the target's"
+    )
+
+
+@pytest.mark.parametrize(
+    "returned, words",
+    [
+        (lambda y: (y, None), "TypeError('it returned tuple, not a tensor')"),
+        (lambda y: None, "TypeError('it returned NoneType, not a tensor')"),
+        (
+            lambda y: y[..., :-1],
+            "ValueError('it returned shape (2, 63) for x of (2, 64)')",
+        ),
+    ],
+    ids=["a tuple", "nothing", "a shorter row"],
+)
+def test_a_target_that_returns_no_tensor_like_x_is_told_what_came(returned, words):
+    def norm(x, weight, eps=1e-6):
+        return returned(F.rms_norm(x, (x.shape[-1],), weight, eps))
+
+    with pytest.raises(UsageError, match=re.escape(words)):
+        check(norm)
 
 
 def whole_tensor(x, weight, eps=1e-6):

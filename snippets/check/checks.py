@@ -538,8 +538,19 @@ def check(
     `init`, keyword arguments for a module class's constructor besides the size;
     `factory`, whether `target` is a function f(n) that returns the module.
     """
+    if device not in ("cpu", "cuda"):
+        raise UsageError(f"device {device!r}: expected 'cpu' or 'cuda'")
     if device == "cuda" and not torch.cuda.is_available():
         raise UsageError("--device cuda: no CUDA device here")
+    if dim not in (-1, 1):
+        raise UsageError(
+            f"dim {dim!r}: expected -1 (features last) or 1 (channel-first)"
+        )
+    if eps is not None and not (
+        isinstance(eps, (int, float)) and not isinstance(eps, bool)
+        and math.isfinite(eps) and eps > 0
+    ):  # fmt: skip
+        raise UsageError(f"eps {eps!r}: expected a finite number above 0, the target's")
     if convention is not None and convention not in CONVENTIONS:
         known = ", ".join(CONVENTIONS)
         raise UsageError(f"convention {convention!r}: expected one of {known}")

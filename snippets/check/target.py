@@ -91,11 +91,12 @@ class Subject:
         """The checks' inputs hold the features last; a channel-first target gets them at
         dim 1 of a 4-D tensor, (batch, channels, height, width), and its output back."""
         if self.dim == -1:
-            return self._call(x, weight, dtype)
+            return _tensor_like(self._call(x, weight, dtype), x)
         one_row = x.dim() == 1
         moved = (x[None] if one_row else x).movedim(-1, 1)
         added = (None,) * (4 - moved.dim())  # views all along: strides stay the checks'
-        y = self._call(moved[(..., *added)], weight, dtype)
+        four_d = moved[(..., *added)]
+        y = _tensor_like(self._call(four_d, weight, dtype), four_d)
         y = y[(..., *(0 for _ in added))].movedim(1, -1)
         return y[0] if one_row else y
 
@@ -158,6 +159,16 @@ class AddSubject(Subject):
             got = type(out).__name__
             raise UsageError(f"--add: expected (y, h) or None (in place), got {got}")
         return tuple(out)
+
+def _tensor_like(y, x):
+    """y, if it is a tensor of x's shape, as a norm's output is."""
+    if not isinstance(y, torch.Tensor):
+        raise TypeError(f"it returned {type(y).__name__}, not a tensor")
+    if y.shape != x.shape:
+        raise ValueError(
+            f"it returned shape {tuple(y.shape)} for x of {tuple(x.shape)}"
+        )
+    return y
 
 def _gain(module, n, name):
     """The name of a module's gain, its parameter of shape (n,) named weight (or scale,
