@@ -151,6 +151,19 @@ def test_a_weight_of_the_wrong_shape_is_refused_in_forward():
         norm(torch.randn(2, 8))
 
 
+@pytest.mark.parametrize(
+    "x, weight", [((1, 8), (8,)), ((4, 8), (7,))], ids=["x's rows", "weight's size"]
+)
+def test_the_in_place_fused_add_refuses_bad_shapes_before_writing(x, weight):
+    from snippets.implementations.fused_add_in_place import fused_add_rms_norm_
+
+    x, residual = torch.randn(x), torch.randn(4, 8)
+    before = residual.clone()
+    with pytest.raises(ValueError, match=r"got x \(\d, 8\), residual \(4, 8\), weight"):
+        fused_add_rms_norm_(x, residual, torch.ones(weight))
+    assert torch.equal(residual, before)
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_all_zero_rows_give_zeros(dtype):
     y = RMSNorm(8)(torch.zeros(3, 8, dtype=dtype))

@@ -8,6 +8,12 @@ def fused_add_rms_norm_(x, residual, weight, eps=1e-6):
     """As vLLM's fused_add_rms_norm(input, residual, weight, epsilon) does: residual
     becomes x + residual (rounded to its dtype), then x becomes RMSNorm(residual),
     both written in place. Returns nothing."""
+    if x.shape != residual.shape or weight.shape != x.shape[-1:]:  # before any write
+        raise ValueError(
+            f"expected x and residual of one shape and weight of their last dimension;"
+            f" got x {tuple(x.shape)}, residual {tuple(residual.shape)},"
+            f" weight {tuple(weight.shape)}"
+        )
     residual.add_(x)
     x.copy_(rms_norm_llama(residual, weight, eps))
 
