@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 PYTHON=${PYTHON:-python3}
+CPU_INDEX=https://download.pytorch.org/whl/cpu/
 EXTRAS=${EXTRAS:-docs test}
 if [ ! -x .venv/bin/python ]; then
   echo "Creating .venv with $($PYTHON --version)"
@@ -26,6 +27,15 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "Installing the '$extra' dependencies into .venv (about ${SIZE[$extra]})."
   done
   echo "A first install takes a few minutes; pip lists each package as it goes."
+  # PyPI's PyTorch for Linux is the CUDA build, which needs another Triton than the one
+  # pinned (pip: ResolutionImpossible) and gigabytes more: take the CPU build from PyTorch's
+  # index, unless pip was given an index already or that one cannot be reached.
+  if [ "$(uname -s)" = Linux ] && [ -z "${PIP_EXTRA_INDEX_URL:-}" ] &&
+    ! .venv/bin/python -c "import torch" 2>/dev/null &&
+    .venv/bin/python -c "import urllib.request as u; u.urlopen('$CPU_INDEX', timeout=5)" \
+      2>/dev/null; then
+    export PIP_EXTRA_INDEX_URL=$CPU_INDEX
+  fi
   .venv/bin/python -m pip install --quiet --upgrade pip
   joined=$(IFS=,; echo "${missing[*]}")
   log=.venv/pip-install.log
