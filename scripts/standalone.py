@@ -362,21 +362,33 @@ def requirements(source: str) -> tuple[tuple[str, str], ...]:
         if top in distributions:
             for name in distributions[top]:
                 found.setdefault(name, importlib.metadata.version(name))
-        elif (pinned := _pins().get(top.replace("_", "-").lower())) is not None:
+        elif (
+            pinned := _pins().get(_normalized(DISTRIBUTION.get(top, top)))
+        ) is not None:
             # Not installed here (scripts/serve installs what the build needs, not the
             # libraries the tests compare against): the version the tests run.
-            found.setdefault(top.replace("_", "-").lower(), pinned)
+            found.setdefault(_normalized(DISTRIBUTION.get(top, top)), pinned)
         else:
             raise ValueError(f"{top} is imported but not installed")
     return tuple(found.items())
 
 
+# Modules imported by a name other than their distribution's.
+DISTRIBUTION = {"haiku": "dm-haiku"}
+
+
+def _normalized(name: str) -> str:
+    """A distribution's name as pip compares it: ml_dtypes, ML.Dtypes -> ml-dtypes."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 @functools.cache
 def _pins() -> dict[str, str]:
-    """Distribution name -> version, from constraints.txt (the versions pip installs)."""
+    """Distribution name (normalized) -> version, from constraints.txt (the versions pip
+    installs)."""
     lines = (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines()
     pairs = (line.split("==") for line in lines if "==" in line and line[:1] != "#")
-    return {name.strip().lower(): version.strip() for name, version in pairs}
+    return {_normalized(name.strip()): version.strip() for name, version in pairs}
 
 
 def runs_with(source: str) -> str:

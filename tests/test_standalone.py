@@ -439,3 +439,18 @@ def test_a_package_the_build_lacks_is_named_at_its_pinned_version(monkeypatch):
     finally:
         scripts_standalone.requirements.cache_clear()
     assert named == {"keras": scripts_standalone._pins()["keras"]}
+
+
+def test_every_package_a_block_imports_is_named_with_nothing_installed(monkeypatch):
+    """scripts/serve installs the build's packages only: every other package a block or a
+    notebook imports is found among the pins by its import name (haiku is dm-haiku,
+    ml_dtypes is pinned as ml_dtypes)."""
+    monkeypatch.setattr(scripts_standalone, "_distributions", dict)
+    scripts_standalone.requirements.cache_clear()
+    try:
+        for page in pages("en"):
+            for target in includes(read(DOCS / "en" / page)):
+                if target.split(":")[0].endswith(".py"):
+                    scripts_standalone.requirements(shown_code(target))
+    finally:
+        scripts_standalone.requirements.cache_clear()
