@@ -139,9 +139,11 @@ def create(name: str, title: str, korean_title: str, after=None, root: Path = RO
 def renamed(text: str, old: str, new: str) -> str:
     """`text` with the page's paths, imports and links pointing to its new name."""
     text = re.sub(rf"\bsnippets([/.]){old}\b", rf"snippets\g<1>{new}", text)
-    # A link or a nav entry: (old.md#...), (../old.md), docs/en/old.md, ": old.md".
+    # A link or a nav entry: (old.md#...), (../old.md), docs/en/old.md, ": old.md"; not
+    # notebooks/old.md, another page.
+    before = r"(?:(?<=[( ])|(?<=\.\./)|(?<=docs/en/)|(?<=docs/ko/))"
     return re.sub(
-        rf"(?<=[(/ ]){old}\.md(?=[#)\s,]|$)", f"{new}.md", text, flags=re.MULTILINE
+        rf"{before}{old}\.md(?=[#)\s,]|$)", f"{new}.md", text, flags=re.MULTILINE
     )
 
 
@@ -175,8 +177,11 @@ def rename(old: str, new: str, root: Path = ROOT) -> list[Path]:
         (root / "snippets" / old).rename(root / "snippets" / new)
     files = [
         root / "mkdocs.yml",
+        *root.glob("*.md"),  # README, CONTRIBUTING
         *docs.rglob("*.md"),
         *(root / "snippets").rglob("*.py"),
+        *(root / "tests").rglob("*.py"),
+        *(path for path in (root / "scripts").iterdir() if path.is_file()),
     ]
     rewritten = []
     for path in files:

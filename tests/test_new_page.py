@@ -51,7 +51,7 @@ def test_a_new_page_and_a_renamed_one_pass_the_page_checks(clone: Path):
     assert "trial_page.md" in (clone / "mkdocs.yml").read_text(encoding="utf-8")
     # Nothing names the old page any more, and every translation record is current.
     files = [clone / "mkdocs.yml", *(clone / "docs").rglob("*.md")]
-    files += (clone / "snippets").rglob("*.py")
+    files += [*(clone / "snippets").rglob("*.py"), *(clone / "tests").rglob("*.py")]
     stale = [
         p
         for p in files
@@ -61,6 +61,17 @@ def test_a_new_page_and_a_renamed_one_pass_the_page_checks(clone: Path):
         stale == [] and (clone / "snippets/framework_apis/flax_rms_norm.py").is_file()
     )
     assert translations.problems(clone / "docs") == []
+
+
+def test_a_rename_rewrites_the_pages_names_and_not_a_notebooks_of_the_same_name():
+    text = (
+        "- Pre-norm: old.md\n[a](old.md#x) [b](../old.md) docs/en/old.md docs/ko/old.md\n"
+        "[nb](notebooks/old.md) bold.md from snippets.old import f; snippets/old/f.py\n"
+    )
+    assert new_page.renamed(text, "old", "new") == (
+        "- Pre-norm: new.md\n[a](new.md#x) [b](../new.md) docs/en/new.md docs/ko/new.md\n"
+        "[nb](notebooks/old.md) bold.md from snippets.new import f; snippets/new/f.py\n"
+    )
 
 
 @pytest.mark.parametrize(
