@@ -114,6 +114,12 @@ def create(name: str, title: str, korean_title: str, after=None, root: Path = RO
         raise ValueError(
             f"NAME must be lowercase letters, digits and _ (a Python package), got {name!r}"
         )
+    for given in (title, korean_title):  # written into mkdocs.yml as `Title: page.md`
+        if not given.strip() or re.search(r"[:#]|^[-?!&*|>'\"%@`\[\]{},]", given):
+            raise ValueError(
+                f"title {given!r}: write it without ':' or '#', and not starting with"
+                " a mark YAML reads (mkdocs.yml holds it unquoted)"
+            )
     folder = root / "snippets" / name
     targets = [root / "docs" / lang / f"{name}.md" for lang in ("en", "ko")] + [folder]
     taken = [str(path.relative_to(root)) for path in targets if path.exists()]
