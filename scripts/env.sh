@@ -8,9 +8,15 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PYTHON=${PYTHON:-python3}
 CPU_INDEX=https://download.pytorch.org/whl/cpu/
 EXTRAS=${EXTRAS:-docs test}
-if [ ! -x .venv/bin/python ]; then
+# A .venv without pip (left by a venv that failed half way) is made again.
+if ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
   echo "Creating .venv with $($PYTHON --version)"
-  "$PYTHON" -m venv .venv
+  rm -rf .venv
+  if ! "$PYTHON" -m venv .venv; then
+    rm -rf .venv
+    echo "$PYTHON could not create .venv; on Debian or Ubuntu: apt install python3-venv" >&2
+    exit 1
+  fi
 fi
 
 # What a first install of each extra downloads and unpacks, roughly (measured on Linux).
