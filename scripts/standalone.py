@@ -165,7 +165,10 @@ def _plan(tree: ast.Module, where: str, root: Path) -> list[tuple[str, list[ast.
             raise ValueError(f"{where}: no file {path.relative_to(root)} for {module}")
         relative = str(path.relative_to(root))
         tree, helper_imports = _helper(path.read_text(encoding="utf-8"), relative)
-        kept = _needed(tree, wanted[module])
+        try:
+            kept = _needed(tree, wanted[module])
+        except ValueError as error:  # a name the script imports that the helper lacks
+            raise ValueError(f"{where}: {relative}: {error}") from error
         used = set(wanted[module]).union(
             *(_uses(node) for node in kept if node not in helper_imports)
         )

@@ -314,6 +314,16 @@ def test_an_import_that_cannot_be_written_out_stops_the_build(line: str):
         standalone(line + "\n")
 
 
+def test_a_name_the_helper_lacks_is_named_with_the_script_and_the_helper():
+    script = "from snippets.implementations.variants import no_such_helper\n"
+    with pytest.raises(ValueError) as error:
+        standalone(script, "snippets/x/y.py")
+    assert str(error.value) == (
+        "snippets/x/y.py: snippets/implementations/variants.py: not defined at the top of"
+        " the module: ['no_such_helper']"
+    )
+
+
 def test_a_helper_is_written_out_with_only_what_the_script_needs():
     script = "from snippets.implementations.variants import rms_norm_llama\n"
     shown = standalone(script)
