@@ -365,14 +365,13 @@ def requirements(source: str) -> tuple[tuple[str, str], ...]:
         if top in distributions:
             for name in distributions[top]:
                 found.setdefault(name, importlib.metadata.version(name))
-        elif (
-            pinned := _pins().get(_normalized(DISTRIBUTION.get(top, top)))
-        ) is not None:
+        else:
             # Not installed here (scripts/serve installs what the build needs, not the
             # libraries the tests compare against): the version the tests run.
-            found.setdefault(_normalized(DISTRIBUTION.get(top, top)), pinned)
-        else:
-            raise ValueError(f"{top} is imported but not installed")
+            name = _normalized(DISTRIBUTION.get(top, top))
+            if name not in _pins():
+                raise ValueError(f"{top} is imported but not installed")
+            found.setdefault(name, _pins()[name])
     return tuple(found.items())
 
 
