@@ -4,9 +4,9 @@ Each block (what its copy button copies, not the snippet file; the test checks i
 page's block) runs with the site's Python in an empty temporary folder outside the repository,
 after code that makes the site's own packages unimportable (scripts/standalone.py,
 NO_SITE_PACKAGE). What it prints must equal its `#>` lines (pytest-examples' check, as in
-test_snippets.py), and every output line must follow a print that ran. A block that imports from `snippets`, or reads a file of the repository,
-fails, named by page and title. The notebooks' cells run the same way in the build
-(tests/test_notebooks.py checks the run).
+test_snippets.py), and every output line must follow a print that ran. A block that imports
+from `snippets`, or reads a file of the repository, fails, named by page and title. The
+notebooks' cells run the same way in the build (tests/test_notebooks.py checks the run).
 
 This is where every snippet's output is checked; test_snippets.py lints them and, with
 `--update-examples`, rewrites their `#>` lines.
