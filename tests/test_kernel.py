@@ -574,6 +574,8 @@ def row_sized_accesses(kernel_name: str, flag: str, on: bool) -> list[tuple[str,
             pointer = pointer.left
         return pointer.id
 
+    renamed = {}  # a pointer argument pointed at another tensor, e.g. X, s = H, N
+
     def visit(statements):
         for statement in statements:
             if (
@@ -584,13 +586,20 @@ def row_sized_accesses(kernel_name: str, flag: str, on: bool) -> list[tuple[str,
             elif isinstance(statement, (ast.For, ast.If)):  # loops: the same accesses
                 yield from visit(statement.body + statement.orelse)
             else:
+                rename(statement)
                 yield from calls(statement)
+
+    def rename(statement):
+        if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Tuple):
+            for target, value in zip(statement.targets[0].elts, statement.value.elts):
+                if getattr(value, "id", None) in ROW_SIZED:
+                    renamed[target.id] = value.id
 
     def calls(statement):
         for node in ast.walk(statement):
             access = getattr(getattr(node, "func", None), "attr", None)
             if access in ("load", "store") and base(node.args[0]) in ROW_SIZED:
-                yield access, base(node.args[0])
+                yield access, renamed.get(base(node.args[0]), base(node.args[0]))
 
     return list(visit(kernel_def.body))
 
@@ -627,6 +636,22 @@ def test_the_kernels_move_the_bytes_the_page_counts():
     assert sorted(wide_forward) == [("load", "X"), ("load", "X"), ("store", "Y")]
     assert sorted(set(wide_backward)) == sorted(set(lone_backward))
     assert len(wide_backward) == 5
+    # Fused, the wide forward reads its rounded h back, not x; the wide backward reads
+    # dh once, beside its lone accesses.
+    fused_wide_forward = row_sized_accesses(
+        "rms_norm_forward_wide_kernel", "ADD_RESIDUAL", True
+    )
+    assert fused_wide_forward == [
+        ("load", "X"),
+        ("load", "R"),
+        ("store", "H"),
+        ("load", "H"),
+        ("store", "Y"),
+    ]
+    fused_wide_backward = row_sized_accesses(
+        "rms_norm_backward_wide_kernel", "ADD_DH", True
+    )
+    assert sorted(fused_wide_backward) == sorted(wide_backward + [("load", "DH")])
     assert len(fused_forward) == tensors_moved(PASSES["forward"]["fused"])
     assert len(fused_backward) == tensors_moved(PASSES["backward"]["fused"])
     for counted, lone, fused in [
