@@ -78,13 +78,15 @@ def _git(root: Path, *args: str) -> bytes | None:
 
 def recorded_source(korean_page: Path, docs: Path = DOCS) -> tuple[str, str] | None:
     """(commit, text) of the English page as the Korean page's record names it: the newest
-    commit whose version of the file has the recorded hash; None if git has none."""
+    commit whose version of the file has the recorded hash, under the name it had then (a
+    renamed page's history is followed); None if git has none."""
     wanted = recorded_hash(korean_page)
     root = docs.parent  # the repository
     path = english_source(korean_page, docs).relative_to(root).as_posix()
-    commits = (_git(root, "log", "--format=%H", "--", path) or b"").decode().split()
-    for commit in commits:
-        blob = _git(root, "show", f"{commit}:{path}")
+    log = _git(root, "log", "--follow", "--name-only", "--format=%H", "--", path)
+    lines = (log or b"").decode().split()  # each commit, then the file's name in it
+    for commit, named in zip(lines[::2], lines[1::2]):
+        blob = _git(root, "show", f"{commit}:{named}")
         if blob is not None and hashlib.sha256(blob).hexdigest() == wanted:
             return commit, blob.decode("utf-8")
     return None

@@ -326,6 +326,16 @@ def test_diff_shows_the_english_changes_since_the_recorded_version(tmp_path: Pat
     diff = translations.changes(korean, docs).splitlines()
     assert diff[0].startswith("--- en/page.md as recorded (commit ")
     assert "-First sentence." in diff and "+A new one." in diff
+    # The change committed, then the page renamed with its twin (scripts/new-page
+    # --rename): the recorded version is found under the old name.
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "change")
+    git("mv", "docs/en/page.md", "docs/en/renamed.md")
+    git("mv", "docs/ko/page.md", "docs/ko/renamed.md")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "rename")
+    korean = docs / "ko" / "renamed.md"
+    diff = translations.changes(korean, docs).splitlines()
+    assert diff[0].startswith("--- en/renamed.md as recorded (commit ")
+    assert "-First sentence." in diff and "+A new one." in diff
     korean.write_text("---\nsource_sha256: 0000\n---\n# 제목\n", encoding="utf-8")
     assert "no commit holds the version" in translations.changes(korean, docs)
 
