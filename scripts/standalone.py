@@ -406,11 +406,16 @@ def snippet_files(root: Path = ROOT) -> list[Path]:
 
 def write_all(root: Path = ROOT) -> Path:
     """Write the standalone version of every snippet file under root/build/standalone/;
-    return that folder. Unchanged files are not rewritten (mkdocs serve watches them)."""
+    return that folder. Unchanged files are not rewritten (mkdocs serve watches them), and
+    those of snippet files since removed or renamed are deleted: a page still including
+    one would otherwise build here and fail on a fresh clone."""
     out = root / FOLDER
     sources = {path: path.read_text(encoding="utf-8") for path in snippet_files(root)}
     if _written.get(root) == sources:  # the second language's build, or nothing edited
         return out
+    wanted = {out / path.relative_to(root) for path in sources}
+    for stale in set(out.rglob("*.py")) - wanted:
+        stale.unlink()
     for path, source in sources.items():
         relative = path.relative_to(root)
         text = standalone(source, relative.as_posix(), root)

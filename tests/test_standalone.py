@@ -416,6 +416,13 @@ def test_write_all_rewrites_what_an_edit_changed_and_only_that(tmp_path: Path):
     edited = written.stat().st_mtime_ns
     scripts_standalone.write_all(root)  # nothing edited: nothing rewritten
     assert written.stat().st_mtime_ns == edited
+    # A snippet renamed: its old standalone file goes, or a page still including it would
+    # build here and fail on a fresh clone.
+    (root / "snippets" / "demo" / "script.py").rename(
+        root / "snippets" / "demo" / "renamed.py"
+    )
+    scripts_standalone.write_all(root)
+    assert not written.exists() and written.with_name("renamed.py").is_file()
 
 
 def test_a_block_names_each_package_it_imports_at_the_pinned_version():
