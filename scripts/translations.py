@@ -84,7 +84,8 @@ def recorded_source(korean_page: Path, docs: Path = DOCS) -> tuple[str, str] | N
     root = docs.parent  # the repository
     path = english_source(korean_page, docs).relative_to(root).as_posix()
     log = _git(root, "log", "--follow", "--name-only", "--format=%H", "--", path)
-    lines = (log or b"").decode().split()  # each commit, then the file's name in it
+    # Each commit, then the file's name in it (a line each, a blank line between).
+    lines = [line for line in (log or b"").decode().splitlines() if line]
     for commit, named in zip(lines[::2], lines[1::2]):
         blob = _git(root, "show", f"{commit}:{named}")
         if blob is not None and hashlib.sha256(blob).hexdigest() == wanted:
