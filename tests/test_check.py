@@ -20,7 +20,7 @@ from transformers.models.llama4.modeling_llama4 import Llama4TextL2Norm
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNormGated
 
 from snippets.check.__main__ import main
-from snippets.check.checks import check, under_triton_interpreter
+from snippets.check.checks import check, percent, under_triton_interpreter
 from snippets.check.report import NO_AUTOGRAD
 from snippets.check.target import Subject, UsageError, load
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
@@ -862,3 +862,14 @@ def test_add_mode_on_a_plain_norm_is_a_usage_error_naming_what_it_expects(tmp_pa
         status == 2
         and "--add: expected (y, h) or None (in place), got Tensor" in errors
     )
+
+
+@pytest.mark.parametrize(
+    "share, shown",
+    [(0.0, "0%"), (1 / 512, "<1%"), (0.35, "35%"), (0.999, ">99%"), (1.0, "100%")],
+)
+def test_a_share_of_outputs_is_never_shown_as_none_or_all_when_it_is_neither(
+    share, shown
+):
+    # The rounding report: one output in 512 differing read "differs on 0% of outputs".
+    assert percent(share) == shown

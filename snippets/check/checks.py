@@ -154,6 +154,14 @@ def check_mixed(norm, found, device):
     detail = f"float32 weight, bfloat16 input: {error}, out {out}"
     return Verdict("mixed", ok, detail, see)
 
+def percent(share: float) -> str:
+    """A share in whole percent, but never 0% or 100% for one that is neither: one
+    output in 512 is <1%."""
+    shown = f"{share:.0%}"
+    if shown == "0%" and share > 0:
+        return "<1%"
+    return ">99%" if shown == "100%" and share < 1 else shown
+
 def check_rounding(norm, found, device):
     """The convention whose bits the target gives in bfloat16 (reported), or the one it was
     told to follow (--convention: then required)."""
@@ -174,8 +182,10 @@ def check_rounding(norm, found, device):
             parts.append(f"bit for bit {CONVENTIONS[name]}")
         else:
             ulps = f"{most:.0f} ulp" + ("s" if most > 1 else "")
-            parts.append(f"{name} differs on {share:.0%} of outputs, by up to {ulps}")
-    parts.append(f"{measured['correctly rounded']:.0%} correctly rounded")
+            parts.append(
+                f"{name} differs on {percent(share)} of outputs, by up to {ulps}"
+            )
+    parts.append(f"{percent(measured['correctly rounded'])} correctly rounded")
     detail = "; ".join(parts)
     if declared is None:
         return Verdict("rounding", None, detail, see)

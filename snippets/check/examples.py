@@ -17,6 +17,10 @@ def eps_twice_literal(x, weight):
     # The same mistake with eps written as a number: nothing declares it.
     return weight * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) + 1e-6)
 
+def eps_twice_small(x, weight):
+    # The same mistake with a small eps: the second one is far below the rows' RMS.
+    return weight * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-8) + 1e-8)
+
 def no_eps(x, weight):
     # No eps at all: an all-zero row divides 0 by 0.
     return weight * x / x.pow(2).mean(-1, keepdim=True).sqrt()
@@ -34,6 +38,7 @@ targets = [
     no_upcast,
     eps_twice,
     eps_twice_literal,
+    eps_twice_small,
     no_eps,
     TruncNormalInit,
 ]
@@ -50,6 +55,7 @@ for name, report in reports.items():
     #> no_upcast           none       half
     #> eps_twice           none       forward, eps, half, gradients
     #> eps_twice_literal   none       forward, half, gradients
+    #> eps_twice_small     none       half
     #> no_eps              none       half, zero rows
     #> TruncNormalInit     float32    init
 
