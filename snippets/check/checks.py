@@ -155,12 +155,9 @@ def check_mixed(norm, found, device):
     return Verdict("mixed", ok, detail, see)
 
 def percent(share: float) -> str:
-    """A share in whole percent, but never 0% or 100% for one that is neither: one
-    output in 512 is <1%."""
+    """One output in 512 is <1%, not 0%; 511 in 512 is >99%, not 100%."""
     shown = f"{share:.0%}"
-    if shown == "0%" and share > 0:
-        return "<1%"
-    return ">99%" if shown == "100%" and share < 1 else shown
+    return {"0%": "<1%", "100%": ">99%"}.get(shown, shown) if 0 < share < 1 else shown
 
 def check_rounding(norm, found, device):
     """The convention whose bits the target gives in bfloat16 (reported), or the one it was

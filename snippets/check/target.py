@@ -18,7 +18,6 @@ N = 64  # features per row: small enough for gradcheck, large enough for a mean
 class UsageError(Exception):
     """The target cannot be imported, built or called (exit status 2)."""
 
-# --8<-- [start:subject]
 class Subject:
     """The implementation under test, called as norm(x, weight) whatever its form."""
 
@@ -87,6 +86,7 @@ class Subject:
         other.eps_outside, other.dim = self.eps_outside, self.dim
         return other
 
+    # --8<-- [start:call]
     def __call__(self, x, weight, dtype=None):
         """The checks' inputs hold the features last; a channel-first target gets them at
         dim 1 of a 4-D tensor, (batch, channels, height, width), and its output back."""
@@ -121,7 +121,7 @@ class Subject:
         # By name: f(x, w, bias=None, eps=1e-6) must not get eps as its bias.
         return self.function(x, weight, **kwargs)
 
-# --8<-- [end:subject]
+    # --8<-- [end:call]
 
 class AddSubject(Subject):
     """A residual add fused with the norm (--add): y, h = f(x, residual, weight[, eps]) with
