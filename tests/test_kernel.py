@@ -14,6 +14,8 @@ sets it).
 
 import ast
 import copy
+import inspect
+import json
 import os
 import re
 import subprocess
@@ -912,3 +914,37 @@ def test_on_a_gpu_autocast_runs_rms_norm_as_the_installed_pytorch_lists_it():
 def torch_version() -> tuple[int, int]:
     major, minor = torch.__version__.split(".")[:2]
     return int(major), int(minor)
+
+
+def test_pytorch_213_runs_a_vendored_quack_kernel_for_same_dtype_rows_on_sm90_and_sm100(
+    monkeypatch,
+):
+    # The Kernel page: PyTorch 2.13 (the pinned version) routes _fused_rms_norm and its
+    # backward to a vendored QuACK kernel on compute capability 9 and 10, given two optional
+    # packages, for rows whose weight has their dtype; the benchmark ran PyTorch 2.11.
+    if torch_version() != (2, 13):
+        pytest.skip("the page describes PyTorch 2.13's dispatch")
+    from torch._native import cutedsl_utils
+    from torch._native.ops.norm import rmsnorm_impl
+
+    assert "major in (9, 10)" in inspect.getsource(rmsnorm_impl._is_supported)
+    runtime = inspect.getsource(cutedsl_utils._check_runtime_available)
+    assert '("nvidia_cutlass_dsl", "cutlass")' in runtime
+    assert '("apache_tvm_ffi", "tvm_ffi")' in runtime
+    monkeypatch.setattr(rmsnorm_impl, "_is_supported", lambda x: True)  # a GPU's answer
+    for condition in ["_fused_rms_norm_cond", "_fused_rms_norm_backward_cond"]:
+        source = inspect.getsource(getattr(rmsnorm_impl, condition))
+        assert "weight.dtype != input.dtype" in source, condition
+    x = torch.randn(4, 1024, dtype=torch.bfloat16)
+    for weight, taken in [
+        (torch.ones(1024, dtype=torch.bfloat16), True),
+        (torch.ones(1024), False),
+    ]:
+        assert rmsnorm_impl._fused_rms_norm_cond(x, [1024], weight, 1e-6) == taken
+    odd = torch.randn(4, 1023, dtype=torch.bfloat16)  # a length its vector loads refuse
+    assert not rmsnorm_impl._fused_rms_norm_cond(odd, [1023], None, 1e-6)
+    results = sorted(
+        (ROOT / "snippets" / "benchmark" / "results").rglob("nvidia-*.json")
+    )
+    versions = {json.loads(path.read_text())["torch"] for path in results}
+    assert results and versions == {"2.11.0"}, versions
