@@ -119,6 +119,17 @@ def test_model_is_causal():
     assert not torch.allclose(before[:, 8:], after[:, 8:])
 
 
+@pytest.mark.parametrize(
+    "dim, n_heads, n_kv_heads",
+    [(64, 5, 5), (64, 4, 3), (40, 8, 8)],  # 64 / 5, 4 / 3, a head size of 5
+    ids=["partial head", "partial group", "odd head size"],
+)
+def test_a_block_whose_heads_do_not_divide_is_refused_by_name(dim, n_heads, n_kv_heads):
+    message = f"got dim={dim}, n_heads={n_heads}, n_kv_heads={n_kv_heads}"
+    with pytest.raises(ValueError, match=message):
+        DecoderBlock(dim, n_heads, n_kv_heads, hidden=172)
+
+
 def test_each_family_is_one_block_with_one_model_type_and_distinct_models():
     families = [family for family, *_ in MODELS]
     blocks = [family for family, _ in groupby(families)]

@@ -25,6 +25,14 @@ def rotate(x, cos, sin):
 class Attention(nn.Module):
     def __init__(self, dim, n_heads, n_kv_heads):
         super().__init__()
+        # Whole heads, whole groups of query heads per key/value head, and an even head
+        # size, whose two halves the rotation pairs up.
+        if dim % n_heads or n_heads % n_kv_heads or dim // n_heads % 2:
+            raise ValueError(
+                "dim must split into n_heads heads of an even size, and n_heads into"
+                f" groups of n_kv_heads; got dim={dim}, n_heads={n_heads},"
+                f" n_kv_heads={n_kv_heads}"
+            )
         self.n_heads, self.n_kv_heads = n_heads, n_kv_heads
         self.head_dim = dim // n_heads
         self.q_proj = nn.Linear(dim, n_heads * self.head_dim, bias=False)
@@ -66,9 +74,8 @@ class DecoderBlock(nn.Module):
         super().__init__()
         self.input_layernorm = RMSNorm(dim, eps)
         self.self_attn = Attention(dim, n_heads, n_kv_heads)
-        self.post_attention_layernorm = RMSNorm(
-            dim, eps
-        )  # before the MLP, despite its name
+        # Before the MLP, despite its name: transformers' names, so its weights load.
+        self.post_attention_layernorm = RMSNorm(dim, eps)
         self.mlp = SwiGLU(dim, hidden)
 
     def forward(self, x, cos, sin):
