@@ -505,6 +505,14 @@ def test_json_reports_a_usage_error_as_json_with_status_2():
     assert status == 2 and "cannot import" in json.loads(printed)["usage_error"]
 
 
+def test_a_built_in_without_a_readable_signature_is_a_usage_error():
+    # torch.rms_norm is a C function: Python cannot tell what it takes.
+    status, printed, _ = in_process("torch:rms_norm", "--json")
+    error = json.loads(printed)["usage_error"]
+    assert status == 2 and "cannot read the parameters of rms_norm" in error
+    assert "wrap it in a Python function" in error
+
+
 def test_a_file_with_a_dataclass_under_postponed_annotations_loads(tmp_path):
     # OLMo's pattern: a @dataclass looks its module up in sys.modules while it is built.
     source = tmp_path / "norm_with_config.py"

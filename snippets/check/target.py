@@ -18,6 +18,18 @@ N = 64  # features per row: small enough for gradcheck, large enough for a mean
 class UsageError(Exception):
     """The target cannot be imported, built or called (exit status 2)."""
 
+def _parameters(obj):
+    """The parameters obj takes, read from its signature; a built-in whose signature
+    Python cannot read (torch.rms_norm) is a usage error."""
+    try:
+        return inspect.signature(obj).parameters
+    except (TypeError, ValueError) as error:
+        raise UsageError(
+            f"cannot read the parameters of {getattr(obj, '__name__', obj)} ({error}):"
+            " wrap it in a Python"
+            " function, such as def norm(x, weight, eps=1e-6): ..."
+        ) from error
+
 class Subject:
     """The implementation under test, called as norm(x, weight) whatever its form."""
 
@@ -32,7 +44,7 @@ class Subject:
         # A factory, f(n) returning a module (one built from a config object), is
         # built as a module class is.
         if factory or (inspect.isclass(obj) and issubclass(obj, torch.nn.Module)):
-            takes = inspect.signature(obj).parameters
+            takes = _parameters(obj)
             _passable(obj, eps, takes)
             kwargs = {**self.init, **({"eps": eps} if eps is not None else {})}
             # Built as Cls(n), unless its first argument is eps: a norm with no weight
@@ -60,7 +72,7 @@ class Subject:
             if self.init:
                 raise UsageError(f"--init: {obj.__name__} is a function, not a class")
             self.module, self.function = None, obj
-            self.takes = inspect.signature(obj).parameters
+            self.takes = _parameters(obj)
             _passable(obj, eps, self.takes)
             if _eps_hint(self.takes, eps):
                 raise UsageError(
