@@ -26,7 +26,7 @@ class Attention(nn.Module):
         mask = torch.ones(length, length, dtype=torch.bool).tril()
         logits = logits.masked_fill(~mask, float("-inf"))
         p = logits.softmax(-1)
-        # Records for the plots: the largest logit, the mean entropy.
+        # Records for the plots: the largest logit magnitude, the mean entropy.
         with torch.no_grad():
             self.max_logit = logits[..., mask].abs().max().item()
             plogp = torch.where(p > 0, p * p.log(), torch.zeros(()))
@@ -74,7 +74,7 @@ def logit_bound(attention):
 @one_thread()
 def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0):
     """AdamW at a constant learning rate. Per step: the training loss, the largest
-    attention logit of any layer, the lowest mean attention entropy of any layer, and
+    attention logit magnitude of any layer, the lowest mean attention entropy of any layer, and
     with QK-norm the bound on the logits after the step."""
     ids, _, vocab = corpus(length)
     torch.manual_seed(seed)

@@ -13,11 +13,12 @@ bfloat16, its two norms being in turn:
 - "Triton (this site), as an operator": the site's kernel as a PyTorch operator
   (snippets/kernel_in_practice/custom_op.py), which torch.compile traces without a break.
 
-Each layer is compiled whole (torch.compile, fullgraph=True: a graph break or a second
-compile is recorded as a failure) afresh for each pass, and timed as run.py times a pass (a
-CUDA graph replayed, and eager calls from Python; rounds taken in turns after a warm-up round,
-the median and range): the forward without autograd (inference), and the forward with the
-backward of every weight and of the input (training). The norms' share of the layer's time
+Each layer is compiled whole (torch.compile, fullgraph=True: a graph break, or more
+compiles than one per layer, is recorded as a failure; the layers share their class's code,
+so torch.compile counts their compiles together) afresh for each pass, and timed as run.py
+times a pass (a CUDA graph replayed, and eager calls from Python; rounds taken in turns
+after a warm-up round, the median and range): the forward without autograd (inference),
+and the forward with the backward of every weight and of the input (training). The norms' share of the layer's time
 is what a faster norm can save.
 """
 

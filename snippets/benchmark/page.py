@@ -1,4 +1,5 @@
-"""The benchmark pages' tables, text and plots, generated from the results files of run.py.
+"""The benchmark pages' tables, text and plots, generated from the results files of run.py,
+fp8.py and model.py.
 
     python -m snippets.benchmark.page snippets/benchmark/results/*.json
     python -m snippets.benchmark.page snippets/benchmark/results/cpu/<cpu>.json
@@ -1426,7 +1427,7 @@ SECTIONS = {"fp8": (FP8_TABLES, fp8_section), "model": (MODEL_TABLES, model_sect
 
 def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) -> list:
     """Write the Markdown (into `folder`) and the plots of one CPU results file or of the
-    GPU ones; return the paths written."""
+    GPU ones (run.py's, fp8.py's or model.py's); return the paths written."""
     every = [(path.stem, json.loads(path.read_text())) for path in sorted(paths)]
     kinds = {results["kind"] for _, results in every}
     if len(kinds) != 1 or ("cpu" in kinds and len(every) != 1):

@@ -51,8 +51,8 @@ second compile (which would otherwise run part of the pass uncompiled, or compil
 after 8 compiles fall back to eager code with a logged warning)
 is recorded as a failure, never as a figure. For the backward alone it compiles with
 donated buffers off (torch._functorch.config.donated_buffer = False): a compiled backward
-otherwise hands the forward's saved buffers over to itself and refuses to run twice from
-one forward.
+otherwise hands the forward's saved buffers over to itself and refuses retain_graph=True,
+which a backward timed again from one forward needs.
 
 host_us is the host's time per call on tiny tensors, the median of many calls each timed by
 the host clock with the GPU otherwise idle: each implementation's passes, and "bare launch
@@ -426,8 +426,8 @@ def copy_kernel(
     numel,  # elements to copy
     BLOCK: tl.constexpr,  # elements per program, a power of two
 ):
-    # Program p copies elements p * BLOCK to p * BLOCK + BLOCK - 1; int64: a buffer can
-    # hold 2**30 elements and more.
+    # Program p copies elements p * BLOCK to p * BLOCK + BLOCK - 1; int64, so that offsets
+    # stay right past 2**31 elements.
     offsets = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     mask = offsets < numel  # the last program's block may hang past the end
     tl.store(DST + offsets, tl.load(SRC + offsets, mask=mask), mask=mask)

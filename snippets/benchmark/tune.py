@@ -10,7 +10,9 @@ and num_warps; from N = 16384 on also the wide kernels, which loop over a row in
 each chunk, num_warps (and programs per SM). Each is launched as the kernel's launchers run
 it: a CUDA graph replayed, the median of do_bench (L2 flushed), as run.py times a pass. A
 setting is left out when a thread would hold more than MOST_VALUES values of a tile, which
-spills registers. Each figure is a percentage of a copy of x timed the same way, with the
+spills registers. Each figure is a percentage of a copy of x timed the same way (torch's
+copy_, not run.py's equal-bytes copy kernel: the figures rank settings and are not
+comparable with the published ones), with the
 fewest bytes each pass must move (forward 2MNs, backward 3MNs). The table printed gives, for
 each N, the fastest setting, its figure and the figure of the kernel's own setting today
 (FORWARD_SETTINGS, FORWARD_WIDE, BACKWARD_SETTINGS and BACKWARD_WIDE in

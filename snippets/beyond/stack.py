@@ -76,7 +76,7 @@ class Stack(nn.Module):
         if self.final_norm is not None:
             x = self.final_norm(x)
         if self.variant == "nGPT":
-            # A fixed logit scale: the head sees RMS 1, as in the other variants.
+            # A fixed logit scale: the head sees RMS 1, as after a final RMSNorm.
             x = x * x.shape[-1] ** 0.5
         return self.head(x), inputs
 

@@ -1,4 +1,5 @@
-"""A fused RMSNorm in Triton: one pass over x forward, one pass over x and dy backward; and
+"""A fused RMSNorm in Triton: one pass over x forward, one pass over x and dy backward (for
+rows held whole; the wide kernels read a row twice); and
 the same kernels fused with the residual add before the norm, h = x + r, y = RMSNorm(h).
 
 On a machine without a GPU, set TRITON_INTERPRET=1 before importing triton: the same kernels
@@ -34,7 +35,8 @@ def rms_norm_forward_kernel(
     ADD_RESIDUAL: tl.constexpr,  # False: the lone norm, y = RMSNorm(x); the code is
     # compiled for each value, so the lone norm carries none of the residual's code
     BLOCK_M: tl.constexpr,  # rows per program: several short rows (QK-norm) fill a tile
-    BLOCK_N: tl.constexpr,  # a power of two >= N: the whole row is held in registers
+    BLOCK_N: tl.constexpr,  # a power of two >= N: the whole row is held (in registers,
+    # spilling to local memory at 32768 and 65536)
 ):
     # Program p normalizes rows p * BLOCK_M to p * BLOCK_M + BLOCK_M - 1, each row on its own:
     # a row's result does not depend on M or on the rows beside it. int64: M * N can pass 2**31.
@@ -225,8 +227,10 @@ def rms_norm_backward_wide_kernel(
 # 1024 to 16384 by an earlier sweep of num_warps at M = 16384, whose timings are not
 # published; the others by `python -m snippets.benchmark.tune` (rows of 64, 128 and 256 at
 # M = 262144, 32768 and longer at 512 MiB; 512 is untimed): for the longest rows the
-# whole row held in registers, spills and all, beat the wide kernel (65536: 88% against 82%
-# of a copy_; from 131072 on only the wide kernel was tried).
+# whole row held in registers, spills and all, beat the wide kernel in that sweep (65536:
+# 88% against 82% of torch's copy_, unpublished and not the benchmark's equal-bytes copy,
+# against which the published run gives this setting 71.3%; from 131072 on only the wide
+# kernel was tried).
 FORWARD_SETTINGS = (
     (64, 32, 2),  # QK-norm's head_dim 64: tiles of 2048 values
     (128, 16, 2),

@@ -2,8 +2,9 @@
 residual add before it, so that torch.compile traces a model calling it in one graph
 (fullgraph=True, no graph break) and CUDA graphs capture it.
 
-An autograd.Function is only half visible to torch.compile, and its kernels' launches not at
-all: here each pass is an operator of its own, with the shapes of its outputs (a fake
+Around an autograd.Function torch.compile must trace its Python (the checks, the cached
+launch tables, the launches) and breaks the graph where it cannot: here each pass is an
+operator of its own, with the shapes of its outputs (a fake
 implementation) for tracing and the backward operator registered as its gradient.
 
     from snippets.kernel_in_practice.custom_op import add_rms_norm, rms_norm

@@ -7,9 +7,9 @@ turns each page into a notebook and runs it.
 # --8<-- [start:knobs]
 import torch
 
-EPS = (
-    1e-6  # in the mean square (RMSNorm) or variance (LayerNorm); the paper's code: 1e-8
-)
+# In the mean square (RMSNorm) or variance (LayerNorm). The paper's code uses 1e-8, which
+# its PyTorch version adds to the RMS instead.
+EPS = 1e-6
 DTYPE = torch.float32  # try torch.bfloat16 or torch.float16
 HIDDEN = 4096  # the size of the normalized (last) dimension
 ROWS = 64  # rows per input; each statistic below pools all of them

@@ -44,8 +44,9 @@ print(f"layer 48 weight gradient, post-norm / pre-norm: {top:.3g}")
 #> layer 48 weight gradient, post-norm / pre-norm: 5.49
 
 # Xiong et al. (2020): at initialization their bounds on the last layer's weight gradient
-# differ between post-norm and pre-norm by a factor of sqrt(L). The same ratio on shallower
-# stacks (the last block's first linear layer, mean of 5 seeds), beside the one above.
+# differ between post-norm and pre-norm by a factor of sqrt(L) (their theorem concerns the
+# MLP's second matrix). The same ratio on shallower stacks (the last block's first linear
+# layer, mean of 5 seeds), beside the one above.
 def last_layer_ratio(depth):
     means = [
         torch.stack(

@@ -1,5 +1,6 @@
-"""A tiny causal transformer language model with three norm placements, and the text it
-learns: sentences from a small grammar whose verbs agree with their subjects."""
+"""A tiny causal transformer language model in three norm set-ups (post-LN, pre-LN,
+pre-RMSNorm), and the text it learns: sentences from a small grammar whose verbs agree
+with their subjects."""
 
 import random
 from contextlib import contextmanager

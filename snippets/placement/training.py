@@ -32,8 +32,8 @@ for lr in rates:
     for placement in PLACEMENTS:
         losses = [held_out[lr, placement, seed] for seed in seeds]
         # At 0.001 training is smooth and the losses repeat to many digits. At 0.02 it
-        # amplifies rounding: the second decimal can change with the CPU or the number of
-        # threads, so only where each loss lands is printed.
+        # amplifies rounding: the second decimal can change with the CPU (the instructions
+        # PyTorch's kernels use), so only where each loss lands is printed.
         shown = [f"{loss:.2f}" if lr == 1e-3 else where(loss) for loss in losses]
         print(f"lr {lr:<5g}  {placement:<11}  seeds 0 and 1: {', '.join(shown)}")
         #> lr 0.001  post-LN      seeds 0 and 1: 1.60, 1.59
