@@ -16,7 +16,8 @@ def eps_rows(declared, outside=False) -> torch.Tensor:
     up) is not small against the mean square, or, for a smaller declared eps, sqrt(eps)
     and 3 sqrt(eps), which keep it so however small it is (a margin: float32's rounding of
     the mean square blurs eps only well below 1e-8). An eps told to be outside the root is
-    added to the RMS itself: rows of RMS eps and 3 eps measure it best."""
+    added to the RMS itself: rows of RMS eps and 3 eps (at most 1e-4 and 3e-4) measure it
+    best."""
     if outside and declared:
         return torch.tensor([1.0, 3.0], dtype=torch.float64) * min(1e-4, declared)
     unit = min(1e-4, math.sqrt(declared)) if declared else 1e-4
@@ -25,7 +26,8 @@ def eps_rows(declared, outside=False) -> torch.Tensor:
 # --8<-- [end:eps_rows]
 
 def rows(scales, device, dtype=torch.float32, seed=0, n=N):
-    """One row of n features per scale, each with exactly that RMS."""
+    """One row of n features per scale, each with that RMS (exact in float64, to rounding
+    after a cast)."""
     g = torch.Generator().manual_seed(seed)
     x = torch.randn(len(scales), n, generator=g, dtype=torch.float64)
     x = (
@@ -44,8 +46,8 @@ def reference(x, gain, eps, inside=True):
 
 def not_rms_norm(norm, neutral, device) -> str | None:
     """What the target computes instead of x / RMS(x) over the whole row, in words, or None
-    for an RMSNorm. Rows of RMS about 100 (eps negligible) with a mean of 30, so that the
-    RMS, the standard deviation and its unbiased form all differ."""
+    for an RMSNorm. Rows of RMS about 104 and 85 (eps negligible) with a mean of about 30,
+    so that the RMS, the standard deviation and its unbiased form all differ."""
     x = rows([100.0, 80.0], device) + 30.0
     y, x = norm(x, neutral).double(), x.double()
     if torch.allclose(y, reference(x, torch.ones_like(x[0]), 0.0), rtol=1e-4):
@@ -111,9 +113,10 @@ def conventions(norm: Subject, device) -> dict:
         "eps placement": "neither inside nor outside alone",
     }
     # The right form gives the same eps at both RMS values, to float32's error (0.3% for
-    # eps 1e-8 outside the root). The wrong form's two values differ too, by a factor of
-    # about 3 for a small eps but by well under 1% for eps 1e-3 or more: the form whose two
-    # values agree more closely is the one, if they agree to 1%.
+    # eps 1e-8 outside the root). The wrong form's two values differ, by a factor of about 3
+    # for an eps well below the rows' mean square, though for an eps of 1e-3 inside the root
+    # the outside estimates agree to under 1% too: the form whose two values agree more
+    # closely is the one, if they agree to 1%.
     estimates = {"inside": inside, "outside": outside}
     spread = {
         where: ((eps[0] - eps[1]).abs() / eps.max()).item() if eps.min() > 0 else 1.0

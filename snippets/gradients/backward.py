@@ -11,7 +11,8 @@ def rms_norm_backward(x, weight, grad_out, eps=1e-6):
     r = torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps)
     x_hat = x / r
     weighted = weight * grad_out
-    # The one projection term: the part of weight * g along x_hat.
+    # The one projection term: the part of weight * g along x_hat, times m / (m + eps) for a
+    # mean square m (all of it only at eps = 0).
     shared = (weighted * x_hat).mean(-1, keepdim=True)
     grad_x = (weighted - x_hat * shared) / r
     grad_weight = (grad_out * x_hat).reshape(-1, x.shape[-1]).sum(0)

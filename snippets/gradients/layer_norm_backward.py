@@ -6,7 +6,8 @@ def layer_norm_backward(x, weight, grad_out, eps=1e-6):
     sigma = torch.sqrt((x - mean).pow(2).mean(-1, keepdim=True) + eps)
     x_hat = (x - mean) / sigma
     weighted = weight * grad_out
-    # Two projection terms: the mean of weight * g, and its part along x_hat.
+    # Two projection terms: the mean of weight * g, and its part along x_hat, times
+    # var / (var + eps).
     along_ones = weighted.mean(-1, keepdim=True)
     along_x_hat = (weighted * x_hat).mean(-1, keepdim=True)
     return (weighted - along_ones - x_hat * along_x_hat) / sigma

@@ -7,7 +7,7 @@ for dtype in [torch.float32, torch.float16, torch.bfloat16]:
     #> float16   machine epsilon 0.000977
     #> bfloat16  machine epsilon 0.00781
 
-# A row whose mean square (9e-08) is as small as the epsilons in play.
+# A row whose mean square (9e-08) is below every epsilon in play, float32's the nearest.
 for dtype in [torch.float16, torch.bfloat16]:
     x = torch.full((8,), 3e-4, dtype=dtype)
     values = [

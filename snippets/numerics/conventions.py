@@ -23,7 +23,7 @@ def gemma(x, w):
     return rms_norm_gemma(x, w, EPS)
 
 def gemma_offset_in_bfloat16(x, w):
-    # (d) 1 + w formed in bfloat16 (rounded to its steps of 2^-7 near 1), then as (b).
+    # (d) 1 + w formed in bfloat16 (steps of 2^-7 from 1 up, 2^-8 below 1), then as (b).
     return rms_norm(x, x.shape[-1], 1 + w, EPS)  # a Python 1 keeps w's dtype
 
 def zero_centered(x, w):

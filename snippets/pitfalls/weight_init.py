@@ -9,6 +9,7 @@ print(f"negative gains: {(weight < 0).float().mean():.1%}")
 print(f"mean |gain|: {weight.abs().mean():.3f}")
 #> mean |gain|: 0.709
 
-# RMSNorm starts as the identity on the unit-RMS sphere only with gains of one.
+# RMSNorm starts as the identity on the unit-RMS sphere (up to 1 / sqrt(1 + eps)) only with
+# gains of one.
 print(torch.equal(nn.RMSNorm(4096).weight.detach(), torch.ones(4096)))
 #> True
