@@ -26,8 +26,7 @@ def _parameters(obj):
     except (TypeError, ValueError) as error:
         raise UsageError(
             f"cannot read the parameters of {getattr(obj, '__name__', obj)} ({error}):"
-            " wrap it in a Python"
-            " function, such as def norm(x, weight, eps=1e-6): ..."
+            " wrap it in a Python function, such as def norm(x, weight, eps=1e-6): ..."
         ) from error
 
 class Subject:
