@@ -481,7 +481,7 @@ def _runs(results, family=None, **where) -> list[dict]:
     return [
         r
         for r in results["runs"]
-        if all(r[k] == v for k, v in where.items())
+        if where.items() <= r.items()  # every key of `where` with its value
         and (family is None or (r["implementation"] in adds) == (family == "add"))
     ]
 
