@@ -810,7 +810,7 @@ def made_up(ms, names, shapes, timing="graph", adds=(), group="rows") -> dict:
     grid = {"dtypes": ["torch.bfloat16"], "groups": {group: [list(s) for s in shapes]}}
     return {
         "runs": runs, "add_and_norm": list(adds), "copy": copies, "grid": grid,
-        "device": "NVIDIA H100 80GB HBM3", "peak_gbps": None,
+        "device": "NVIDIA H100 80GB HBM3", "torch": "2.13.0", "peak_gbps": None,
     }  # fmt: skip
 
 
@@ -833,6 +833,9 @@ def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm(
     results["runs"] += eager["runs"]
     results["timings"] = {"graph": "cuda-graph-replay", "eager": "python-calls"}
     lines = page.headline(results, page.WORDS["en"])
+    assert lines[0].startswith(
+        "**NVIDIA H100 80GB HBM3, PyTorch 2.13.0: forward+backward"
+    )
     assert lines[2:8] == [
         "| N | timing | torch F.rms_norm | Triton (this site) | Liger-Kernel |",
         "| --- | --- | --- | --- | --- |",
@@ -848,6 +851,19 @@ def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm(
     eager = "Launched from Python (eager, host time included), at N = 4096 F.rms_norm"
     assert eager in said
     assert "the fastest, the site's kernel 0.67× as fast" in said
+    assert "The host's time" not in said  # not measured in these results
+    # The host's time per call, where it was measured, beside the eager figures.
+    host = {page.KERNEL: {"forward+backward": 61.4}, page.REFERENCE: {"forward": 9.0}}
+    results |= {"host_shape": [16, 1024], "host_us": host}
+    assert "The host's time" not in page.headline(results, page.WORDS["en"])[9]
+    host[page.REFERENCE]["forward+backward"] = 20.6
+    said = page.headline(results, page.WORDS["en"])[9]
+    assert (
+        "The host's time per forward+backward call, measured on a 16 × 1024 input, "
+        "is 61 µs for the site's kernel and 21 µs for F.rms_norm. M is" in said
+    )
+    korean_host = page.headline(results, page.WORDS["ko"])[9]
+    assert "이 사이트의 커널이 61 µs, F.rms_norm이 21 µs입니다. M은" in korean_host
     # In Korean a name takes its particle: 가 after 그대로, 이 after the Latin names.
     korean = page.WORDS["ko"]
     compiled = made_up(lambda *_: 0.5, ["torch.compile naive"], shapes)["runs"]

@@ -93,14 +93,17 @@ WORDS = {
         "short": {"graph": "graph", "eager": "eager"},
         "unit": "GB/s (% of copy; its range over the rounds)",
         "unit_peak": "GB/s (% of copy; its range over the rounds; % of peak)",
-        "headline": "{device}: forward+backward, bfloat16, M = {m}, µs per call (in "
-        "parentheses, the speed against F.rms_norm's: above 1× is faster)",
+        "headline": "{device}, PyTorch {torch}: forward+backward, bfloat16, M = {m}, µs per "
+        "call (in parentheses, the speed against F.rms_norm's: above 1× is faster)",
         "headline_timing": "timing",
         "headline_timings": {"graph": "GPU time", "eager": "eager"},
         "headline_in": {
             "graph": "In GPU time (a CUDA graph replayed), ",
             "eager": "Launched from Python (eager, host time included), ",
         },
+        "headline_host": "The host's time per forward+backward call, measured on a "
+        "{shape} input, is {kernel} µs for the site's kernel and {reference} µs for "
+        "F.rms_norm. ",
         "headline_note": "M is the number of rows and N their length. In parentheses, "
         "F.rms_norm's time over each one's.",
         "headline_best": "at N = {n} the site's kernel is the fastest, {x}× as fast as "
@@ -281,7 +284,7 @@ WORDS = {
         "short": {"graph": "CUDA 그래프", "eager": "즉시 실행"},
         "unit": "표의 값: GB/s(복사 대비 %, 라운드별 범위)",
         "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드별 범위 / 최대 대역폭 대비 %)",
-        "headline": "{device}: [순전파](glossary.md#forward-pass)+[역전파]"
+        "headline": "{device}, PyTorch {torch}: [순전파](glossary.md#forward-pass)+[역전파]"
         "(glossary.md#backward-pass), bfloat16, M = {m}, 호출당 µs(괄호 안은 F.rms_norm 대비 "
         "속도로, 1배보다 크면 더 빠름)",
         "headline_timing": "측정 방식",
@@ -290,6 +293,8 @@ WORDS = {
             "graph": "CUDA 그래프를 재생해 GPU 시간만 재면 ",
             "eager": "Python에서 즉시 실행해 호스트 시간까지 재면 ",
         },
+        "headline_host": "{shape} 입력에서 잰 순전파+역전파 호출당 호스트 시간은 이 사이트의 "
+        "커널이 {kernel} µs, F.rms_norm이 {reference} µs입니다. ",
         "headline_note": "M은 행의 개수, N은 행 하나의 원소 수입니다. 괄호 안의 값은 "
         "F.rms_norm의 시간을 각 구현의 시간으로 나눈 것입니다.",
         "headline_best": "N = {n}에서는 이 사이트의 커널이 F.rms_norm의 {x}배 속도로 가장 "
@@ -1077,7 +1082,9 @@ def headline(results, words) -> list[str]:
     if REFERENCE not in names:
         return []
     m = next(iter(runs.values()))["m"]
-    title = words["headline"].format(device=results["device"], m=m)
+    title = words["headline"].format(
+        device=results["device"], torch=results["torch"], m=m
+    )
     lines = [f"**{title}**", ""]
     header = ["N", words["headline_timing"], *(_name(name, words) for name in names)]
     lines.append("| " + " | ".join(header) + " |")
@@ -1100,7 +1107,22 @@ def headline(results, words) -> list[str]:
         for timing, said in sayings.items()
         if said
     ]
-    return [*lines, "", "".join(sentences) + words["headline_note"], ""]
+    return [*lines, "", "".join(sentences) + _headline_host(results, words), ""]
+
+def _headline_host(results, words) -> str:
+    """The host's time per forward+backward call (in the eager figures), the site's
+    kernel's and F.rms_norm's where both were measured; then the note on M and N."""
+    host = results.get("host_us", {})
+    pair = (KERNEL, REFERENCE)
+    costs = [host.get(name, {}).get("forward+backward") for name in pair]
+    if None in costs:
+        return words["headline_note"]
+    shape = " × ".join(str(size) for size in results["host_shape"])
+    kernel, reference = (f"{us:.0f}" for us in costs)
+    said = words["headline_host"].format(
+        shape=shape, kernel=kernel, reference=reference
+    )
+    return said + words["headline_note"]
 
 def _headline_cells(runs, names, n, timing, words):
     """A row's cells (µs, and F.rms_norm's time over each one's) and those ratios."""
