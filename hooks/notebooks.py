@@ -11,7 +11,8 @@ objects: the pages come out as raw JSON, ultrabug/mkdocs-static-i18n#198.)
 which the executed notebook lacks, then fits nbconvert's HTML into the site: no inline CSS or
 JavaScript (MathJax from a CDN among it), code cells as Material code blocks with a copy
 button, formulas handed to hooks/mathml.py, links to other pages resolved, and alt text on
-each figure.
+each figure. `on_post_page` points the links of the copy offered for download at the
+published site: a page's .md file means nothing to a notebook opened elsewhere.
 Set NOTEBOOKS_EXECUTE=0 to build without running the notebooks (pages without outputs).
 """
 
@@ -19,6 +20,7 @@ import os
 import posixpath
 import re
 from pathlib import Path
+from urllib.parse import urljoin
 
 import nbformat
 from bs4 import BeautifulSoup, Comment
@@ -43,6 +45,8 @@ _ANSI_COLOR = re.compile(r"\x1b\[[0-9;]*m")
 _REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#)", re.IGNORECASE)
 # The front matter of each notebook page, by the executed notebook rendered in its place.
 _FRONT_MATTER = {}
+# Per notebook, each link to another page of the site and that page's published URL.
+_PUBLISHED_LINKS = {}
 
 
 # After mkdocs-static-i18n (priority -100) has picked each language's files.
@@ -91,10 +95,14 @@ def on_page_content(html, page, config, files):
     for output in soup.select(".jp-OutputArea"):
         output["data-search-exclude"] = "output"
     _set_heading_ids(soup, page)
+    links = _PUBLISHED_LINKS[page.file.abs_src_path] = {}
     for markdown in soup.select(".jp-RenderedMarkdown"):
         _mark_math(markdown, soup)
         for link in markdown.select("a[href]"):
-            link["href"] = _resolve(link["href"], page, files)
+            resolved = _resolve(link["href"], page, files)
+            if resolved != link["href"]:
+                links[link["href"]] = urljoin(page.canonical_url, resolved)
+            link["href"] = resolved
     notebook = Path(page.file.abs_src_path)
     images = soup.select(".jp-RenderedImage img")
     for image, alt in zip(images, _image_alts(notebook), strict=True):
@@ -115,6 +123,22 @@ def on_page_content(html, page, config, files):
         box if box is not None and "admonition" in box.get("class", []) else title
     ).insert_after(paragraph)
     return str(soup)
+
+
+# After mkdocs-jupyter's (plugins run before hooks), which copies the notebook beside the page.
+def on_post_page(output, page, config):
+    links = _PUBLISHED_LINKS.get(page.file.abs_src_path)
+    if not links:
+        return output
+    name = Path(page.file.abs_src_path).name
+    copy = Path(page.file.abs_dest_path).parent / name
+    nb = nbformat.read(copy, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for href, url in links.items():
+                cell.source = cell.source.replace(f"]({href})", f"]({url})")
+    nbformat.write(nb, copy)
+    return output
 
 
 def _strip(soup):

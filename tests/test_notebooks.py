@@ -10,6 +10,7 @@ run in a Jupyter kernel, rendered by mkdocs-jupyter in both languages.
   run that wrote one is not cached, so it does not outlast its cause.
 - Each notebook page shows rendered cells and outputs, not the notebook's JSON; it loads no
   MathJax; it links its .ipynb for download; every figure has the alt text its page gives.
+  The downloaded notebook links to the published site's pages, not to their .md files.
 - A cell that raises fails `mkdocs build`.
 """
 
@@ -19,7 +20,16 @@ from pathlib import Path
 import nbformat
 import pytest
 from page_text import built_page
-from site_layout import DOCS, LANGUAGES, ROOT, SITE_PATH, pages, python_module, url_path
+from site_layout import (
+    DOCS,
+    LANGUAGES,
+    ROOT,
+    SITE_PATH,
+    SITE_URL,
+    pages,
+    python_module,
+    url_path,
+)
 
 from scripts import notebooks, standalone
 
@@ -115,6 +125,28 @@ def test_the_korean_figures_are_a_fresh_run_of_the_korean_notebook(built_site: P
     korean = notebooks.notebook(DOCS / "ko" / page, language="ko")
     fresh = notebooks.run_cells(code_cells(korean))
     assert outputs_of(fresh) == outputs_of(published(built_site, "ko", page))
+
+
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("page", NOTEBOOKS, ids=str)
+def test_the_downloaded_notebook_links_to_the_published_pages(
+    built_site: Path, language: str, page: Path
+):
+    """Opened in Jupyter, a notebook has no site beside it: a link to another page is that
+    page's published URL (a page of the build, with the anchor), not its .md file."""
+    nb = published(built_site, language, page)
+    markdown = "".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+    links = [link for link in MARKDOWN_LINK.findall(markdown) if "#" != link[0]]
+    assert links, "no link to another page to check"
+    for link in links:
+        url, _, anchor = link.partition("#")
+        assert url.startswith(SITE_URL), f"{link} is not the published page"
+        built = built_site / url.removeprefix(SITE_URL) / "index.html"
+        assert built.exists(), f"{link}: no such page"
+        assert not anchor or f'id="{anchor}"' in built.read_text(), f"{link}: no anchor"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
