@@ -35,8 +35,8 @@ def rms_norm_forward_kernel(
     ADD_RESIDUAL: tl.constexpr,  # False: the lone norm, y = RMSNorm(x); the code is
     # compiled for each value, so the lone norm carries none of the residual's code
     BLOCK_M: tl.constexpr,  # rows per program: several short rows (QK-norm) fill a tile
-    BLOCK_N: tl.constexpr,  # a power of two >= N: the whole row is held (in registers,
-    # spilling to local memory at 32768 and 65536)
+    BLOCK_N: tl.constexpr,  # a power of two >= N: the whole row is held (in registers;
+    # spilled to local memory at 65536, and at 32768 when compiled without alignment)
 ):
     # Program p normalizes rows p * BLOCK_M to p * BLOCK_M + BLOCK_M - 1, each row on its own:
     # a row's result does not depend on M or on the rows beside it. int64: M * N can pass 2**31.
