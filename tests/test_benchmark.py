@@ -915,6 +915,24 @@ def test_the_fused_kernel_is_held_to_liger_at_every_n():
     assert "**met**" in status(lambda n, mode: 1.0)  # as fast: met
 
 
+def test_a_verdict_by_medians_says_where_the_rounds_ranges_overlap():
+    words = page.WORDS["en"]
+    figure = {"ms": 1.01, "ms_min": 0.99, "ms_max": 1.05}
+    apart = {"ms": 0.9, "ms_min": 0.88, "ms_max": 0.95}
+    close = {
+        "ms": 1.0,
+        "ms_min": 0.97,
+        "ms_max": 0.99,
+    }  # touches figure's fastest round
+    assert page._versus(figure, apart, words) == "1.12× slower"
+    overlap = ", the rounds' ranges overlap"
+    assert page._versus(figure, close, words) == "1.01× slower" + overlap
+    assert page._versus(close, figure, words) == "1.01× faster" + overlap
+    korean = page._versus(figure, close, page.WORDS["ko"])
+    assert korean == "보다 1.01배 느림(라운드 범위가 겹침)"
+    assert page._versus({"ms": 1.0}, close, words) == "as fast"  # no rounds, no note
+
+
 def test_the_decode_target_holds_the_kernel_to_f_rms_norm_and_liger():
     def status(kernel_ms):
         def ms(name, shape, mode):

@@ -150,6 +150,7 @@ WORDS = {
         "versus_case": "{mode}, {shape}: {ms} {unit}, {peer} {peer_ms} {unit} ({versus})",
         "slower": "{ratio}× slower",
         "faster": "{ratio}× faster",
+        "rounds_overlap": ", the rounds' ranges overlap",
         "as_fast": "as fast",
         "join": "; ",
         "paren": " ({})",
@@ -344,6 +345,7 @@ WORDS = {
         "versus_case": "{mode}, {shape}에서 {ms} {unit}로 {peer} {peer_ms} {unit}{versus}",
         "slower": "보다 {ratio}배 느림",
         "faster": "보다 {ratio}배 빠름",
+        "rounds_overlap": "(라운드 범위가 겹침)",
         "as_fast": "와 같음",
         # Korean prose does not use semicolons, nor a space before a parenthesis.
         "join": " / ",
@@ -639,13 +641,22 @@ def _ratio_shown(value: float) -> str:
             break
     return shown
 
-def _versus(ms, peer_ms, words) -> str:
-    """How much slower or faster than the peer, in words."""
+def _versus(figure, peer, words) -> str:
+    """How much slower or faster than the peer, in words, by the medians; and, where the
+    ranges of their rounds overlap, that they do (the verdict follows the medians)."""
+    ms, peer_ms = figure["ms"], peer["ms"]
     if ms > peer_ms:
-        return words["slower"].format(ratio=_ratio_shown(ms / peer_ms))
-    if ms < peer_ms:
-        return words["faster"].format(ratio=_ratio_shown(peer_ms / ms))
-    return words["as_fast"]
+        said = words["slower"].format(ratio=_ratio_shown(ms / peer_ms))
+    elif ms < peer_ms:
+        said = words["faster"].format(ratio=_ratio_shown(peer_ms / ms))
+    else:
+        said = words["as_fast"]
+    lo, hi, peer_lo, peer_hi = (
+        entry.get(key) for entry in (figure, peer) for key in ("ms_min", "ms_max")
+    )
+    if None not in (lo, hi, peer_lo, peer_hi) and lo <= peer_hi and peer_lo <= hi:
+        said += words["rounds_overlap"]
+    return said
 
 def _copy_target(results, words, group, mode, threshold, dtypes) -> tuple[str, str]:
     """Met if the kernel's graph figure reaches `threshold` % of its copy at every shape
@@ -711,7 +722,7 @@ def _not_slower(
                 peer=_name(best["implementation"], words),
                 peer_ms=shown(best["ms"]),
                 unit=unit,
-                versus=_versus(figure["ms"], best["ms"], words),
+                versus=_versus(figure, best, words),
             )
             cases.append(case)
             if figure["ms"] > best["ms"]:
