@@ -513,6 +513,35 @@ def test_a_built_in_without_a_readable_signature_is_a_usage_error():
     assert "wrap it in a Python function" in error
 
 
+def test_an_instance_is_a_usage_error_that_names_the_class(tmp_path):
+    # Callable, so it would otherwise be called as norm(x, weight), x twice.
+    source = tmp_path / "built.py"
+    source.write_text("import torch\n\nnorm = torch.nn.RMSNorm(64)\n")
+    status, printed, _ = in_process(f"{source}:norm", "--json")
+    error = json.loads(printed)["usage_error"]
+    assert status == 2 and error.startswith("an instance of RMSNorm: give the class")
+
+
+def test_a_file_target_imports_a_module_beside_it(tmp_path, monkeypatch):
+    folder = tmp_path / "norms"
+    folder.mkdir()
+    (folder / "helper_norm.py").write_text(
+        "import torch.nn.functional as F\n\n"
+        "def norm(x, weight, eps=1e-6):\n"
+        "    return F.rms_norm(x, (x.shape[-1],), weight, eps)\n"
+    )
+    (folder / "uses_helper.py").write_text("from helper_norm import norm\n")
+    monkeypatch.chdir(tmp_path)  # not the file's folder
+    monkeypatch.setattr(sys, "path", list(sys.path))  # load() puts the folder first
+    assert load(f"{folder / 'uses_helper.py'}:norm").__name__ == "norm"
+
+
+def test_a_module_not_found_says_to_give_the_file():
+    status, printed, _ = in_process("no_such_module:Norm", "--json")
+    error = json.loads(printed)["usage_error"]
+    assert status == 2 and "give the file instead, path/to/file.py:name" in error
+
+
 def test_a_file_with_a_dataclass_under_postponed_annotations_loads(tmp_path):
     # OLMo's pattern: a @dataclass looks its module up in sys.modules while it is built.
     source = tmp_path / "norm_with_config.py"

@@ -40,6 +40,14 @@ class Subject:
     def __init__(self, obj, eps=None, device="cpu", n=N, init=None, factory=False):
         self.target, self.given_eps, self.init = obj, eps, dict(init or {})
         self.device, self.declared_eps, self.factory = device, eps, factory
+        if isinstance(obj, torch.nn.Module):
+            # Callable too, but an instance has its size and weight already: it is built
+            # here, at each width the checks need.
+            made = type(obj).__name__
+            raise UsageError(
+                f"an instance of {made}: give the class, which is built as {made}({n}),"
+                " or a function that builds one, with --factory"
+            )
         # A factory, f(n) returning a module (one built from a config object), is
         # built as a module class is.
         if factory or (inspect.isclass(obj) and issubclass(obj, torch.nn.Module)):
@@ -235,6 +243,9 @@ def load(target: str):
         raise UsageError(f"TARGET must be module:name or file.py:name, got {target!r}")
     try:
         if where.endswith(".py"):
+            # Its folder first on the path, as `python file.py` has it: a file that imports
+            # a module beside it loads from any working directory.
+            sys.path.insert(0, str(Path(where).resolve().parent))
             spec = importlib.util.spec_from_file_location(Path(where).stem, where)
             module = importlib.util.module_from_spec(spec)
             # Registered before it runs, as an import would: a @dataclass under
@@ -246,4 +257,7 @@ def load(target: str):
             module = importlib.import_module(where)
         return getattr(module, name)
     except Exception as error:  # whatever the import raises: exit status 2
-        raise UsageError(f"cannot import {target}: {error!r}") from error
+        missing = isinstance(error, ModuleNotFoundError)
+        hint = ": give the file instead, path/to/file.py:name, or run from its folder"
+        hint = hint if missing and error.name == where.split(".")[0] else ""
+        raise UsageError(f"cannot import {target}: {error!r}{hint}") from error
