@@ -434,6 +434,18 @@ def test_a_channel_first_norm_is_checked_at_dim_1_and_told_so_otherwise():
         check(RMSNorm, dim=1)
 
 
+def make_norm(hidden_size):
+    return torch.nn.RMSNorm(hidden_size, eps=1e-6)
+
+
+def test_a_function_that_builds_the_norm_is_told_to_pass_factory():
+    # Called as norm(x) (one required argument, no weight), it takes x for the size.
+    expected = r"calling it as norm\(x\), .*if it builds the norm, pass --factory$"
+    with pytest.raises(UsageError, match=expected):
+        check(make_norm)
+    assert check(make_norm, factory=True).passed
+
+
 def command(*args):
     return python_module("snippets.check", *args)
 

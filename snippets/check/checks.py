@@ -518,6 +518,9 @@ def call_hint(error, dim) -> str:
             "; Triton's interpreter (TRITON_INTERPRET=1) cannot run this kernel:"
             " check it on a GPU with --device cuda"
         )
+    if isinstance(error, TypeError) and "size" in words and "tensor" in words:
+        # A tensor where a size belongs: a function that builds the norm, given x.
+        return "; it took x for a size: if it builds the norm, pass --factory"
     shaped = isinstance(error, IndexError) or any(
         word in words for word in ("shape", "size", "dimension")
     )
@@ -570,9 +573,10 @@ def check(
         raise
     except Exception as error:
         shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
+        called = "norm(x)" if norm.weightless else "norm(x, weight)"
         hint = call_hint(error, dim)
         raise UsageError(
-            f"calling it as norm(x, weight), x of shape {shape}, failed: {error!r}{hint}"
+            f"calling it as {called}, x of shape {shape}, failed: {error!r}{hint}"
         ) from error
     if dim == 1:
         found = {"dim": "1 (channel-first)", **found}
