@@ -288,6 +288,18 @@ def test_each_check_catches_its_mistake(target, check_name):
     assert check_name in failing(target)
 
 
+def eps_after_the_root(x, weight, eps=1e-6):
+    # The root of the mean square, then eps: the root's derivative at 0 is infinite.
+    return weight * x / (x.pow(2).mean(-1, keepdim=True).sqrt() + eps)
+
+
+def test_zero_rows_names_what_fails_on_the_all_zero_row():
+    report = check(eps_after_the_root, eps_outside=True)
+    (verdict,) = [v for v in report.verdicts if v.check == "zero rows"]
+    assert not verdict.passed
+    assert verdict.detail == "all-zero row: input gradient not finite"
+
+
 def grouped(x, weight, eps=1e-6):
     # Mamba-2's gated norm without its gate: an RMSNorm over each group of 16 features.
     groups = x.unflatten(-1, (-1, 16))

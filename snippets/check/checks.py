@@ -206,15 +206,19 @@ def check_zero_rows(norm, found, device):
         detail = "all-zero row: " + ("zeros out" if zeros else "not zeros")
         return Verdict("zero rows", zeros, f"{detail}; gradients {NO_AUTOGRAD}", see)
     y.backward(torch.ones_like(y))
-    ok = bool(
-        y[0].eq(0).all()
-        and torch.isfinite(x.grad).all()
-        and torch.isfinite(w.grad).all()
-    )
-    if not ok:
-        return Verdict(
-            "zero rows", False, "all-zero row: not zeros, or gradients not finite", see
-        )
+    # What went wrong, each part named: sqrt(mean(x^2)) + eps, say, gives zeros out but a
+    # NaN input gradient, since the square root's derivative at 0 is infinite.
+    wrong = [
+        what
+        for what, right in [
+            ("output not zeros", y[0].eq(0).all()),
+            ("input gradient not finite", torch.isfinite(x.grad).all()),
+            ("weight gradient not finite", torch.isfinite(w.grad).all()),
+        ]
+        if not right
+    ]
+    if wrong:
+        return Verdict("zero rows", False, "all-zero row: " + ", ".join(wrong), see)
     if not found["eps"]:  # a clamp, or no eps: no formula to hold the gradient to
         return Verdict(
             "zero rows", True, "all-zero row: zeros out, finite gradients", see
