@@ -288,6 +288,16 @@ def test_each_check_catches_its_mistake(target, check_name):
     assert check_name in failing(target)
 
 
+def test_eps_outside_the_root_is_told_how_to_say_it_is_intended():
+    def eps_verdict(**options):
+        report = check(rms_norm_paper_code, **options)
+        return next(v for v in report.verdicts if v.check == "eps")
+
+    assert eps_verdict().detail.startswith("eps outside the square root: inside is")
+    assert eps_verdict().detail.endswith("(pass --eps-outside)")
+    assert eps_verdict(eps_outside=True).passed
+
+
 def eps_after_the_root(x, weight, eps=1e-6):
     # The root of the mean square, then eps: the root's derivative at 0 is infinite.
     return weight * x / (x.pow(2).mean(-1, keepdim=True).sqrt() + eps)

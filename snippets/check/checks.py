@@ -60,7 +60,12 @@ def check_eps(norm, found, device):
             return Verdict("eps", True, detail, see)
         return Verdict("eps", False, f"declares eps {declared:.6g} but adds none", see)
     if found["eps placement"] != intended:
-        told = f" (expected {intended})" if norm.eps_outside else ""
+        told = (
+            f" (expected {intended})"
+            if norm.eps_outside
+            else ": inside is torch's and Hugging Face's form; a checkpoint trained with"
+            " it outside keeps it there (pass --eps-outside)"
+        )
         return Verdict(
             "eps",
             False,
