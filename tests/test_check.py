@@ -754,20 +754,43 @@ def test_a_function_that_is_not_rmsnorm_is_a_usage_error():
 
 
 class NamedEpsilon(torch.nn.Module):
+    """Its eps named as Flax and Keras name it, and added twice when `twice`."""
+
+    twice = False
+
     def __init__(self, n, epsilon=1e-6):
         super().__init__()
         self.weight, self.epsilon = torch.nn.Parameter(torch.ones(n)), epsilon
 
     def forward(self, x):
-        return F.rms_norm(x, x.shape[-1:], self.weight, self.epsilon)
+        eps = 2 * self.epsilon if self.twice else self.epsilon
+        return F.rms_norm(x, x.shape[-1:], self.weight, eps)
+
+
+class NamedEpsilonTwice(NamedEpsilon):
+    twice = True
 
 
 def test_eps_a_target_cannot_receive_is_a_usage_error():
-    with pytest.raises(UsageError, match="takes no argument named eps"):
-        check(NamedEpsilon, eps=1e-5)
-    with pytest.raises(UsageError, match="takes no argument named eps"):
+    with pytest.raises(UsageError, match="takes no argument named eps or epsilon"):
         check(lambda x, weight: F.rms_norm(x, x.shape[-1:], weight), eps=1e-5)
-    assert check(NamedEpsilon).passed  # without --eps it is checked as it is
+
+
+def test_an_eps_named_epsilon_is_read_passed_and_held_to():
+    """As an argument (--eps passes it under that name) and as an attribute."""
+    report = check(NamedEpsilon, eps=1e-5)
+    assert report.passed and report.conventions["eps"] == 1e-5
+    assert check(NamedEpsilon).conventions["eps"] == 1e-6  # the attribute's value
+    failed = [v for v in check(NamedEpsilonTwice).verdicts if v.passed is False]
+    assert [v.check for v in failed] == ["eps"]
+    assert "uses eps 2e-06, declares 1e-06" in failed[0].detail
+
+    def function(x, weight, epsilon=1e-6):
+        return F.rms_norm(x, x.shape[-1:], weight, epsilon)
+
+    assert check(function, eps=1e-3).conventions["eps"] == 1e-3
+    with pytest.raises(UsageError, match="requires epsilon: pass it with --eps"):
+        check(lambda x, weight, epsilon: F.rms_norm(x, x.shape[-1:], weight, epsilon))
 
 
 def test_an_eps_added_twice_is_caught_when_tiny_too():

@@ -14,6 +14,10 @@ import torch
 from torch.func import functional_call
 
 N = 64  # features per row: small enough for gradcheck, large enough for a mean
+# The names an eps goes by: PyTorch's `eps`, and `epsilon` in code ported from Flax or
+# Keras; transformers' modules keep theirs as the attribute `variance_epsilon`.
+EPS_ARGUMENTS = ("eps", "epsilon")
+EPS_ATTRIBUTES = (*EPS_ARGUMENTS, "variance_epsilon")
 
 class UsageError(Exception):
     """The target cannot be imported, built or called (exit status 2)."""
@@ -52,15 +56,16 @@ class Subject:
         # built as a module class is.
         if factory or (inspect.isclass(obj) and issubclass(obj, torch.nn.Module)):
             takes = _parameters(obj)
-            _passable(obj, eps, takes)
-            kwargs = {**self.init, **({"eps": eps} if eps is not None else {})}
+            self.eps_argument = _eps_argument(obj, eps, takes)
+            given = {self.eps_argument: eps} if eps is not None else {}
+            kwargs = {**self.init, **given}
             # Built as Cls(n), unless its first argument is eps: a norm with no weight
             # may take no size (transformers' Llama4TextL2Norm(eps)).
-            sized = next(iter(takes), None) not in ("eps", "epsilon")
+            sized = next(iter(takes), None) not in EPS_ARGUMENTS
             try:
                 self.module = obj(n, **kwargs) if sized else obj(**kwargs)
             except Exception as error:
-                hint = _eps_hint(takes, eps) or _init_hint(error)
+                hint = _eps_hint(takes, self.eps_argument, eps) or _init_hint(error)
                 raise UsageError(
                     f"cannot build {obj.__name__}({n}): {error}{hint}"
                 ) from error
@@ -70,7 +75,7 @@ class Subject:
             self.module = self.module.to(device)
             self.weight_name, self.held = _gain(self.module, n, obj.__name__)
             self.weightless = self.weight_name is None
-            for name in ("eps", "variance_epsilon"):
+            for name in EPS_ATTRIBUTES:
                 if self.declared_eps is None and isinstance(
                     getattr(self.module, name, None), float
                 ):
@@ -80,18 +85,17 @@ class Subject:
                 raise UsageError(f"--init: {obj.__name__} is a function, not a class")
             self.module, self.function = None, obj
             self.takes = _parameters(obj)
-            _passable(obj, eps, self.takes)
-            if _eps_hint(self.takes, eps):
-                raise UsageError(
-                    f"{obj.__name__} requires eps{_eps_hint(self.takes, eps)}"
-                )
+            self.eps_argument = _eps_argument(obj, eps, self.takes)
+            hint = _eps_hint(self.takes, self.eps_argument, eps)
+            if hint:
+                raise UsageError(f"{obj.__name__} requires {self.eps_argument}{hint}")
             # A norm without a gain, f(x): checked as f(x) * weight, the weight applied to
             # its output as a model's next layer would.
             required = [
                 p for p in self.takes.values() if p.default is inspect.Parameter.empty
             ]
             self.weightless = len(required) == 1 and "weight" not in self.takes
-            default = getattr(self.takes.get("eps"), "default", None)
+            default = getattr(self.takes.get(self.eps_argument), "default", None)
             if self.declared_eps is None and isinstance(default, float):
                 self.declared_eps = default
         else:
@@ -133,8 +137,8 @@ class Subject:
         kwargs = {}
         if "normalized_shape" in self.takes:  # torch.nn.functional.rms_norm's form
             kwargs["normalized_shape"] = tuple(weight.shape)
-        if self.declared_eps is not None and "eps" in self.takes:
-            kwargs["eps"] = self.declared_eps
+        if self.declared_eps is not None and self.eps_argument:
+            kwargs[self.eps_argument] = self.declared_eps
         if "weight" in self.takes:
             return self.function(x, weight=weight, **kwargs)
         # By name: f(x, w, bias=None, eps=1e-6) must not get eps as its bias.
@@ -165,8 +169,8 @@ class AddSubject(Subject):
             out = functional_call(module, parameters, (x, residual))
         else:
             kwargs = {}
-            if self.declared_eps is not None and "eps" in self.takes:
-                kwargs["eps"] = self.declared_eps
+            if self.declared_eps is not None and self.eps_argument:
+                kwargs[self.eps_argument] = self.declared_eps
             out = self.function(x, residual, weight, **kwargs)
         if out is None:  # written in place
             # A write that autograd did not record (an inference kernel, under no_grad or
@@ -206,9 +210,10 @@ def _gain(module, n, name):
     gain = gains[0] if gains else None
     return gain, [k for k in shaped if k != gain]
 
-def _eps_hint(takes, eps) -> str:
+def _eps_hint(takes, eps_argument, eps) -> str:
     """What to pass when the target requires an eps and none was given."""
-    required = getattr(takes.get("eps"), "default", None) is inspect.Parameter.empty
+    argument = takes.get(eps_argument)
+    required = getattr(argument, "default", None) is inspect.Parameter.empty
     return ": pass it with --eps VALUE" if required and eps is None else ""
 
 def _init_hint(error) -> str:
@@ -217,12 +222,16 @@ def _init_hint(error) -> str:
     options = " ".join(f"--init {name}=VALUE" for name in missing)
     return f": pass {options}" if missing else ""
 
-def _passable(obj, eps, takes):
+def _eps_argument(obj, eps, takes) -> str | None:
+    """The name of the argument the target takes its eps by, if any."""
+    name = next((name for name in EPS_ARGUMENTS if name in takes), None)
     # A declared eps that the target never receives would blame the target for it.
-    if eps is not None and "eps" not in takes:
+    if eps is not None and name is None:
         raise UsageError(
-            f"--eps {eps:g}: {obj.__name__} takes no argument named eps to pass it to"
+            f"--eps {eps:g}: {obj.__name__} takes no argument named eps or epsilon to"
+            " pass it to"
         )
+    return name
 
 def under_triton_interpreter(norm) -> bool:
     """Whether the target is Triton code run by Triton's interpreter (TRITON_INTERPRET=1)."""
