@@ -288,6 +288,24 @@ def test_each_check_catches_its_mistake(target, check_name):
     assert check_name in failing(target)
 
 
+@pytest.mark.parametrize(
+    "target, rows",
+    [
+        (no_upcast, "the row of RMS 300 and the row with an outlier channel"),
+        (upcasts_only_loud_rows, "the row with an outlier channel"),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
+def test_the_half_check_names_the_rows_it_gets_wrong_and_why(target, rows):
+    (half,) = [v for v in check(target).verdicts if v.check == "half"]
+    why = "whose squares pass float16's largest value, 65504"
+    assert (
+        f"float16 wrong (error 1024.0 ulp, out float16, on {rows}, {why})"
+        in half.detail
+    )
+    assert "bfloat16 ok" in half.detail
+
+
 def test_eps_outside_the_root_is_told_how_to_say_it_is_intended():
     def eps_verdict(**options):
         report = check(rms_norm_paper_code, **options)
