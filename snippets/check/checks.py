@@ -470,32 +470,27 @@ def agreement(norm, found, device):
             "implementations/#agreement-with-transformers",
         )
     x, w = rows([1.0, 0.1], device), weight(found, device, seed=8)
-    results = []
-    if found["gain"] == "w":
-        torch_norm = torch.nn.RMSNorm(N, eps=found["eps"]).to(device)
-        results.append(
-            ("torch.nn.RMSNorm", functional_call(torch_norm, {"weight": w}, (x,)))
-        )
+    others = [torch.nn.RMSNorm] if found["gain"] == "w" else []
     try:
         from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
         from transformers.models.llama.modeling_llama import LlamaRMSNorm
     except ImportError:
         pass
     else:
-        other = LlamaRMSNorm if found["gain"] == "w" else GemmaRMSNorm
-        for dtype in (torch.float32, torch.bfloat16):
+        others.append(LlamaRMSNorm if found["gain"] == "w" else GemmaRMSNorm)
+    said = []
+    for other in others:
+        name = "torch.nn.RMSNorm" if other is torch.nn.RMSNorm else other.__name__
+        for dtype in (torch.float32, torch.bfloat16):  # as a model converts them
             theirs = other(N, eps=found["eps"]).to(device=device, dtype=dtype)
             y = functional_call(theirs, {"weight": w.to(dtype)}, (x.to(dtype),))
-            results.append(
-                (f"{other.__name__} {str(dtype).removeprefix('torch.')}", y, dtype)
+            mine = norm(
+                x.to(dtype),
+                w.to(dtype),
+                dtype=None if dtype == torch.float32 else dtype,
             )
-    said = []
-    for name, y, *dtype in results:
-        dtype = dtype[0] if dtype else torch.float32
-        mine = norm(
-            x.to(dtype), w.to(dtype), dtype=dtype if dtype != torch.float32 else None
-        )
-        said.append(f"{name} {'bit for bit' if torch.equal(mine, y) else 'differs'}")
+            same = "bit for bit" if torch.equal(mine, y) else "differs"
+            said.append(f"{name} {str(dtype).removeprefix('torch.')} {same}")
     return Verdict(
         "agreement",
         None,

@@ -47,7 +47,7 @@ my_norm.py:MyRMSNorm: gain w, eps 1e-06, eps placement inside, rounding none
   pass  strides     strided rows and a transposed batch: the output of contiguous copies
   info  batch       the same bits alone and in batches of 7, 256 and 4097 rows
   pass  init        fresh weight: 0 of 64 entries differ from 1
-  info  agreement   torch.nn.RMSNorm differs; LlamaRMSNorm float32 differs; LlamaRMSNorm bfloat16 differs
+  info  agreement   torch.nn.RMSNorm float32 differs; torch.nn.RMSNorm bfloat16 differs; LlamaRMSNorm float32 differs; LlamaRMSNorm bfloat16 differs
 """
 print("exit status:", status)
 #> exit status: 1
