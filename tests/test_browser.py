@@ -203,6 +203,8 @@ def test_formulas_are_set_in_the_sites_math_font_and_wide_ones_show_they_scroll(
 
 
 def test_the_language_switch_keeps_the_section_being_read(page, server):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     placement, section = Path("placement.md"), "#training-a-tiny-language-model"
     page.goto(url_path("en", placement) + section)
     on_screen = f"""() => {{
@@ -210,10 +212,23 @@ def test_the_language_switch_keeps_the_section_being_read(page, server):
       return box.top >= 0 && box.top < innerHeight;
     }}"""
 
+    # What language.js reads at a click: the address's anchor, and the headings near the
+    # top of the window (a failure shows them).
+    reading = """() => [location.hash, ...[...document.querySelectorAll(
+      "article :is(h2, h3, h4)[id]")].map(h => [h.id, h.getBoundingClientRect().top])
+      .filter(([, top]) => Math.abs(top) < 400)]"""
+
     def switch_to(target):
         page.locator(".md-select").first.hover()
+        before = page.evaluate(reading)
         page.locator(f".md-select a[hreflang={target}]").first.click()
-        page.wait_for_url(server + url_path(target, placement) + section)
+        expected = server + url_path(target, placement) + section
+        try:
+            page.wait_for_url(expected, timeout=15_000)
+        except PlaywrightTimeoutError:
+            raise AssertionError(
+                f"opened {page.url}; before the click: {before}"
+            ) from None
         page.wait_for_function(on_screen)  # opened at that section
 
     for target in ("ko", "en"):  # an address with the section's anchor
