@@ -5,9 +5,9 @@ from transformers import Qwen3NextConfig, Qwen3NextForCausalLM
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNorm
 
-# A tiny Qwen3-Next with random weights: the module names of the released checkpoints, in
-# fewer and smaller layers. Its plain norms store w = gain - 1 (measured above); the gated
-# norms of its linear-attention layers store the gain itself.
+# A tiny Qwen3-Next with random weights, in fewer and smaller layers; its norms are named as
+# in the released checkpoints. Its plain norms store w = gain - 1 (measured above); the
+# gated norms of its linear-attention layers store the gain itself.
 config = Qwen3NextConfig(
     vocab_size=64,
     hidden_size=64,
