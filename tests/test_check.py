@@ -312,12 +312,22 @@ def test_each_check_catches_its_mistake(target, check_name):
 )
 def test_the_half_check_names_the_rows_it_gets_wrong_and_why(target, rows):
     (half,) = [v for v in check(target).verdicts if v.check == "half"]
-    why = "whose squares pass float16's largest value, 65504"
+    why = "where values square to more than float16's largest, 65504"
     assert (
         f"float16 wrong (error 1024.0 ulp, out float16, on {rows}, {why})"
         in half.detail
     )
     assert "bfloat16 ok" in half.detail
+
+
+def test_the_half_check_fails_an_output_in_another_dtype_and_measures_it():
+    def out_in_float32(x, weight, eps=1e-6):
+        x = x.float()
+        return weight.float() * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+    (half,) = [v for v in check(out_in_float32).verdicts if v.check == "half"]
+    assert half.passed is False
+    assert "float16 wrong (error 0.0 ulp, out float32, not float16)" in half.detail
 
 
 def test_eps_outside_the_root_is_told_how_to_say_it_is_intended():
@@ -823,6 +833,16 @@ def test_an_eps_named_epsilon_is_read_passed_and_held_to():
     assert check(function, eps=1e-3).conventions["eps"] == 1e-3
     with pytest.raises(UsageError, match="requires epsilon: pass it with --eps"):
         check(lambda x, weight, epsilon: F.rms_norm(x, x.shape[-1:], weight, epsilon))
+
+    def gainless(x, epsilon):  # a required eps is not taken for the weight
+        return F.rms_norm(x, x.shape[-1:], eps=epsilon)
+
+    assert check(gainless, eps=1e-5).passed
+
+    def both(x, weight, epsilon, eps=None):  # the required name gets --eps
+        return F.rms_norm(x, x.shape[-1:], weight, epsilon)
+
+    assert check(both, eps=1e-5).conventions["eps"] == 1e-5
 
 
 def test_an_eps_added_twice_is_caught_when_tiny_too():

@@ -7,10 +7,10 @@
     python check_rmsnorm.py path/to/file.py:rms_norm    (this file, downloaded from the site)
 
 TARGET names an nn.Module class, built as Cls(n) (with eps=, or epsilon=, when its constructor
-takes one and --eps is given), or a function called as f(x, weight) or f(x, weight, eps). The
-checker works out the implementation's conventions (the gain w or 1 + w, eps and where it
-sits, where it rounds in bfloat16), then checks it against a float64 reference of those
-conventions.
+takes one and --eps is given), or a function called as f(x, weight) or f(x, weight, eps)
+(or epsilon). The checker works out the implementation's conventions (the gain w or 1 + w,
+eps and where it sits, where it rounds in bfloat16), then checks it against a float64
+reference of those conventions.
 Exit status: 0 when every required check passes, 1 when one fails, 2 for a usage error.
 """
 

@@ -96,7 +96,8 @@ def clamps_the_norm(norm, found, device, eps) -> bool:
     scale = (norm(x, neutral.to(device)).double() / x.double()).mean().item()
     return abs(scale - math.sqrt(N) / eps) <= 1e-2 * math.sqrt(N) / eps
 
-# The rows check_half tries, and the two whose squares pass float16's largest value, 65504.
+# The rows check_half tries, and the two with values whose squares pass float16's largest
+# value, 65504.
 HALF_ROWS = [
     "the row of RMS 1",
     "the row of RMS 300",
@@ -115,24 +116,25 @@ def check_half(norm, found, device):
         y = norm(x, w, dtype=dtype)
         ref = reference(x, gain(found, w), found["eps"] or 0.0)
         ulp, short = torch.finfo(dtype).eps, str(dtype).removeprefix("torch.")
-        errors = [math.inf] * len(HALF_ROWS)  # an output in another dtype is wrong
-        if y.dtype == dtype:
-            relative = (y.double() - ref).abs() / ref.abs().clamp_min(1e-3)
-            errors = relative.amax(-1).nan_to_num(nan=math.inf).tolist()
+        relative = (y.double() - ref).abs() / ref.abs().clamp_min(1e-3)
+        errors = relative.amax(-1).nan_to_num(nan=math.inf).tolist()
         wrong = [row for row, error in zip(HALF_ROWS, errors) if not error <= 3 * ulp]
-        if wrong and dtype == torch.bfloat16 and under_triton_interpreter(norm):
+        out = str(y.dtype).removeprefix("torch.")
+        bad = bool(wrong) or out != short  # the input's dtype out, as a layer's
+        if bad and dtype == torch.bfloat16 and under_triton_interpreter(norm):
             # The interpreter emulates bfloat16 with NumPy, not faithfully: no verdict.
             unreliable = True
             details.append(f"{short} unreliable under Triton's interpreter")
             continue
-        failed |= bool(wrong)
-        out = str(y.dtype).removeprefix("torch.")
+        failed |= bad
         detail = f"error {max(errors) / ulp:.1f} ulp, out {out}"
-        if wrong and y.dtype == dtype:
+        if out != short:
+            detail += f", not {short}"
+        if wrong:
             detail += f", on {' and '.join(wrong)}"
             if dtype == torch.float16 and set(wrong) <= set(PAST_FLOAT16):
-                detail += ", whose squares pass float16's largest value, 65504"
-        details.append(f"{short} {'wrong' if wrong else 'ok'} ({detail})")
+                detail += ", where values square to more than float16's largest, 65504"
+        details.append(f"{short} {'wrong' if bad else 'ok'} ({detail})")
     return Verdict(
         "half",
         False if failed else (None if unreliable else True),

@@ -92,7 +92,9 @@ class Subject:
             # A norm without a gain, f(x): checked as f(x) * weight, the weight applied to
             # its output as a model's next layer would.
             required = [
-                p for p in self.takes.values() if p.default is inspect.Parameter.empty
+                name
+                for name, p in self.takes.items()
+                if p.default is inspect.Parameter.empty and name != self.eps_argument
             ]
             self.weightless = len(required) == 1 and "weight" not in self.takes
             default = getattr(self.takes.get(self.eps_argument), "default", None)
@@ -132,13 +134,13 @@ class Subject:
                 return module(x) * weight.to(x.dtype)
             held = {name: torch.zeros_like(weight) for name in self.held}
             return functional_call(module, {**held, self.weight_name: weight}, (x,))
-        if self.weightless:
-            return self.function(x) * weight.to(x.dtype)
         kwargs = {}
-        if "normalized_shape" in self.takes:  # torch.nn.functional.rms_norm's form
-            kwargs["normalized_shape"] = tuple(weight.shape)
         if self.declared_eps is not None and self.eps_argument:
             kwargs[self.eps_argument] = self.declared_eps
+        if self.weightless:
+            return self.function(x, **kwargs) * weight.to(x.dtype)
+        if "normalized_shape" in self.takes:  # torch.nn.functional.rms_norm's form
+            kwargs["normalized_shape"] = tuple(weight.shape)
         if "weight" in self.takes:
             return self.function(x, weight=weight, **kwargs)
         # By name: f(x, w, bias=None, eps=1e-6) must not get eps as its bias.
@@ -223,8 +225,11 @@ def _init_hint(error) -> str:
     return f": pass {options}" if missing else ""
 
 def _eps_argument(obj, eps, takes) -> str | None:
-    """The name of the argument the target takes its eps by, if any."""
-    name = next((name for name in EPS_ARGUMENTS if name in takes), None)
+    """The name of the argument the target takes its eps by, if any: the one it
+    requires, if it takes both."""
+    names = [name for name in EPS_ARGUMENTS if name in takes]
+    required = [n for n in names if takes[n].default is inspect.Parameter.empty]
+    name = (required or names or [None])[0]
     # A declared eps that the target never receives would blame the target for it.
     if eps is not None and name is None:
         raise UsageError(
