@@ -21,6 +21,14 @@ def norm_then_gate(x, z, gain, eps):
     with one gain shared by all heads), apply the gain, then gate."""
     return gain * F.rms_norm(x, (x.shape[-1],), eps=eps) * F.silu(z)
 
+def norm_then_gate_bf16(x, z, gain, eps):
+    """Qwen3-Next's class on bfloat16 x, z and gain, rounding where it does: the
+    normalized x to bfloat16 before the gain (as LLaMA's norm), and the gated product.
+    """
+    h = x.float()
+    h = (h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
+    return (gain * h * F.silu(z.float())).to(x.dtype)
+
 def rms(t):
     return t.pow(2).mean(-1).sqrt()
 
@@ -39,6 +47,18 @@ print(torch.allclose(mamba(x, z), gate_then_norm(x, z, gain, groups, eps)))
 #> True
 print(torch.allclose(qwen(x, z), norm_then_gate(x, z, gain, eps)))
 #> True
+
+# In bfloat16 the class rounds twice; the formula in float32, rounded once, differs.
+xb, zb, gain_bf16 = x.bfloat16(), z.bfloat16(), gain.bfloat16()
+qwen_bf16 = Qwen3NextRMSNormGated(n, eps=eps).bfloat16()
+with torch.no_grad():
+    qwen_bf16.weight.copy_(gain_bf16)
+    class_output = qwen_bf16(xb, zb)
+print(torch.equal(class_output, norm_then_gate_bf16(xb, zb, gain_bf16, eps)))
+#> True
+once = norm_then_gate(xb.float(), zb.float(), gain_bf16.float(), eps).bfloat16()
+print(f"rounded once, {(once != class_output).float().mean():.1%} of outputs differ")
+#> rounded once, 35.6% of outputs differ
 
 # Gate first: every group has RMS 1 before the gain, whatever the gate did.
 groups_rms = rms(gate_then_norm(x, z, 1.0, groups, eps).unflatten(-1, (groups, -1)))
