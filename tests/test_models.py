@@ -14,6 +14,7 @@ from transformers import (
     LlamaConfig,
     MixtralConfig,
     Qwen3Config,
+    Qwen3NextConfig,
     T5Config,
     ViTConfig,
 )
@@ -179,6 +180,7 @@ def test_llama_2_configs_are_the_published_ones(model, config):
         ),
         ("Mixtral", "8x7B", MixtralConfig(), "hidden_size", "rms_norm_eps"),
         ("Qwen3", "8B", Qwen3Config(), "hidden_size", "rms_norm_eps"),
+        ("Qwen3-Next", "80B-A3B", Qwen3NextConfig(), "hidden_size", "rms_norm_eps"),
         ("GPT-OSS", "20B", GptOssConfig(), "hidden_size", "rms_norm_eps"),
         ("T5", "Small", T5Config(), "d_model", "layer_norm_epsilon"),
         ("GPT-2", "124M", GPT2Config(), "n_embd", "layer_norm_epsilon"),

@@ -18,7 +18,9 @@ checkpoints, its hidden size and eps, and where each value was checked."""
 #   models tuned from Qwen/Qwen2-0.5B. Qwen3: litgpt's config.py (Lightning-AI/litgpt
 #   2685705), which copies each model's config.json, and copies of those on the Hub
 #   (for 8B a verbatim one; Qwen3Config's default hidden_size and rms_norm_eps are
-#   Qwen/Qwen3-8B's too).
+#   Qwen/Qwen3-8B's too). Qwen3-Next: Qwen3NextConfig's defaults (its docstring names
+#   Qwen/Qwen3-Next-80B-A3B-Instruct: hidden_size 2048, rms_norm_eps 1e-6) and copies of
+#   that checkpoint's config.json values (a test fixture scaled from revision 9c7f2fbe).
 # Gemma, Gemma 2, Gemma 3: Google's code, gemma/config.py (google/gemma_pytorch 014acb7,
 #   rms_norm_eps 1e-6 for all) and gemma/gm/nn/_gemma.py (google-deepmind/gemma 7691fd4,
 #   the only source here for 270M; its RMSNorm adds 1e-06). Gemma 3 4B-27B checkpoints
@@ -78,6 +80,7 @@ MODELS = [  # a table, one model a line
     ("Qwen3",       "qwen3",       "4B",           2560,   1e-6),
     ("Qwen3",       "qwen3",       "8B",           4096,   1e-6),
     ("Qwen3",       "qwen3",       "32B",          5120,   1e-6),
+    ("Qwen3-Next",  "qwen3_next",  "80B-A3B",      2048,   1e-6),
     ("Gemma",       "gemma",       "2B",           2048,   1e-6),
     ("Gemma",       "gemma",       "7B",           3072,   1e-6),
     ("Gemma 2",     "gemma2",      "2B",           2304,   1e-6),
