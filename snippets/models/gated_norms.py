@@ -23,8 +23,8 @@ def norm_then_gate(x, z, gain, eps):
 
 def norm_then_gate_bf16(x, z, gain, eps):
     """Qwen3-Next's class on bfloat16 x, z and gain, rounding where it does: the
-    normalized x to bfloat16 before the gain (as LLaMA's norm), and the gated product.
-    """
+    normalized x to bfloat16 and its product with the gain (as LLaMA's norm), then the
+    gated product."""
     h = x.float()
     h = (h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
     return (gain * h * F.silu(z.float())).to(x.dtype)
