@@ -427,7 +427,7 @@ def check_strides(norm, found, device):
     else:
         detail = "strided rows and a transposed batch: the output of contiguous copies"
     passed = False if wrong else (None if refused else True)
-    return Verdict("strides", passed, detail, "numerics/#batch-invariance")
+    return Verdict("strides", passed, detail, "kernel/#the-kernels")  # its Layouts
 
 def check_batch(norm, found, device):
     """Reported, not required: the same rows alone and inside batches of 7, 256 and 4097
