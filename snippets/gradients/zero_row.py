@@ -30,3 +30,16 @@ for line in table:
     #> loss                dL/dx, padding row   dL/dgain
     #> reads every row     1000 1000 1000 1000  0.365 -0.73 1.46 1.1
     #> leaves padding out  0 0 0 0              0.365 -0.73 1.46 1.1
+
+# What produced the padding row gets its 1000 * g, unless it passes no gradient on: a mask
+# that zeroed the row, or nn.Embedding, which gives its padding_idx row none.
+hidden = torch.randn(2, 4, dtype=torch.float64, requires_grad=True)
+masked = hidden * torch.tensor([[1.0], [0.0]], dtype=torch.float64)
+embedding = torch.nn.Embedding(3, 4, padding_idx=0, dtype=torch.float64)
+embedded = embedding(torch.tensor([1, 0]))  # token 0 is padding: an all-zero row
+for rows in (masked, embedded):  # a loss that reads every row: g = 1
+    (rows / torch.sqrt(rows.pow(2).mean(-1, keepdim=True) + eps)).sum().backward()
+print(f"to the masked row:      {hidden.grad[1].tolist()}")
+#> to the masked row:      [0.0, 0.0, 0.0, 0.0]
+print(f"to the padding_idx row: {embedding.weight.grad[0].tolist()}")
+#> to the padding_idx row: [0.0, 0.0, 0.0, 0.0]
