@@ -48,7 +48,7 @@ print(torch.allclose(mamba(x, z), gate_then_norm(x, z, gain, groups, eps)))
 print(torch.allclose(qwen(x, z), norm_then_gate(x, z, gain, eps)))
 #> True
 
-# In bfloat16 the class rounds twice; the formula in float32, rounded once, differs.
+# In bfloat16 the class rounds three times; the formula in float32, rounded once, differs.
 xb, zb, gain_bf16 = x.bfloat16(), z.bfloat16(), gain.bfloat16()
 qwen_bf16 = Qwen3NextRMSNormGated(n, eps=eps).bfloat16()
 with torch.no_grad():
