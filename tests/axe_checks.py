@@ -29,8 +29,9 @@ BLOCKING = {"serious", "critical"}
 # page, the color rules most (they map every element's box to find what lies behind a text).
 # For the same reason a style that passed on one page is not sampled again on the next: the
 # pages share most of their styles (134 among the 1256 samples of the English pages).
-# Takes the styles that passed; returns those it marked.
-MARK_STYLE_SAMPLES = """(passed) => {
+# Takes the styles that passed and whether to sample (not for a run of the other rules alone);
+# returns the styles it marked.
+MARK_STYLE_SAMPLES = """([passed, sampling]) => {
   for (const element of document.querySelectorAll("[data-style-sample]")) {
     delete element.dataset.styleSample;
   }
@@ -49,7 +50,7 @@ MARK_STYLE_SAMPLES = """(passed) => {
     .filter(node => node.nodeType === Node.TEXT_NODE)
     .map(node => node.textContent).join("").trim();
   const longest = new Map();
-  for (const element of document.body.querySelectorAll("*")) {
+  if (sampling) for (const element of document.body.querySelectorAll("*")) {
     if (["SCRIPT", "STYLE", "TEMPLATE"].includes(element.tagName)) continue;
     const text = ownText(element);
     if (!text || !element.checkVisibility({visibilityProperty: true})) continue;
@@ -107,7 +108,7 @@ def violations(page, colors=True, others=True) -> list[str]:
     """axe's serious and critical violations of its rules with RULE_TAGS: those it files
     under colors (`colors`), on one element of each style not yet passed, and the others
     (`others`), on the page but its code's tokens."""
-    marked = page.evaluate(MARK_STYLE_SAMPLES, sorted(PASSED_STYLES))
+    marked = page.evaluate(MARK_STYLE_SAMPLES, [sorted(PASSED_STYLES), colors])
     color = color_rules(page)
     runs = []
     if others:
