@@ -101,11 +101,13 @@ WORDS = {
             "graph": "In GPU time (a CUDA graph replayed), ",
             "eager": "Launched from Python (eager, host time included), ",
         },
-        "headline_host": "The host's time per forward+backward call, measured on a "
-        "{shape} input, is {kernel} µs for the site's kernel and {reference} µs for "
-        "F.rms_norm. ",
+        "headline_host": "The host's time per forward+backward call, the median of {calls} "
+        "calls made back to back on a {shape} input, is {kernel} µs for the site's kernel "
+        "and {reference} µs for F.rms_norm. ",
         "headline_note": "M is the number of rows and N their length. In parentheses, "
-        "F.rms_norm's time over each one's.",
+        "F.rms_norm's time over each one's. Each time is the median of its rounds, and "
+        "the fastest is the fastest by median: where two implementations' rounds overlap, "
+        "their order is not settled.",
         "headline_best": "at N = {n} the site's kernel is the fastest, {x}× as fast as "
         "F.rms_norm",
         "headline_other": "at N = {n} {best} is the fastest ({y}×), the site's kernel "
@@ -121,9 +123,9 @@ WORDS = {
         "implementation, the range of the rounds as error bars.",
         "targets": "Set for an H100, each in bfloat16 unless it says otherwise, and stated "
         "as met or missed with the figures that decide it:",
-        "targets_h200": "Set for an H100, with rows held to thresholds of the H200's own in "
-        "every dtype, each in bfloat16 unless it says otherwise, and stated as met or missed "
-        "with the figures that decide it:",
+        "targets_h200": "Set for an H100, but for the two copy targets on rows, held to "
+        "thresholds of the H200's own in every dtype; each in bfloat16 unless it says "
+        "otherwise, and stated as met or missed with the figures that decide it:",
         "met": "**met**",
         "missed": "**missed**",
         "none": "**not measured**",
@@ -294,10 +296,13 @@ WORDS = {
             "graph": "CUDA 그래프를 재생해 GPU 시간만 재면 ",
             "eager": "Python에서 즉시 실행해 호스트 시간까지 재면 ",
         },
-        "headline_host": "{shape} 입력에서 잰 순전파+역전파 호출당 호스트 시간은 이 사이트의 "
-        "커널이 {kernel} µs, F.rms_norm이 {reference} µs입니다. ",
+        "headline_host": "{shape} 입력으로 {calls}번 연달아 호출해 잰 순전파+역전파 호출당 "
+        "호스트 시간의 중앙값은 이 사이트의 커널이 {kernel} µs, F.rms_norm이 {reference} "
+        "µs입니다. ",
         "headline_note": "M은 행의 개수, N은 행 하나의 원소 수입니다. 괄호 안의 값은 "
-        "F.rms_norm의 시간을 각 구현의 시간으로 나눈 것입니다.",
+        "F.rms_norm의 시간을 각 구현의 시간으로 나눈 것입니다. 시간은 모두 라운드의 "
+        "중앙값이고, 가장 빠르다는 말도 중앙값 기준입니다. 두 구현의 라운드 범위가 겹치면 "
+        "순서가 확실하지 않습니다.",
         "headline_best": "N = {n}에서는 이 사이트의 커널이 F.rms_norm의 {x}배 속도로 가장 "
         "빠른 구현{end}",
         "headline_other": "N = {n}에서는 {best_subject} F.rms_norm의 {y}배 속도로 가장 "
@@ -314,8 +319,9 @@ WORDS = {
         "하나이며, 오차 막대는 라운드별 범위입니다.",
         "targets": "H100에 맞춰 정한 목표입니다. 각 목표는 따로 적지 않으면 bfloat16에서 "
         "잰 것이며, 달성 여부를 판정 근거가 된 수치와 함께 적습니다.",
-        "targets_h200": "H100에 맞춰 정한 목표입니다. 다만 일반 행에는 모든 dtype에서 H200 "
-        "고유의 기준치를 적용합니다. 각 목표는 따로 적지 않으면 bfloat16에서 잰 것이며, "
+        "targets_h200": "H100에 맞춰 정한 목표입니다. 다만 일반 행에서 복사와 비교하는 두 "
+        "목표에는 모든 dtype에서 H200 고유의 기준치를 적용합니다. 각 목표는 따로 적지 "
+        "않으면 bfloat16에서 잰 것이며, "
         "달성 여부를 판정 근거가 된 수치와 함께 적습니다.",
         "met": "**달성**",
         "missed": "**미달**",
@@ -1131,7 +1137,7 @@ def _headline_host(results, words) -> str:
     shape = " × ".join(str(size) for size in results["host_shape"])
     kernel, reference = (f"{us:.0f}" for us in costs)
     said = words["headline_host"].format(
-        shape=shape, kernel=kernel, reference=reference
+        calls=results["host_calls"], shape=shape, kernel=kernel, reference=reference
     )
     return said + words["headline_note"]
 
