@@ -35,6 +35,14 @@ for v in VARIANTS:
     #> nGPT           0.228    0.229      1      2.74     2.73  0.997     0.0884
     #> DyT            0.836    0.533  0.637     0.206   0.0745  0.361       2.47
 
+# The weight gradient's ratio seed by seed: a mean of 3 can hide a seed that goes the
+# other way.
+for v in ["post-norm", "DeepNorm"]:
+    ratios = [f"{r['weight_grad'][-1] / r['weight_grad'][0]:.3g}" for r in runs[v]]
+    print(f"{v:<10} weight gradient ratio, seeds 0 to 2: {', '.join(ratios)}")
+    #> post-norm  weight gradient ratio, seeds 0 to 2: 1.25, 2.86, 0.704
+    #> DeepNorm   weight gradient ratio, seeds 0 to 2: 1.04, 1.03, 0.983
+
 # Plot: each variant's gradients relative to its own layer 1, so that variants whose
 # states have another scale (nGPT's have norm 1, not RMS 1) share one axis.
 colors = ["tab:blue", "tab:red", "tab:orange", "tab:green", "tab:purple", "tab:brown"]

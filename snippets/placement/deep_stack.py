@@ -46,26 +46,29 @@ print(f"layer 48 weight gradient, post-norm / pre-norm: {top:.3g}")
 # Xiong et al. (2020): at initialization their bounds on the last layer's weight gradient
 # differ between post-norm and pre-norm by a factor of sqrt(L) (their theorem concerns the
 # MLP's second matrix). The same ratio on shallower stacks (the last block's first linear
-# layer, mean of 5 seeds), beside the one above.
-def last_layer_ratio(depth):
-    means = [
+# layer, mean of 5 seeds), beside the one above, and the range of the seeds' own ratios.
+def last_layer(depth):
+    """The last block's weight gradient in each seed: post-norm's, then pre-norm's."""
+    return [
         torch.stack(
             [layer_statistics(p, s, depth=depth)["weight_grad"][-1] for s in seeds]
         )
         for p in ["post", "pre"]
     ]
-    return means[0].mean() / means[1].mean()
 
-print("depth  post/pre  sqrt(depth)  (post/pre)/sqrt(depth)")
-#> depth  post/pre  sqrt(depth)  (post/pre)/sqrt(depth)
-ratios = {depth: last_layer_ratio(depth) for depth in [6, 12, 24]} | {48: top}
-for depth, ratio in ratios.items():
-    root = math.sqrt(depth)
-    print(f"{depth:>5} {ratio:>9.3g} {root:>12.3g} {ratio / root:>23.2f}")
-    #>     6      1.61         2.45                    0.66
-    #>    12      2.38         3.46                    0.69
-    #>    24      3.89          4.9                    0.79
-    #>    48      5.49         6.93                    0.79
+print("depth  post/pre  sqrt(depth)  (post/pre)/sqrt(depth)  one seed's")
+#> depth  post/pre  sqrt(depth)  (post/pre)/sqrt(depth)  one seed's
+lasts = {depth: last_layer(depth) for depth in [6, 12, 24]}
+lasts[48] = [stats[p]["weight_grad"][:, -1] for p in ["post", "pre"]]
+for depth, (post, pre) in lasts.items():
+    root, ratio = math.sqrt(depth), post.mean() / pre.mean()
+    seed = post / pre / root
+    spread = f"{seed.min():.2f} to {seed.max():.2f}"
+    print(f"{depth:>5} {ratio:>9.3g} {root:>12.3g} {ratio / root:>23.2f}  {spread}")
+    #>     6      1.61         2.45                    0.66  0.61 to 0.70
+    #>    12      2.38         3.46                    0.69  0.59 to 0.83
+    #>    24      3.89          4.9                    0.79  0.56 to 1.08
+    #>    48      5.49         6.93                    0.79  0.59 to 1.16
 
 # Plots: the mean over seeds as a line, the range over seeds as a band.
 layers = torch.arange(1, depth + 1)
