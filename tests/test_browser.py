@@ -259,11 +259,12 @@ def test_the_language_switch_keeps_the_section_being_read(page, server):
 
 
 def test_korean_breaks_lines_between_words_in_links_too(page):
-    """Korean wraps between words (keep-all), links included: Material's rule for links
-    would otherwise break a linked word between two syllables on a phone."""
+    """Korean wraps between words (keep-all), links and the navigation's titles included:
+    Material's rules would otherwise break a word between two syllables."""
     page.set_viewport_size(PHONE)
     page.goto(url_path("ko", Path("benchmark_results.md")))
-    breaks = page.locator("article p, article li, article a").evaluate_all(
+    text = "article p, article li, article a, .md-nav__link"
+    breaks = page.locator(text).evaluate_all(
         "els => [...new Set(els.map(e => getComputedStyle(e).wordBreak))]"
     )
     assert breaks == ["keep-all"]

@@ -1,4 +1,4 @@
-"""A copyable RMSNorm: torch.nn.RMSNorm's arguments, with checked inputs and float32 math."""
+"""A copyable RMSNorm: torch.nn.RMSNorm's arguments, checked inputs, float32 math."""
 
 import numbers
 from collections.abc import Sequence
@@ -22,14 +22,16 @@ def _as_shape(normalized_shape) -> tuple[int, ...]:
 def _check_eps(eps) -> float:
     if eps is None:  # torch.nn.RMSNorm's default: an epsilon that depends on the dtype
         raise TypeError(
-            "eps must be a real number, got None: pass the eps the model was trained with"
+            "eps must be a real number, got None:"
+            " pass the eps the model was trained with"
         )
     if isinstance(eps, bool) or not isinstance(eps, numbers.Real):
         raise TypeError(f"eps must be a real number, got {type(eps).__name__}")
-    # eps > 0 keeps all-zero rows finite: they map to zeros instead of 0 * inf = NaN. It is
-    # added in float32 (at least), so it must be a normal float32 number (1.2e-38 to
-    # 3.4e38): a smaller eps loses precision and, below about 7e-46, rounds to 0; a larger
-    # one rounds to float32's largest value or to inf. NaN fails the comparison too.
+    # eps > 0 keeps all-zero rows finite: they map to zeros instead of 0 * inf = NaN. It
+    # is added in float32 (at least), so it must be a normal float32 number (1.2e-38 to
+    # 3.4e38): a smaller eps loses precision and, below about 7e-46, rounds to 0; a
+    # larger one rounds to float32's largest value or to inf. NaN fails the comparison
+    # too.
     float32 = torch.finfo(torch.float32)
     if not float32.tiny <= eps <= float32.max:
         raise ValueError(f"eps must be a normal float32 number > 0, got {eps}")
@@ -44,7 +46,8 @@ def rms_norm(x: torch.Tensor, normalized_shape, weight=None, eps: float = 1e-6):
         raise TypeError(f"x must be a floating-point tensor, got dtype {x.dtype}")
     if tuple(x.shape[-len(shape) :]) != shape:
         raise ValueError(
-            f"x must end in the dimensions {shape}, got a tensor of shape {tuple(x.shape)}"
+            f"x must end in the dimensions {shape},"
+            f" got a tensor of shape {tuple(x.shape)}"
         )
     if weight is not None and not isinstance(weight, torch.Tensor):
         raise TypeError(
@@ -77,15 +80,15 @@ def _check_options(elementwise_affine, dtype) -> None:
         raise TypeError(f"dtype must be a floating-point torch.dtype, got {dtype!r}")
 
 class RMSNorm(nn.Module):
-    """torch.nn.RMSNorm(normalized_shape, eps, elementwise_affine, device, dtype), except
-    that every input is checked and eps must be a normal float32 number > 0, 1e-6 by
-    default.
+    """torch.nn.RMSNorm(normalized_shape, eps, elementwise_affine, device, dtype),
+    except that every input is checked and eps must be a normal float32 number > 0, 1e-6
+    by default.
 
-    Two kinds of eps that torch takes are refused on purpose: None, torch's default, which
-    picks an epsilon by dtype (pass the eps the model was trained with), and a negative
-    eps, which torch computes (its own test samples for rms_norm use eps = -0.5) although
-    mean(x^2) + eps can then be zero or negative, and its inverse square root inf or NaN.
-    device and dtype place the weight, as torch's factory arguments do.
+    Two kinds of eps that torch takes are refused on purpose: None, torch's default,
+    which picks an epsilon by dtype (pass the eps the model was trained with), and a
+    negative eps, which torch computes (its own test samples for rms_norm use eps =
+    -0.5) although mean(x^2) + eps can then be zero or negative, and its inverse square
+    root inf or NaN. device and dtype place the weight, as torch's factory arguments do.
     """
 
     def __init__(
