@@ -6,59 +6,10 @@ from collections.abc import Sequence
 import torch
 from torch import nn
 
-def _is_size(n) -> bool:
-    # numbers.Integral takes Python and NumPy integers, as torch does; bool is refused.
-    return isinstance(n, numbers.Integral) and not isinstance(n, bool) and n > 0
-
-def _as_shape(normalized_shape) -> tuple[int, ...]:
-    shape = (normalized_shape,) if _is_size(normalized_shape) else normalized_shape
-    if not isinstance(shape, Sequence) or not shape or not all(map(_is_size, shape)):
-        raise ValueError(
-            "normalized_shape must be a positive int or a non-empty sequence of them,"
-            f" got {normalized_shape!r}"
-        )
-    return tuple(int(n) for n in shape)
-
-def _check_eps(eps) -> float:
-    if eps is None:  # torch.nn.RMSNorm's default: an epsilon that depends on the dtype
-        raise TypeError(
-            "eps must be a real number, got None:"
-            " pass the eps the model was trained with"
-        )
-    if isinstance(eps, bool) or not isinstance(eps, numbers.Real):
-        raise TypeError(f"eps must be a real number, got {type(eps).__name__}")
-    # eps > 0 keeps all-zero rows finite: they map to zeros instead of 0 * inf = NaN. It
-    # is added in float32 (at least), so it must be a normal float32 number (1.2e-38 to
-    # 3.4e38): a smaller eps loses precision and, below about 7e-46, rounds to 0; a
-    # larger one rounds to float32's largest value or to inf. NaN fails the comparison
-    # too.
-    float32 = torch.finfo(torch.float32)
-    if not float32.tiny <= eps <= float32.max:
-        raise ValueError(f"eps must be a normal float32 number > 0, got {eps}")
-    return float(eps)
-
 def rms_norm(x: torch.Tensor, normalized_shape, weight=None, eps: float = 1e-6):
     """weight * x / sqrt(mean(x^2) + eps) over the trailing `normalized_shape` dims."""
     shape, eps = _as_shape(normalized_shape), _check_eps(eps)
-    if not isinstance(x, torch.Tensor):
-        raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
-    if not x.is_floating_point():
-        raise TypeError(f"x must be a floating-point tensor, got dtype {x.dtype}")
-    if tuple(x.shape[-len(shape) :]) != shape:
-        raise ValueError(
-            f"x must end in the dimensions {shape},"
-            f" got a tensor of shape {tuple(x.shape)}"
-        )
-    if weight is not None and not isinstance(weight, torch.Tensor):
-        raise TypeError(
-            f"weight must be a torch.Tensor or None, got {type(weight).__name__}"
-        )
-    if weight is not None and not weight.is_floating_point():
-        raise TypeError(
-            f"weight must be a floating-point tensor, got dtype {weight.dtype}"
-        )
-    if weight is not None and tuple(weight.shape) != shape:
-        raise ValueError(f"weight must have shape {shape}, got {tuple(weight.shape)}")
+    _check_input(x, shape, weight)
 
     # Float32 at least: in float16, x * x overflows for |x| >= 256 and zeroes the row.
     compute = torch.promote_types(x.dtype, torch.float32)
@@ -68,16 +19,6 @@ def rms_norm(x: torch.Tensor, normalized_shape, weight=None, eps: float = 1e-6):
     if weight is not None:
         h = h * weight.to(compute)
     return h.to(x.dtype)  # one rounding, at the end; the output has x's dtype
-
-def _check_options(elementwise_affine, dtype) -> None:
-    if not isinstance(elementwise_affine, bool):
-        raise TypeError(
-            f"elementwise_affine must be True or False, got {elementwise_affine!r}"
-        )
-    if dtype is not None and not (
-        isinstance(dtype, torch.dtype) and dtype.is_floating_point
-    ):
-        raise TypeError(f"dtype must be a floating-point torch.dtype, got {dtype!r}")
 
 class RMSNorm(nn.Module):
     """torch.nn.RMSNorm(normalized_shape, eps, elementwise_affine, device, dtype),
@@ -122,3 +63,66 @@ class RMSNorm(nn.Module):
 
     def extra_repr(self) -> str:
         return f"{self.normalized_shape}, eps={self.eps}"
+
+# The checks: a bad input gets an error that names what was expected and what came.
+def _is_size(n) -> bool:
+    # numbers.Integral takes Python and NumPy integers, as torch does; bool is refused.
+    return isinstance(n, numbers.Integral) and not isinstance(n, bool) and n > 0
+
+def _as_shape(normalized_shape) -> tuple[int, ...]:
+    shape = (normalized_shape,) if _is_size(normalized_shape) else normalized_shape
+    if not isinstance(shape, Sequence) or not shape or not all(map(_is_size, shape)):
+        raise ValueError(
+            "normalized_shape must be a positive int or a non-empty sequence of them,"
+            f" got {normalized_shape!r}"
+        )
+    return tuple(int(n) for n in shape)
+
+def _check_eps(eps) -> float:
+    if eps is None:  # torch.nn.RMSNorm's default: an epsilon that depends on the dtype
+        raise TypeError(
+            "eps must be a real number, got None:"
+            " pass the eps the model was trained with"
+        )
+    if isinstance(eps, bool) or not isinstance(eps, numbers.Real):
+        raise TypeError(f"eps must be a real number, got {type(eps).__name__}")
+    # eps > 0 keeps all-zero rows finite: they map to zeros instead of 0 * inf = NaN. It
+    # is added in float32 (at least), so it must be a normal float32 number (1.2e-38 to
+    # 3.4e38): a smaller eps loses precision and, below about 7e-46, rounds to 0; a
+    # larger one rounds to float32's largest value or to inf. NaN fails the comparison
+    # too.
+    float32 = torch.finfo(torch.float32)
+    if not float32.tiny <= eps <= float32.max:
+        raise ValueError(f"eps must be a normal float32 number > 0, got {eps}")
+    return float(eps)
+
+def _check_input(x, shape, weight) -> None:
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
+    if not x.is_floating_point():
+        raise TypeError(f"x must be a floating-point tensor, got dtype {x.dtype}")
+    if tuple(x.shape[-len(shape) :]) != shape:
+        raise ValueError(
+            f"x must end in the dimensions {shape},"
+            f" got a tensor of shape {tuple(x.shape)}"
+        )
+    if weight is not None and not isinstance(weight, torch.Tensor):
+        raise TypeError(
+            f"weight must be a torch.Tensor or None, got {type(weight).__name__}"
+        )
+    if weight is not None and not weight.is_floating_point():
+        raise TypeError(
+            f"weight must be a floating-point tensor, got dtype {weight.dtype}"
+        )
+    if weight is not None and tuple(weight.shape) != shape:
+        raise ValueError(f"weight must have shape {shape}, got {tuple(weight.shape)}")
+
+def _check_options(elementwise_affine, dtype) -> None:
+    if not isinstance(elementwise_affine, bool):
+        raise TypeError(
+            f"elementwise_affine must be True or False, got {elementwise_affine!r}"
+        )
+    if dtype is not None and not (
+        isinstance(dtype, torch.dtype) and dtype.is_floating_point
+    ):
+        raise TypeError(f"dtype must be a floating-point torch.dtype, got {dtype!r}")
