@@ -4,8 +4,10 @@ host path on a GPU (the Benchmark pages publish only run.py's figures).
     python -m scripts.host_probe            # a CUDA GPU: 1000 calls of each way
     python -m scripts.host_probe --smoke    # any machine, a few calls: the probe runs
 
-On x of run.py's host_us shape (16 x 1024, bfloat16), each line is the median host time of a
-forward+backward call in µs, timed as run.py times host_us, of:
+On x of run.py's host_us shape (16 x 1024, bfloat16), each line gives the median host time of a
+forward+backward call in µs twice: timed as run.py times host_us (calls back to back), and with
+the GPU idle before each call, as run.py's eager timing makes its calls (on an H100 and an H200
+the site's kernel took longer back to back than some whole eager calls). The ways:
 - F.rms_norm: one ATen op each way, its backward in C++;
 - the formula written out: autograd records several ops, its backward still all C++;
 - F.rms_norm's two ATen ops inside a Python autograd.Function: the same work with a Python
@@ -17,11 +19,13 @@ F.rms_norm's, and less with the threads off, the handoff to that thread is where
 """
 
 import argparse
+import statistics
+import time
 
 import torch
 import torch.nn.functional as F
 
-from snippets.benchmark.run import EPS, SETUPS, host_us
+from snippets.benchmark.run import EPS, SETUPS, host_us, synchronize
 from snippets.kernel.rms_norm_triton import rms_norm_triton
 
 HOST_SHAPE = SETUPS["gpu"].host_shape  # run.py's: 16 x 1024
@@ -57,6 +61,20 @@ WAYS = {
 }
 
 
+def alone_us(run, calls) -> float:
+    """The median host time of `calls` calls of run in µs, each made onto an idle GPU."""
+    for _ in range(3):
+        run()  # warms up
+    times = []
+    for _ in range(calls):
+        synchronize()
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    synchronize()
+    return statistics.median(times) * 1e6
+
+
 def forward_backward(way, x, weight, dy):
     """One call of a forward and its backward, the gradients returned (as run.py's)."""
     return lambda: torch.autograd.grad(way(x, weight), [x, weight], dy)
@@ -80,9 +98,11 @@ def main(argv=None) -> int:
         torch.autograd.set_multithreading_enabled(threads)
         for name, way in WAYS.items():
             try:
-                us = host_us(forward_backward(way, x, weight, dy), calls)
+                run = forward_backward(way, x, weight, dy)
+                us, alone = host_us(run, calls), alone_us(run, calls)
                 print(
-                    f"  {name:<26} device threads {'on ' if threads else 'off'} {us:8.1f}"
+                    f"  {name:<26} device threads {'on ' if threads else 'off'}"
+                    f" {us:8.1f} back to back, {alone:8.1f} alone"
                 )
             except Exception as error:  # noqa: BLE001 (printed: an op this device lacks)
                 print(f"  {name:<26} failed: {str(error).splitlines()[0][:90]}")

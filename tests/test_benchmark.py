@@ -1357,6 +1357,9 @@ def test_the_host_probe_runs_each_way_with_and_without_device_threads(capsys):
     assert failed == on_a_cpu, lines
     timed = [line for line in lines if " failed: " not in line]
     assert all(
-        re.search(r"device threads o(n |ff) +\d+\.\d$", line) for line in timed
+        re.search(
+            r"device threads o(n |ff) +\d+\.\d back to back, +\d+\.\d alone$", line
+        )
+        for line in timed
     ), lines
     assert torch.autograd.is_multithreading_enabled()  # left as found
