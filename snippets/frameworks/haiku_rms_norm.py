@@ -35,7 +35,7 @@ haiku_y = np.array(norm.apply(params, jnp.asarray(x.numpy()))[0])
 torch_y = F.rms_norm(x, (n,), weight, eps=1e-5).numpy()
 # The difference in units in the last place (ulps).
 ulps = np.abs(haiku_y - torch_y) / np.spacing(np.abs(torch_y))
-# The exact count can differ from one CPU to another, so the check is a bound.
+# The exact count can differ from one CPU to another, so the check is a tolerance.
 within = bool(ulps.max() <= 16)
 print("float32: within 16 units in the last place of F.rms_norm:", within)
 #> float32: within 16 units in the last place of F.rms_norm: True

@@ -34,7 +34,7 @@ keras_y = keras.ops.convert_to_numpy(norm(x.numpy()))
 torch_y = F.rms_norm(x, (n,), weight, eps=1e-6).numpy()
 # Differences in units in the last place (the float32 spacing at each value).
 ulps = np.abs(keras_y - torch_y) / np.spacing(np.abs(torch_y))
-# The exact count can differ from one CPU to another, so the check is a bound.
+# The exact count can differ from one CPU to another, so the check is a tolerance.
 within = bool(ulps.max() <= 16)
 print("float32: within 16 units in the last place of F.rms_norm:", within)
 #> float32: within 16 units in the last place of F.rms_norm: True

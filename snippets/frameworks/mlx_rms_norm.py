@@ -25,7 +25,7 @@ norm.weight = mx.array(weight.numpy())
 mlx_y = np.array(norm(mx.array(x.numpy())))
 torch_y = F.rms_norm(x, (n,), weight, eps=1e-5).numpy()
 ulps = np.abs(mlx_y - torch_y) / np.spacing(np.abs(torch_y))  # units in the last place
-# The exact count can differ from one CPU to another, so the check is a bound.
+# The exact count can differ from one CPU to another, so the check is a tolerance.
 within = bool(ulps.max() <= 16)
 print("float32: within 16 units in the last place of F.rms_norm:", within)
 #> float32: within 16 units in the last place of F.rms_norm: True
