@@ -1,3 +1,5 @@
+import torch
+import torch.nn.functional as F
 import transformers as tf
 
 # transformers' config classes have defaults; a checkpoint's config.json overrides them.
@@ -13,3 +15,15 @@ for config_class, published in [
     #> MistralConfig() eps 1e-06; Mistral 7B publishes 1e-5
     #> Qwen3Config() eps 1e-06; Qwen3 publishes 1e-6
     #> GemmaConfig() eps 1e-06; Gemma publishes 1e-6
+
+# A wrong eps raises no error: it scales each row by sqrt((ms + 1e-5) / (ms + 1e-6)), ms
+# the row's mean square. Invisible on rows of RMS near 1, large on rows of small RMS.
+row = torch.randn(4096, dtype=torch.float64)
+row = row / row.pow(2).mean().sqrt()  # RMS 1
+for rms in [1.0, 0.01, 0.003]:
+    trained, default = (F.rms_norm(rms * row, (4096,), eps=eps) for eps in (1e-5, 1e-6))
+    change = (default / trained - 1).abs().max().item()
+    print(f"row RMS {rms:g}: eps 1e-6 instead of 1e-5, relative change {change:.2g}")
+    #> row RMS 1: eps 1e-6 instead of 1e-5, relative change 4.5e-06
+    #> row RMS 0.01: eps 1e-6 instead of 1e-5, relative change 0.044
+    #> row RMS 0.003: eps 1e-6 instead of 1e-5, relative change 0.38
