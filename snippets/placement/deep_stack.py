@@ -56,8 +56,8 @@ def last_layer(depth):
         for p in ["post", "pre"]
     ]
 
-print("depth  post/pre  sqrt(depth)  (post/pre)/sqrt(depth)  one seed's")
-#> depth  post/pre  sqrt(depth)  (post/pre)/sqrt(depth)  one seed's
+print("depth  post/pre  sqrt(depth)  (post/pre)/sqrt(depth)  single seeds")
+#> depth  post/pre  sqrt(depth)  (post/pre)/sqrt(depth)  single seeds
 lasts = {depth: last_layer(depth) for depth in [6, 12, 24]}
 lasts[48] = [stats[p]["weight_grad"][:, -1] for p in ["post", "pre"]]
 for depth, (post, pre) in lasts.items():
