@@ -29,7 +29,7 @@ without, with_beta = layer(x) + layer(-x), layer(x, beta) + layer(-x, beta)
 largest = without.abs().max().item()
 print(f"outputs for x and -x summed, without beta: largest entry {largest}")
 #> outputs for x and -x summed, without beta: largest entry 0.0
-twice = torch.allclose(with_beta, 2 * no_bias(beta).expand(3, 8))
+twice = torch.allclose(with_beta, 2 * no_bias(beta))  # broadcast over the rows
 zero = with_beta.abs().max().item() == 0
 print(f"with beta: the sum is 2 W beta {twice}, the sum is zero {zero}")
 #> with beta: the sum is 2 W beta True, the sum is zero False
