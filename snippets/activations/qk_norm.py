@@ -34,8 +34,8 @@ print(f"QK-norm: every logit within sqrt(head_dim) max|gain_q| max|gain_k|: {wit
 
 final = {name: sum(run["loss"][-20:]) / 20 for name, run in runs.items()}
 gap = final["no QK-norm"] - final["QK-norm"]
-print(f"training loss, last 20 steps: no QK-norm higher by more than 0.1: {gap > 0.1}")
-#> training loss, last 20 steps: no QK-norm higher by more than 0.1: True
+print(f"mean loss, last 20 steps: no QK-norm higher by more than 0.1: {gap > 0.1}")
+#> mean loss, last 20 steps: no QK-norm higher by more than 0.1: True
 
 def draw(translate):
     fig = Figure(figsize=(8, 3.2), layout="constrained")
