@@ -41,7 +41,7 @@ NOT_RESULTS = re.compile(
     r"\b(?:Python|PyTorch|torch|MkDocs)\s+\d+(?:\.\d+)+|\barXiv:\d{4}\.\d{4,5}"
     r"|https://arxiv\.org/abs/\d{4}\.\d{4,5}"
 )
-# 1.3693, 0.75, 1e-6, 5.0e-07, 29.2%, -0.52: but not integers, and not 2.13.0 or
+# 1.3693, 0.75, 1e-6, 5.0e-07, 41.3%, -0.52: but not integers, and not 2.13.0 or
 # 127.0.0.1. A number may follow Hangul (Python's \w would take it for part of a word);
 # a minus is its sign where it is attached and follows no letter, digit or bracket (in
 # "x - 0.5" and "a-0.5" it subtracts).

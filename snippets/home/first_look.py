@@ -8,7 +8,7 @@ norm = torch.nn.RMSNorm(8, eps=1e-6)  # weight starts at ones
 with torch.no_grad():
     y = norm(x)
 
-# Every row now has root mean square 1, whatever its scale was ...
+# Every row now has root mean square 1, whatever its scale (each RMS >> sqrt(eps)) ...
 print(y.pow(2).mean(dim=-1).sqrt())
 #> tensor([1.0000, 1.0000, 1.0000, 1.0000])
 # ... but its mean is not 0: RMSNorm rescales, it does not re-center.

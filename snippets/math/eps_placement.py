@@ -15,11 +15,11 @@ direction = direction / direction.pow(2).mean().sqrt()  # RMS exactly 1
 eps = 1e-6
 for rms in [1.0, 1e-3]:
     x = rms * direction
-    # With eps = 0 both forms would return `direction`; measure how far each falls short.
+    # With eps = 0 both forms return `direction`; measure how far each falls short.
     inside = eps_inside(x, eps).norm() / direction.norm()
     outside = eps_outside(x, eps).norm() / direction.norm()
-    apart = (1 - inside / outside).abs()
+    apart = (outside / inside - 1).abs()  # relative to eps inside, the usual form
     sizes = f"eps inside keeps {inside:.4f}, eps outside {outside:.4f}"
     print(f"RMS {rms:g}: {sizes}; apart {apart:.1e} ({apart:.1%})")
     #> RMS 1: eps inside keeps 1.0000, eps outside 1.0000; apart 5.0e-07 (0.0%)
-    #> RMS 0.001: eps inside keeps 0.7071, eps outside 0.9990; apart 2.9e-01 (29.2%)
+    #> RMS 0.001: eps inside keeps 0.7071, eps outside 0.9990; apart 4.1e-01 (41.3%)
