@@ -39,7 +39,16 @@ CONFIG = {
 }
 
 
-def test_block_matches_transformers_llama_decoder_layer():
+def bfloat16_steps(t):
+    """The spacing of bfloat16 values at the size of t's largest entry."""
+    return 2.0 ** (torch.floor(torch.log2(t.abs().max().float())) - 7)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_block_matches_transformers_llama_decoder_layer(dtype):
+    """Float32: within 1e-5. Bfloat16: the site's norm rounds once, after the gain, where
+    transformers' rounds before it (Pitfalls), so within three steps of the largest output;
+    with transformers' norms in the block the two outputs are equal bit for bit."""
     torch.manual_seed(0)
     config = LlamaConfig(**CONFIG)
     config._attn_implementation = "eager"
@@ -49,16 +58,26 @@ def test_block_matches_transformers_llama_decoder_layer():
             norm.weight.uniform_(0.5, 1.5)
     ours = DecoderBlock(64, n_heads=4, n_kv_heads=2, hidden=172, eps=1e-5)
     ours.load_state_dict(theirs.state_dict())  # the same names and shapes
+    theirs, ours = theirs.to(dtype), ours.to(dtype)
 
-    x = torch.randn(2, 10, 64) * 3e-3  # mean square 9e-6: the eps (1e-5) matters
+    x = (torch.randn(2, 10, 64) * 3e-3).to(
+        dtype
+    )  # mean square 9e-6: the eps (1e-5) matters
     positions = torch.arange(10).unsqueeze(0).expand(2, -1)
     cos_sin = LlamaRotaryEmbedding(config)(x, positions)
-    causal = torch.full((10, 10), float("-inf")).triu(1)[None, None]
+    causal = torch.full((10, 10), float("-inf"), dtype=dtype).triu(1)[None, None]
     with torch.no_grad():
         expected = theirs(x, attention_mask=causal, position_embeddings=cos_sin)
         expected = expected[0] if isinstance(expected, tuple) else expected
         got = ours(x, *rotary_tables(10, 16))
-    assert torch.allclose(got, expected, atol=1e-5, rtol=0)
+    assert got.dtype == expected.dtype == dtype
+    tolerance = 1e-5 if dtype == torch.float32 else 3 * bfloat16_steps(expected)
+    assert torch.allclose(got, expected, atol=tolerance, rtol=0)
+    if dtype == torch.bfloat16:  # everything but the norms rounds as transformers does
+        ours.input_layernorm = theirs.input_layernorm
+        ours.post_attention_layernorm = theirs.post_attention_layernorm
+        with torch.no_grad():
+            assert torch.equal(ours(x, *rotary_tables(10, 16)), expected)
 
 
 def test_fused_block_matches_transformers_in_outputs_and_gradients():

@@ -9,6 +9,8 @@ from snippets.implementations.rms_norm_module import RMSNorm
 
 def rotary_tables(seq_len, head_dim, theta=10000.0, device=None):
     """cos and sin of position * frequency, shape (seq_len, head_dim), on `device`."""
+    if head_dim % 2:
+        raise ValueError(f"head_dim must be even (its halves pair up); got {head_dim}")
     halves = torch.arange(0, head_dim, 2, device=device).float()
     inv_freq = 1.0 / theta ** (halves / head_dim)
     angles = torch.outer(torch.arange(seq_len, device=device).float(), inv_freq)
@@ -27,7 +29,8 @@ class Attention(nn.Module):
         super().__init__()
         # Whole heads, whole groups of query heads per key/value head, and an even head
         # size, whose two halves the rotation pairs up.
-        if dim % n_heads or n_heads % n_kv_heads or dim // n_heads % 2:
+        whole_heads = n_heads >= 1 and n_kv_heads >= 1 and dim % n_heads == 0
+        if not whole_heads or n_heads % n_kv_heads or dim // n_heads % 2:
             raise ValueError(
                 "dim must split into n_heads heads of an even size, and n_heads into"
                 f" groups of n_kv_heads; got dim={dim}, n_heads={n_heads},"
@@ -41,7 +44,11 @@ class Attention(nn.Module):
         self.o_proj = nn.Linear(n_heads * self.head_dim, dim, bias=False)
 
     def forward(self, x, cos, sin):
+        if x.dim() != 3:
+            raise ValueError(f"x must be (batch, seq, dim); got shape {tuple(x.shape)}")
         batch, seq, _ = x.shape
+        # The tables are float32; like transformers, rotate in the activations' dtype.
+        cos, sin = cos.to(x.dtype), sin.to(x.dtype)
 
         def heads(proj, n):  # (batch, seq, n * head_dim) -> (batch, n, seq, head_dim)
             return proj(x).view(batch, seq, n, self.head_dim).transpose(1, 2)
@@ -56,7 +63,8 @@ class Attention(nn.Module):
         # Causal mask: position t attends to positions 0..t only.
         future = torch.ones(seq, seq, dtype=torch.bool, device=x.device).triu(1)
         scores = scores.masked_fill(future, float("-inf"))
-        out = F.softmax(scores, dim=-1) @ v
+        # Softmax in float32 as transformers does, then the activations' dtype again.
+        out = F.softmax(scores, dim=-1, dtype=torch.float32).to(v.dtype) @ v
         return self.o_proj(out.transpose(1, 2).reshape(batch, seq, -1))
 
 class SwiGLU(nn.Module):
