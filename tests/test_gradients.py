@@ -1,6 +1,6 @@
 """The Gradients page's backward pass: right at every input scale, for a general gain, on
-batches with several leading dimensions, and on the all-zero row; and the share of the
-gradient along x that the page derives."""
+batches with several leading dimensions, on the all-zero row and on float16 rows whose
+squares overflow; and the share of the gradient along x that the page derives."""
 
 import pytest
 import torch
@@ -38,6 +38,24 @@ def test_all_zero_row_gradient_is_gain_over_sqrt_eps():
     grad_x, grad_weight = rms_norm_backward(x, weight, grad_out, 1e-6)
     assert torch.allclose(grad_x, (weight / 1e-3).expand(2, 4))
     assert torch.equal(grad_weight, torch.zeros(4, dtype=torch.float64))
+
+
+def test_float16_rows_of_300_keep_their_output_and_gradients():
+    """Their squares (90000) overflow float16: the function computes in float32."""
+    x = torch.full((2, 4), 300.0, dtype=torch.float16, requires_grad=True)
+    weight = torch.ones(4, dtype=torch.float16, requires_grad=True)
+    upstream = torch.tensor([1.0, -1.0, 2.0, 0.5])
+    y = RMSNormFunction.apply(x, weight, 1e-6)
+    (y * upstream.half()).sum().backward()
+    assert y.dtype == x.grad.dtype == weight.grad.dtype == torch.float16
+
+    x64 = x.detach().double().requires_grad_()
+    w64 = weight.detach().double().requires_grad_()
+    y64 = plain(x64, w64, 1e-6)
+    (y64 * upstream.double()).sum().backward()
+    assert torch.allclose(y.double(), y64, rtol=1e-3, atol=0)
+    assert torch.allclose(x.grad.double(), x64.grad, rtol=1e-3, atol=1e-6)
+    assert torch.allclose(weight.grad.double(), w64.grad, rtol=1e-3, atol=0)
 
 
 # Up to RMS 10: beyond it the fraction (below 1e-8) is a difference of dot products

@@ -8,6 +8,10 @@ def rms_norm_backward(x, weight, grad_out, eps=1e-6):
     dL/dx = (1/r) * (weight * g - x_hat * mean(weight * g * x_hat))
     dL/dweight = sum over rows of g * x_hat
     """
+    # Float32 at least, as in the forward; each gradient is rounded once, at the end.
+    compute = torch.promote_types(x.dtype, torch.float32)
+    x_dtype, weight_dtype = x.dtype, weight.dtype
+    x, weight, grad_out = x.to(compute), weight.to(compute), grad_out.to(compute)
     r = torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps)
     x_hat = x / r
     weighted = weight * grad_out
@@ -16,14 +20,17 @@ def rms_norm_backward(x, weight, grad_out, eps=1e-6):
     shared = (weighted * x_hat).mean(-1, keepdim=True)
     grad_x = (weighted - x_hat * shared) / r
     grad_weight = (grad_out * x_hat).reshape(-1, x.shape[-1]).sum(0)
-    return grad_x, grad_weight
+    return grad_x.to(x_dtype), grad_weight.to(weight_dtype)
 
 class RMSNormFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, weight, eps):
         ctx.save_for_backward(x, weight)
         ctx.eps = eps
-        return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+        # Float32 at least: float16 squares overflow for |x| >= 256 and zero the row.
+        h = x.to(torch.promote_types(x.dtype, torch.float32))
+        y = weight.to(h.dtype) * h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+        return y.to(x.dtype)
 
     @staticmethod
     def backward(ctx, grad_out):
