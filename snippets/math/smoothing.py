@@ -4,7 +4,7 @@ import torch.nn.functional as F
 def fake_int8(t: torch.Tensor, dim: int | None = None) -> torch.Tensor:
     """Round to 8-bit integers and back: one scale for the tensor, or one per slice on `dim`."""
     largest = t.abs().amax() if dim is None else t.abs().amax(dim, keepdim=True)
-    scale = largest / 127
+    scale = (largest / 127).clamp_min(torch.finfo(t.dtype).tiny)  # an all-zero slice: 0
     return (t / scale).round().clamp(-127, 127) * scale
 
 def int8_error(h: torch.Tensor, w: torch.Tensor, exact: torch.Tensor) -> float:

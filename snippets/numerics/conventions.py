@@ -52,6 +52,9 @@ def add_norm_bfloat16(x, residual, weight):
 
 def ulps(a, b):
     """How many bfloat16 steps lie between a and b, elementwise (0: the same value)."""
+    if a.dtype != torch.bfloat16 or b.dtype != torch.bfloat16 or a.shape != b.shape:
+        got = f"{a.dtype} {tuple(a.shape)} and {b.dtype} {tuple(b.shape)}"
+        raise TypeError(f"ulps needs two bfloat16 tensors of one shape; got {got}")
 
     def ordered(t):
         # A bfloat16's bits as an integer grow with the value for positive numbers; the
