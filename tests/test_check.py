@@ -790,9 +790,40 @@ def test_a_norm_that_needs_a_gate_is_told_to_be_given_one():
         check(Qwen3NextRMSNormGated)
 
 
-def test_a_function_that_is_not_rmsnorm_is_a_usage_error():
-    with pytest.raises(UsageError, match="neither 0"):
-        check(lambda x, weight: x + 1)
+def normalizes_in_place(x, weight, eps=1e-6):
+    # Right, but written into x: every later check would measure against its output.
+    return x.mul_(torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)).mul_(weight)
+
+
+def test_a_norm_that_writes_into_its_input_is_told_to_be_given_a_copy():
+    with pytest.raises(UsageError, match=r"writes into its input x.*x\.clone\(\)"):
+        check(normalizes_in_place)
+    report = check(lambda x, weight: normalizes_in_place(x.clone(), weight))
+    passed = {verdict.check for verdict in report.verdicts if verdict.passed}
+    assert {"forward", "eps", "shapes", "strides"} <= passed  # half fails: no upcast
+
+
+def returns_its_input(x, weight, eps=1e-6):
+    return x.clone()  # as a kernel whose launch did nothing
+
+
+def returns_nan(x, weight, eps=1e-6):
+    return torch.full_like(x, float("nan"))
+
+
+@pytest.mark.parametrize(
+    "target, words",
+    [
+        (lambda x, weight: x + 1, "neither 0 (a gain w) nor x / RMS"),
+        (returns_its_input, "returns its input unchanged"),
+        (returns_nan, "holds NaN or inf"),
+    ],
+    ids=["x + 1", "its input", "NaN"],
+)
+def test_a_function_that_is_no_norm_fails_form_saying_what_came(target, words):
+    """Called without error, so not a usage error: one failed verdict, exit status 1."""
+    (verdict,) = check(target).verdicts
+    assert verdict.check == "form" and not verdict.passed and words in verdict.detail
 
 
 class NamedEpsilon(torch.nn.Module):

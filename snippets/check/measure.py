@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from snippets.check.target import N, Subject, UsageError, under_triton_interpreter
+from snippets.check.target import N, Subject, under_triton_interpreter
 from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded
 from snippets.numerics.conventions import ulps
 
@@ -82,6 +82,15 @@ def not_rms_norm(norm, neutral, device) -> str | None:
             return f"divides x by {words}, not by the RMS"
     return "scales each row by a number other than 1 / RMS"
 
+def with_zero_weight(y, x) -> str:
+    """What came back with weight 0, where a gain w gives 0 and a gain 1 + w x / RMS."""
+    expected = "where a gain w gives 0 and a gain 1 + w gives x / RMS"
+    if not y.isfinite().all():
+        return f"with weight 0 its output holds NaN or inf, {expected}"
+    if torch.equal(y, x.double()):
+        return f"with weight 0 it returns its input unchanged, {expected}"
+    return "with weight 0 its output is neither 0 (a gain w) nor x / RMS (a gain 1 + w)"
+
 def conventions(norm: Subject, device) -> dict:
     """The gain form and eps (value, and inside or outside the root), measured."""
     x = rows([100.0, 100.0], device)  # RMS 100: any plausible eps is negligible here
@@ -95,9 +104,7 @@ def conventions(norm: Subject, device) -> dict:
         other = not_rms_norm(norm, zeros, device) or "scales"
         if not other.startswith(("scales", "does not scale")):
             return {"gain": "1 + w", "form": other}
-        raise UsageError(
-            "with weight 0 the output is neither 0 (gain w) nor x / rms (1 + w)"
-        )
+        return {"gain": "neither w nor 1 + w", "form": with_zero_weight(y, x)}
     neutral = torch.ones(N, device=device) if gain == "w" else zeros
     other = not_rms_norm(norm, neutral, device)
     if other:

@@ -113,6 +113,19 @@ class Subject:
 
     # --8<-- [start:call]
     def __call__(self, x, weight, dtype=None):
+        """The target's output for x; x must come back as it went in: the checks reuse it,
+        and measure against it."""
+        before = x.detach().clone()
+        y = self._at_dim(x, weight, dtype)
+        kept = (before == x) | (before.isnan() & x.isnan())
+        if not kept.all():
+            raise UsageError(
+                "it writes into its input x, which the checks reuse: check a function"
+                " that calls it on a copy, x.clone()"
+            )
+        return y
+
+    def _at_dim(self, x, weight, dtype=None):
         """The checks' inputs hold the features last; a channel-first target gets them at
         dim 1 of a 4-D tensor, (batch, channels, height, width), and its output back."""
         if self.dim == -1:
