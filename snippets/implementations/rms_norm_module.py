@@ -12,6 +12,7 @@ def rms_norm(x: torch.Tensor, normalized_shape, weight=None, eps: float = 1e-6):
     _check_input(x, shape, weight)
 
     # Float32 at least: in float16, x * x overflows for |x| >= 256 and zeroes the row.
+    # (A row whose squares sum past float32's 3.4e38 gives zeros, as torch's does.)
     compute = torch.promote_types(x.dtype, torch.float32)
     h = x.to(compute)
     dims = tuple(range(-len(shape), 0))
