@@ -1,5 +1,7 @@
 """The Math page's code: the two orders of summing a row round as the page says, and Triton's
-tl.sum adds in the dtype it is given (why the kernel casts each row to float32 first)."""
+tl.sum adds in the dtype it is given (why the kernel casts each row to float32 first); and
+the formulas the page states without printing them: the output's length and mean, and the
+matrix a residual connection between rotated blocks takes."""
 
 import math
 
@@ -46,3 +48,36 @@ def test_tritons_sum_adds_in_the_dtype_it_is_given():
 
     assert _pick_sum_dtype(tl.float16, None) == tl.float16
     assert _pick_sum_dtype(tl.bfloat16, None) == tl.bfloat16
+
+
+@pytest.mark.parametrize("eps", [1e-6, 1e-3])
+@pytest.mark.parametrize("rms", [0.01, 0.05, 1.0])
+def test_the_outputs_length_is_sqrt_of_n_m_over_m_plus_eps(rms, eps):
+    """Bounds: with gain 1 the output's length is sqrt(n m / (m + eps)), under sqrt(n)."""
+    torch.manual_seed(0)
+    n = 4096
+    x = torch.randn(n, dtype=torch.float64)
+    x = rms * x / x.pow(2).mean().sqrt()
+    m = x.pow(2).mean()
+    length = torch.nn.functional.rms_norm(x, (n,), eps=eps).norm()
+    assert torch.isclose(length, (n * m / (m + eps)).sqrt(), rtol=1e-12)
+    assert length < n**0.5
+
+
+def test_the_outputs_mean_is_the_inputs_mean_over_its_rms():
+    """The worked example: RMSNorm does not centre; its output's mean is mu / RMS."""
+    x = torch.tensor([2.0, 0.5, -1.0, 1.5], dtype=torch.float64)
+    rms = (x.pow(2).mean() + 1e-6).sqrt()
+    y = torch.nn.functional.rms_norm(x, (4,), eps=1e-6)
+    assert torch.isclose(y.mean(), x.mean() / rms, rtol=1e-12)
+
+
+def test_a_residual_connection_between_rotated_blocks_takes_q_prev_t_q():
+    """SliceGPT: the stream leaves block l - 1 as h Q_{l-1}; times Q_{l-1}^T Q_l it is the
+    stream block l reads, h Q_l."""
+    torch.manual_seed(0)
+    h = torch.randn(5, 16, dtype=torch.float64)
+    q_prev, q_next = (
+        torch.linalg.qr(torch.randn(16, 16, dtype=torch.float64))[0] for _ in range(2)
+    )
+    assert torch.allclose(h @ q_prev @ (q_prev.T @ q_next), h @ q_next, atol=1e-12)

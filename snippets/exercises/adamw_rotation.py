@@ -33,5 +33,13 @@ print(f"steps for the gap to shrink to 1/e: {steps:.0f}")
 #> steps for the gap to shrink to 1/e: 16666
 print(f"1 / (2 lr decay) = {1 / (2 * lr * decay):.0f}")
 #> 1 / (2 lr decay) = 16667
+# The recursion itself, from N = 0 with s = 1 (s scales the fixed point, not the step).
+shrink = (1 - lr * decay) ** 2
+fixed = lr**2 / (1 - shrink)
+norm_squared, step = 0.0, 0
+while fixed - norm_squared > fixed / math.e:
+    norm_squared, step = shrink * norm_squared + lr**2, step + 1
+print(f"iterated from N = 0: the gap first falls to 1/e at step {step}")
+#> iterated from N = 0: the gap first falls to 1/e at step 16667
 print(f"steps in a trillion tokens at 4M tokens a batch: {1e12 / 4e6:.0f}")
 #> steps in a trillion tokens at 4M tokens a batch: 250000

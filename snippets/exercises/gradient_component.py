@@ -1,7 +1,5 @@
 import torch
 
-from snippets.gradients.backward import rms_norm_backward
-
 x = torch.tensor([2.0, 0.5, -1.0, 1.5], dtype=torch.float64)
 grad_out = torch.tensor([0.1, -0.2, 0.3, -0.1], dtype=torch.float64)
 eps = 1e-6
@@ -14,7 +12,9 @@ print(f"r = {r:.4f}, x_hat_2 = {x_hat[1]:.4f}, shared term = {shared:.4f}")
 print(f"dL/dx_2 = {(grad_out[1] - x_hat[1] * shared) / r:.5f}")
 #> dL/dx_2 = -0.12902
 
-# The full backward pass gives the same component.
-grad_x, _ = rms_norm_backward(x, torch.ones(4, dtype=torch.float64), grad_out, eps)
+# Autograd through the forward formula gives the same component.
+leaf = x.clone().requires_grad_()
+y = leaf / torch.sqrt(leaf.pow(2).mean() + eps)
+(grad_x,) = torch.autograd.grad(y, leaf, grad_out)
 print(f"dL/dx_2 = {grad_x[1]:.5f}")
 #> dL/dx_2 = -0.12902

@@ -17,3 +17,8 @@ for dtype in [torch.float8_e4m3fn, torch.float8_e5m2]:
 values = torch.tensor([0.0013, 0.1, 3.3, 31.13, 447.0, 500.0])
 print([round(v, 4) for v in values.to(torch.float8_e4m3fn).float().tolist()])
 #> [0.002, 0.1016, 3.25, 32.0, 448.0, 448.0]
+
+# The smallest subnormal is 2^-9; half of it (a tie, rounded to even) and less become 0.
+small = torch.tensor([2**-9, 1.001 * 2**-10, 2**-10, 0.999 * 2**-10])
+print(small.to(torch.float8_e4m3fn).float().tolist())
+#> [0.001953125, 0.001953125, 0.0, 0.0]

@@ -23,7 +23,10 @@ row = row / row.pow(2).mean().sqrt()  # RMS 1
 for rms in [1.0, 0.01, 0.003]:
     trained, default = (F.rms_norm(rms * row, (4096,), eps=eps) for eps in (1e-5, 1e-6))
     change = (default / trained - 1).abs().max().item()
-    print(f"row RMS {rms:g}: eps 1e-6 instead of 1e-5, relative change {change:.2g}")
-    #> row RMS 1: eps 1e-6 instead of 1e-5, relative change 4.5e-06
-    #> row RMS 0.01: eps 1e-6 instead of 1e-5, relative change 0.044
-    #> row RMS 0.003: eps 1e-6 instead of 1e-5, relative change 0.38
+    ms = (rms * row).pow(2).mean()
+    formula = (((ms + 1e-5) / (ms + 1e-6)).sqrt() - 1).item()
+    changes = f"relative change {change:.2g}, formula {formula:.2g}"
+    print(f"row RMS {rms:g}: eps 1e-6 instead of 1e-5, {changes}")
+    #> row RMS 1: eps 1e-6 instead of 1e-5, relative change 4.5e-06, formula 4.5e-06
+    #> row RMS 0.01: eps 1e-6 instead of 1e-5, relative change 0.044, formula 0.044
+    #> row RMS 0.003: eps 1e-6 instead of 1e-5, relative change 0.38, formula 0.38
