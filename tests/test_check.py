@@ -364,10 +364,22 @@ def unbiased_std(x, weight, eps=1e-6):
     return weight * x / (x.std(-1, keepdim=True) + eps)
 
 
+def l2_norm(x, weight, eps=1e-6):
+    # A sum of squares where the mean belongs: off by sqrt(n).
+    return weight * x * torch.rsqrt(x.pow(2).sum(-1, keepdim=True) + eps)
+
+
+def over_the_batch(x, weight, eps=1e-6):
+    # The mean square over dim 0, across rows: each feature gets its own scale.
+    return weight * x * torch.rsqrt(x.pow(2).mean(0, keepdim=True) + eps)
+
+
 @pytest.mark.parametrize(
     "target, words",
     [
         (layer_norm_like, "a LayerNorm"),
+        (l2_norm, "the L2 norm"),
+        (over_the_batch, "a statistic over another dim"),
         (grouped, "groups of 16 features apart"),
         (unbiased_std, "the unbiased standard deviation"),
         (divides_by_n_minus_1, "the RMS with n - 1"),
@@ -785,6 +797,60 @@ def test_a_module_built_from_a_config_is_checked_through_a_factory():
         check(not_a_factory, factory=True)
 
 
+def fused_without_add(x, residual, weight, eps=1e-6):
+    h = x + residual
+    return F.rms_norm(h, (h.shape[-1],), weight, eps), h
+
+
+class BuiltFromConfig(torch.nn.Module):
+    def __init__(self, config, layer_idx):  # transformers' shape of constructor
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(config.hidden_size))
+
+
+class TwoRequired(torch.nn.Module):
+    def __init__(self, hidden_size, eps, elementwise_affine):
+        super().__init__()
+        self.norm = torch.nn.RMSNorm(hidden_size, eps, elementwise_affine)
+
+    def forward(self, x):
+        return self.norm(x)
+
+
+def refuses_bfloat16(x, weight, eps=1e-6):
+    if x.dtype == torch.bfloat16:
+        raise TypeError("no bfloat16 here")
+    return F.rms_norm(x, (x.shape[-1],), weight, eps)
+
+
+@pytest.mark.parametrize(
+    "target, words",
+    [
+        (fused_without_add, "a residual add fused with the norm: pass --add"),
+        (BuiltFromConfig, "configuration object: pass a function f(n)"),
+        (TwoRequired, "pass --eps VALUE --init elementwise_affine=VALUE"),
+        (refuses_bfloat16, "x of shape (rows, 64) in bfloat16, failed"),
+    ],
+    ids=["residual", "config", "two arguments", "dtype"],
+)
+def test_a_usage_error_says_what_to_pass(target, words):
+    with pytest.raises(UsageError) as error:
+        check(target)
+    assert words in str(error.value)
+
+
+def over_the_sequence(x, weight, eps=1e-6):
+    # The mean square over dim 1 of a 3-D input: the sequence, not the features.
+    dim = 1 if x.dim() > 2 else -1
+    return weight * x * torch.rsqrt(x.pow(2).mean(dim, keepdim=True) + eps)
+
+
+def test_shapes_names_the_inputs_that_disagree():
+    (verdict,) = [v for v in check(over_the_sequence).verdicts if v.check == "shapes"]
+    assert not verdict.passed
+    assert verdict.detail.startswith("3-D (2, 6, 64), 4-D (2, 2, 3, 64) differ")
+
+
 def test_a_norm_that_needs_a_gate_is_told_to_be_given_one():
     with pytest.raises(UsageError, match="it needs another input, as a gated norm"):
         check(Qwen3NextRMSNormGated)
@@ -856,7 +922,8 @@ def test_an_eps_named_epsilon_is_read_passed_and_held_to():
     assert check(NamedEpsilon).conventions["eps"] == 1e-6  # the attribute's value
     failed = [v for v in check(NamedEpsilonTwice).verdicts if v.passed is False]
     assert [v.check for v in failed] == ["eps"]
-    assert "uses eps 2e-06, declares 1e-06" in failed[0].detail
+    assert "uses eps 2e-06, declares 1e-06 (eps added twice, or" in failed[0].detail
+    assert failed[0].see == "pitfalls/#running-a-checkpoint-with-another-form"
 
     def function(x, weight, epsilon=1e-6):
         return F.rms_norm(x, x.shape[-1:], weight, epsilon)

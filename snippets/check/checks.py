@@ -77,8 +77,9 @@ def check_eps(norm, found, device):
         return Verdict(
             "eps",
             False,
-            f"uses eps {found['eps']:.6g}, declares {declared:.6g}",
-            "math/#where-goes-and-why-it-matters",
+            f"uses eps {found['eps']:.6g}, declares {declared:.6g} (eps added twice, or"
+            " a declared eps the code does not use?)",
+            "pitfalls/#running-a-checkpoint-with-another-form",
         )
     r = eps_rows(declared, norm.eps_outside)
     return Verdict(
@@ -374,24 +375,29 @@ def check_shapes(norm, found, device):
     # Rows of different RMS: a statistic pooled across rows would change their outputs.
     x = rows([0.5 + 0.25 * i for i in range(12)], device, seed=7)
     flat = norm(x, w)
-    same = all(
-        torch.allclose(
-            norm(x.reshape(shape), w).reshape(12, N), flat, rtol=1e-6, atol=1e-7
+    disagree = [
+        f"{len(shape)}-D {shape}"
+        for shape in ((N,), (2, 6, N), (2, 2, 3, N))
+        if not torch.allclose(
+            norm(x[: math.prod(shape[:-1])].reshape(shape), w).reshape(-1, N),
+            flat[: math.prod(shape[:-1])],
+            rtol=1e-6,
+            atol=1e-7,
         )
-        for shape in ((2, 6, N), (2, 2, 3, N))
-    ) and torch.allclose(norm(x[0], w), flat[0], rtol=1e-6, atol=1e-7)
+    ]
     changed = x.clone()
     changed[0] *= 10
     independent = torch.equal(norm(changed, w)[1:], flat[1:])
-    ok = bool(same and independent)
+    problems = []
+    if disagree:
+        problems.append(f"{', '.join(disagree)} differ from the same rows in 2-D")
+    if not independent:
+        problems.append("scaling row 0 changes the other rows' outputs")
+    detail = "; ".join(problems) + " (a statistic over more than the last dim?)"
     return Verdict(
         "shapes",
-        ok,
-        (
-            "1-D, 3-D and 4-D inputs agree; rows independent"
-            if ok
-            else "shapes disagree, or one row changes another"
-        ),
+        not problems,
+        detail if problems else "1-D, 3-D and 4-D inputs agree; rows independent",
         "math/#the-rmsnorm-definition",
     )
 
@@ -520,6 +526,8 @@ CHECKS = [
 def call_hint(error, dim) -> str:
     """What to do when calling the target as norm(x, weight) raised `error`."""
     words = str(error).lower()
+    if "required positional argument" in words and "residual" in words:
+        return "; a residual add fused with the norm: pass --add"
     if "required positional argument" in words:  # a gate, for one
         return (
             "; it needs another input, as a gated norm does: check it through a"
@@ -585,10 +593,12 @@ def check(
         raise
     except Exception as error:
         shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
+        dtype = str(getattr(norm, "last_dtype", torch.float32)).removeprefix("torch.")
         called = "norm(x)" if norm.weightless else "norm(x, weight)"
         hint = call_hint(error, dim)
         raise UsageError(
-            f"calling it as {called}, x of shape {shape}, failed: {error!r}{hint}"
+            f"calling it as {called}, x of shape {shape} in {dtype}, failed:"
+            f" {error!r}{hint}"
         ) from error
     if dim == 1:
         found = {"dim": "1 (channel-first)", **found}

@@ -59,7 +59,8 @@ for name, report in reports.items():
     #> no_eps              none       half, zero rows
     #> TruncNormalInit     float32    init
 
-# In your own CI: a pytest test of three lines (your implementation in place of the site's).
+# In your own CI: a pytest test of three lines (your implementation in place of the site's;
+# with the downloaded file beside it, `from check_rmsnorm import check`).
 def test_rmsnorm_has_none_of_the_mistakes():
     assert check(RMSNorm).passed
 

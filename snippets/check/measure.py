@@ -58,12 +58,15 @@ def not_rms_norm(norm, neutral, device) -> str | None:
     ):
         return "subtracts the mean and divides by the standard deviation: a LayerNorm"
     scale = y / x  # one number per row for a norm that only rescales whole rows
-    for size in [s for s in range(1, N + 1) if N % s == 0][::-1]:
+    for size in [s for s in range(2, N + 1) if N % s == 0][::-1]:  # 1: any output
         groups = scale.reshape(len(x), -1, size)
         if torch.allclose(groups, groups[..., :1], rtol=1e-4):
             break
     else:
-        return "does not scale x: its output is not x times one number per row"
+        return (
+            "does not scale each row by one number (a statistic over another dim, or"
+            " a term added to the output?)"
+        )
     if size < N:
         grouped = x.reshape(len(x), -1, size)
         rms = grouped.pow(2).mean(-1, keepdim=True).sqrt()
@@ -76,6 +79,7 @@ def not_rms_norm(norm, neutral, device) -> str | None:
         "the unbiased standard deviation (x.std())": x.std(-1),
         "the standard deviation": x.std(-1, correction=0),
         "the RMS with n - 1 in the mean": (x.pow(2).sum(-1) / (N - 1)).sqrt(),
+        "the L2 norm (the sum of the squares, not their mean)": x.pow(2).sum(-1).sqrt(),
     }
     for words, statistic in statistics.items():
         if torch.allclose(scale[:, 0], 1 / statistic, rtol=1e-3):

@@ -65,7 +65,7 @@ class Subject:
             try:
                 self.module = obj(n, **kwargs) if sized else obj(**kwargs)
             except Exception as error:
-                hint = _eps_hint(takes, self.eps_argument, eps) or _init_hint(error)
+                hint = _init_hint(error, takes, self.eps_argument)
                 raise UsageError(
                     f"cannot build {obj.__name__}({n}): {error}{hint}"
                 ) from error
@@ -116,6 +116,7 @@ class Subject:
         """The target's output for x; x must come back as it went in: the checks reuse it,
         and measure against it."""
         before = x.detach().clone()
+        self.last_dtype = x.dtype  # for a message, should the call fail
         y = self._at_dim(x, weight, dtype)
         kept = (before == x) | (before.isnan() & x.isnan())
         if not kept.all():
@@ -231,10 +232,19 @@ def _eps_hint(takes, eps_argument, eps) -> str:
     required = getattr(argument, "default", None) is inspect.Parameter.empty
     return ": pass it with --eps VALUE" if required and eps is None else ""
 
-def _init_hint(error) -> str:
-    """What to pass when a constructor lacks arguments beyond the size."""
+def _init_hint(error, takes, eps_argument) -> str:
+    """What to pass when a constructor lacks arguments beyond the size: every missing one,
+    or a builder function for a class built from a configuration object."""
+    if next(iter(takes), None) in ("config", "cfg"):
+        return (
+            ": it is built from a configuration object: pass a function f(n) that"
+            " builds it, with --factory"
+        )
     missing = re.findall(r"'(\w+)'", str(error)) if "required" in str(error) else []
-    options = " ".join(f"--init {name}=VALUE" for name in missing)
+    options = " ".join(
+        "--eps VALUE" if name == eps_argument else f"--init {name}=VALUE"
+        for name in missing
+    )
     return f": pass {options}" if missing else ""
 
 def _eps_argument(obj, eps, takes) -> str | None:
