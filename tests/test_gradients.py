@@ -75,3 +75,31 @@ def test_radial_part_of_the_gradient_is_eps_over_ms_plus_eps(scale):
     x_hat = x.detach() / r
     measured = (x_hat * grad_x).sum(-1) / (x_hat * weight * grad_out / r).sum(-1)
     assert torch.allclose(measured, eps / (ms + eps), rtol=1e-6, atol=0)
+
+
+def test_torch_func_transforms_take_the_function():
+    """setup_context apart from forward: vmap, grad and per-sample gradients work."""
+    torch.manual_seed(2)
+    x = torch.randn(4, 3, 8, dtype=torch.float64)
+    weight = torch.rand(8, dtype=torch.float64) + 0.5
+
+    def ours(row):
+        return RMSNormFunction.apply(row, weight, 1e-6)
+
+    def torchs(row):
+        return torch.nn.functional.rms_norm(row, (8,), weight, 1e-6)
+
+    assert torch.allclose(torch.func.vmap(ours)(x), torchs(x))
+
+    def per_sample_grads(norm):
+        return torch.func.vmap(torch.func.grad(lambda row: norm(row).pow(2).sum()))(x)
+
+    per_sample = [per_sample_grads(ours), per_sample_grads(torchs)]
+    assert torch.allclose(*per_sample)
+
+
+def test_a_weight_of_another_shape_is_refused_in_the_forward():
+    with pytest.raises(
+        ValueError, match=r"weight must have shape \(n,\).*got \(4, 8\)"
+    ):
+        RMSNormFunction.apply(torch.randn(3, 4, 8), torch.ones(4, 8), 1e-6)

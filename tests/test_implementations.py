@@ -123,6 +123,22 @@ def test_matches_torch_for_one_and_several_trailing_dims():
             "weight must be a floating-point tensor, got dtype torch.bool",
         ),
         (lambda: RMSNorm(True), ValueError, "normalized_shape must be"),
+        # Stricter than torch's, as the page says: these torch takes.
+        (
+            lambda: RMSNorm(8, elementwise_affine=1),
+            TypeError,
+            "elementwise_affine must be True or False, got 1",
+        ),
+        (
+            lambda: RMSNorm(8, eps=torch.tensor(1e-6)),
+            TypeError,
+            "eps must be a real number, got Tensor",
+        ),
+        (
+            lambda: RMSNorm(8)(torch.ones(2, 8, dtype=torch.complex64)),
+            TypeError,
+            "torch.complex64",
+        ),
     ],
 )
 def test_bad_input_gets_a_clear_error(make, error, message):

@@ -12,6 +12,7 @@ from transformers import (
     GPT2Config,
     GptOssConfig,
     LlamaConfig,
+    LlamaForCausalLM,
     MixtralConfig,
     Qwen3Config,
     Qwen3NextConfig,
@@ -125,6 +126,28 @@ def test_rotary_tables_match_transformers():
     ours = rotary_tables(7, 16)
     assert torch.allclose(ours[0], cos[0], atol=1e-6)
     assert torch.allclose(ours[1], sin[0], atol=1e-6)
+
+
+def test_tiny_llama_takes_a_transformers_checkpoint_with_its_eps_and_theta():
+    """LlamaForCausalLM's weights load by name; with the checkpoint's eps and RoPE base
+    (not the class defaults) the logits are transformers'."""
+    torch.manual_seed(0)
+    config = LlamaConfig(
+        **CONFIG | {"num_hidden_layers": 2, "rms_norm_eps": 1e-6},
+        rope_parameters={"rope_type": "default", "rope_theta": 500000.0},
+    )
+    config._attn_implementation = "eager"
+    theirs = LlamaForCausalLM(config).eval()
+    with torch.no_grad():
+        for name, parameter in theirs.named_parameters():
+            if "norm" in name:
+                parameter.uniform_(0.5, 1.5)
+    ours = TinyLlama(vocab=32, eps=1e-6, theta=500000.0).eval()
+    state = {k.removeprefix("model."): v for k, v in theirs.state_dict().items()}
+    ours.load_state_dict(state)  # strict: every name matches
+    tokens = torch.randint(0, 32, (2, 10))
+    with torch.no_grad():
+        assert torch.allclose(ours(tokens), theirs(tokens).logits, atol=1e-5, rtol=0)
 
 
 def test_model_is_causal():

@@ -23,14 +23,23 @@ def rms_norm_backward(x, weight, grad_out, eps=1e-6):
     return grad_x.to(x_dtype), grad_weight.to(weight_dtype)
 
 class RMSNormFunction(torch.autograd.Function):
+    generate_vmap_rule = True  # torch.func.vmap batches it by running it on the batch
+
     @staticmethod
-    def forward(ctx, x, weight, eps):
-        ctx.save_for_backward(x, weight)
-        ctx.eps = eps
+    def forward(x, weight, eps):
+        if weight.shape != x.shape[-1:]:
+            got = f"{tuple(weight.shape)} for x of shape {tuple(x.shape)}"
+            raise ValueError(f"weight must have shape (n,), x's last dim; got {got}")
         # Float32 at least: float16 squares overflow for |x| >= 256 and zero the row.
         h = x.to(torch.promote_types(x.dtype, torch.float32))
         y = weight.to(h.dtype) * h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
         return y.to(x.dtype)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):  # apart from forward, as torch.func needs
+        x, weight, eps = inputs
+        ctx.save_for_backward(x, weight)
+        ctx.eps = eps
 
     @staticmethod
     def backward(ctx, grad_out):

@@ -5,7 +5,7 @@ from snippets.implementations.rms_norm_module import RMSNorm
 torch.manual_seed(0)
 norm = RMSNorm(8)
 print(norm)
-#> RMSNorm((8,), eps=1e-06)
+#> RMSNorm((8,), eps=1e-06, elementwise_affine=True)
 
 # All-zero rows give zeros, not NaN; float16 rows with |x| >= 256 keep their answer.
 x = torch.stack([torch.zeros(8), torch.full((8,), 300.0), torch.randn(8)]).half()

@@ -63,7 +63,8 @@ class RMSNorm(nn.Module):
         return rms_norm(x, self.normalized_shape, self.weight, self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.normalized_shape}, eps={self.eps}"
+        affine = f"elementwise_affine={self.elementwise_affine}"
+        return f"{self.normalized_shape}, eps={self.eps}, {affine}"  # as torch's
 
 # The checks: a bad input gets an error that names what was expected and what came.
 def _is_size(n) -> bool:

@@ -92,19 +92,24 @@ class DecoderBlock(nn.Module):
         return x + self.mlp(self.post_attention_layernorm(x))
 
 class TinyLlama(nn.Module):
-    def __init__(self, vocab, dim=64, n_layers=2, n_heads=4, n_kv_heads=2, hidden=172):
+    # eps, theta: a checkpoint's rms_norm_eps and rope_theta (LLaMA 3: 1e-5, 500000).
+    def __init__(
+        self, vocab, dim=64, n_layers=2, n_heads=4, n_kv_heads=2, hidden=172,
+        eps=1e-5, theta=10000.0,
+    ):  # fmt: skip
         super().__init__()
         self.embed_tokens = nn.Embedding(vocab, dim)
         self.layers = nn.ModuleList(
-            DecoderBlock(dim, n_heads, n_kv_heads, hidden) for _ in range(n_layers)
+            DecoderBlock(dim, n_heads, n_kv_heads, hidden, eps) for _ in range(n_layers)
         )
-        self.norm = RMSNorm(dim, 1e-5)  # the final norm, before the output head
+        self.norm = RMSNorm(dim, eps)  # the final norm, before the output head
         self.lm_head = nn.Linear(dim, vocab, bias=False)
-        self.head_dim = dim // n_heads
+        self.head_dim, self.theta = dim // n_heads, theta
 
     def forward(self, tokens):
         x = self.embed_tokens(tokens)
-        cos, sin = rotary_tables(tokens.shape[1], self.head_dim, device=tokens.device)
+        seq = tokens.shape[1]
+        cos, sin = rotary_tables(seq, self.head_dim, self.theta, device=tokens.device)
         for layer in self.layers:
             x = layer(x, cos, sin)
         return self.lm_head(self.norm(x))
