@@ -5,6 +5,7 @@ import torch
 from snippets.check.checks import check
 from snippets.check.target import UsageError
 
+# --8<-- [start:classes]
 # transformers' norm classes, by model: module, class, and constructor arguments beyond
 # the size (the gated norms of Mamba-2 and Zamba2 take a group size).
 CLASSES = [
@@ -65,3 +66,4 @@ for name, target, init in targets:
     #> OlmoLayerNorm          not an RMSNorm: a LayerNorm
     #> NemotronLayerNorm1P    not an RMSNorm: a LayerNorm
     #> Qwen3NextRMSNormGated  not checked: it needs another input, as a gated norm does
+# --8<-- [end:classes]
