@@ -4,6 +4,7 @@ fp8.py and model.py.
     python -m snippets.benchmark.page snippets/benchmark/results/*.json
     python -m snippets.benchmark.page snippets/benchmark/results/cpu/<cpu>.json
     python -m snippets.benchmark.page snippets/benchmark/results/fp8/*.json
+    python -m snippets.benchmark.page snippets/benchmark/results/model/*.json
 
 A GPU's file snippets/benchmark/results/<gpu>.json gives <gpu>.en.md and <gpu>.ko.md beside
 it, which that GPU's page includes: the targets, what the figures say, a tab per dtype and
