@@ -119,9 +119,21 @@ def on_post_build(config):
     source = Path(config.config_file_path).parent / standalone.FOLDER / "snippets"
     target = Path(config.site_dir) / DOWNLOADS / "snippets"
     shutil.copytree(
-        source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__init__.py")
+        source,
+        target,
+        dirs_exist_ok=True,
+        ignore=shutil.ignore_patterns("__init__.py"),
+        copy_function=_copy_script,
     )
     shutil.copyfile(source / "check" / "__main__.py", target.parent / CHECKER)
+
+
+def _copy_script(source, target):
+    """A script as its block shows it whole: without pymdownx.snippets' section marks,
+    which a file shown whole and in part keeps for the part."""
+    lines = Path(source).read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [line for line in lines if not standalone.SECTION_MARK.match(line)]
+    Path(target).write_text("".join(kept), encoding="utf-8")
 
 
 def _fold(match, title: str, language: str) -> str:

@@ -42,7 +42,7 @@ _sys.meta_path.insert(0, _NoSitePackage())
 del _sys, _NoSitePackage
 """
 # pymdownx.snippets' section marks: an inlined helper must not bring its own.
-_SECTION_MARK = re.compile(r"^\s*# --8<-- \[(?:start|end):[\w-]+\]\s*$")
+SECTION_MARK = re.compile(r"^\s*# --8<-- \[(?:start|end):[\w-]+\]\s*$")
 # The comments around a helper written out (the build folds what lies between them).
 _HELPER_START = "# From {name}, one of this site's helper modules:"
 _HELPER_END = "# (end of {name})"
@@ -219,7 +219,7 @@ def _text(lines: list[str], nodes: list[ast.stmt]) -> str:
                 parts.append("")  # something left out between them
         parts += lines[start - 1 : node.end_lineno]
         previous_end = node.end_lineno
-    return "\n".join(line for line in parts if not _SECTION_MARK.match(line))
+    return "\n".join(line for line in parts if not SECTION_MARK.match(line))
 
 
 def standalone(source: str, where: str = "<snippet>", root: Path = ROOT) -> str:
