@@ -861,9 +861,19 @@ def normalizes_in_place(x, weight, eps=1e-6):
     return x.mul_(torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)).mul_(weight)
 
 
+def in_place_in_float16(x, weight, eps=1e-6):
+    # Right in every dtype, but written into x on float16's path only.
+    if x.dtype == torch.float16:
+        return normalizes_in_place(x, weight, eps)
+    return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
 def test_a_norm_that_writes_into_its_input_is_told_to_be_given_a_copy():
     with pytest.raises(UsageError, match=r"writes into its input x.*x\.clone\(\)"):
         check(normalizes_in_place)
+    # Met first inside a check (half): a usage error still, not that check's failure.
+    with pytest.raises(UsageError, match="writes into its input x"):
+        check(in_place_in_float16)
     report = check(lambda x, weight: normalizes_in_place(x.clone(), weight))
     passed = {verdict.check for verdict in report.verdicts if verdict.passed}
     assert {"forward", "eps", "shapes", "strides"} <= passed  # half fails: no upcast

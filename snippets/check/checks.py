@@ -617,6 +617,8 @@ def check(
     for run in CHECKS + (ADD_CHECKS if add else []):
         try:
             verdicts.append(run(norm, found, device))
+        except UsageError:  # found only now (an input written into by one dtype's path)
+            raise
         except Exception as error:  # noqa: BLE001 (a crash in a check fails that check)
             short = run.__name__.removeprefix("check_").replace("_", " ")
             verdicts.append(
