@@ -13,7 +13,8 @@ from types import SimpleNamespace
 import pytest
 import torch
 import torch.nn.functional as F
-from site_layout import python_module
+from markdown.extensions.toc import slugify
+from site_layout import DOCS, ROOT, python_module
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 from transformers.models.llama4.modeling_llama4 import Llama4TextL2Norm
@@ -1127,3 +1128,17 @@ def test_a_share_of_outputs_is_never_shown_as_none_or_all_when_it_is_neither(
 ):
     # The rounding report: one output in 512 differing read "differs on 0% of outputs".
     assert percent(share) == shown
+
+
+def test_every_link_the_checker_prints_is_a_heading_of_its_page():
+    """Each verdict's `see`, as the checker's code writes it: a page of the site and one of
+    its headings (English anchors are Python-Markdown's slugs of the headings)."""
+    checker = ROOT / "snippets" / "check"
+    source = "\n".join(path.read_text() for path in checker.glob("*.py"))
+    links = set(re.findall(r'"([a-z_]+)/(?:#([a-z0-9-]+))?"', source))
+    assert len(links) > 10
+    for page, anchor in links:
+        text = (DOCS / "en" / f"{page}.md").read_text()
+        headings = re.findall(r"^#{2,6} (.+)$", text, flags=re.MULTILINE)
+        if anchor:
+            assert anchor in {slugify(h, "-") for h in headings}, f"{page}/#{anchor}"

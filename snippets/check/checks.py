@@ -622,6 +622,6 @@ def check(
         except Exception as error:  # noqa: BLE001 (a crash in a check fails that check)
             short = run.__name__.removeprefix("check_").replace("_", " ")
             verdicts.append(
-                Verdict(short, False, f"raised {error!r}"[:200], "pitfalls/")
+                Verdict(short, False, f"raised {error!r}"[:200], "check/#the-checks")
             )
     return Report(name, found, verdicts)
