@@ -21,8 +21,9 @@ for n, group in GROUP_SIZE_M.items():
     #>  4096   264 rows  4.12 MiB   128 rows  1.00 MiB
     #> 16384   132 rows  8.25 MiB    64 rows  2.00 MiB
 
-# The tutorial's program for row i adds its dy * x_hat (float32) into buffer row
-# i % GROUP_SIZE_M (float16) once it holds its lock. Two orders of getting it, on a CPU:
+# The tutorial's program for row i rounds its dy * x_hat (float32) to float16, the
+# weight's dtype, and adds it into buffer row i % GROUP_SIZE_M (float16) once it holds
+# its lock. Two orders of getting it, on a CPU:
 torch.manual_seed(0)
 m, n, group = 2048, 1024, GROUP_SIZE_M[1024]
 contribution = 0.1 * torch.randn(m, n)  # dy * x_hat per row
@@ -30,7 +31,7 @@ dw = []
 for order in [torch.arange(m), torch.randperm(m)]:
     buffer = torch.zeros(group, n, dtype=torch.float16)
     for row in order.tolist():
-        buffer[row % group] += contribution[row]  # the sum rounded to float16 each time
+        buffer[row % group] += contribution[row].half()  # the sum rounded each time too
     dw.append(buffer.float().sum(0))  # the second kernel sums it in float32
 print(f"two lock orders: {(dw[0] != dw[1]).sum()} of {n} elements of dw differ")
 #> two lock orders: 1024 of 1024 elements of dw differ
