@@ -4,6 +4,10 @@ from transformers import (
     Gemma2Model,
     Gemma3TextConfig,
     Gemma3TextModel,
+    Glm4Config,
+    Glm4Model,
+    Llama4TextConfig,
+    Llama4TextModel,
     LlamaConfig,
     LlamaModel,
     Olmo2Config,
@@ -22,6 +26,7 @@ tiny = {
     "intermediate_size": 128,
     "vocab_size": 128,
     "eos_token_id": 0,
+    "pad_token_id": 0,
 }
 models = [
     (LlamaModel, LlamaConfig),
@@ -29,6 +34,8 @@ models = [
     (Gemma3TextModel, Gemma3TextConfig),
     (Qwen3Model, Qwen3Config),
     (Olmo2Model, Olmo2Config),
+    (Glm4Model, Glm4Config),
+    (Llama4TextModel, Llama4TextConfig),
 ]
 
 def run_and_record(model):
@@ -41,9 +48,13 @@ def run_and_record(model):
         seen[name] = (received, output[0] if isinstance(output, tuple) else output)
 
     watched = dict(model.layers[0].named_modules())
+    # Llama 4 calls its MLP feed_forward, and has one qk_norm for queries and keys.
+    watched["mlp"] = watched.get("feed_forward", watched.get("mlp"))
+    watched.setdefault("self_attn.q_norm", watched.get("self_attn.qk_norm"))
     watched.update(layer=model.layers[0], final_norm=model.norm)
     for name, module in watched.items():
-        if name in ("self_attn", "mlp", "layer") or name.endswith("norm"):
+        sublayer = name in ("self_attn", "self_attn.q_proj", "mlp", "layer")
+        if module is not None and (sublayer or name.endswith("norm")):
             hook = lambda m, a, k, o, name=name: record(m, a, k, o, name)
             module.register_forward_hook(hook, with_kwargs=True)
     model(input_ids=torch.zeros(1, 5, dtype=torch.long, device="meta"))
@@ -61,35 +72,44 @@ def placement(seen, sublayer):
     return "before" if before else "after" if after else "none"
 
 recorded = {}
-print("model            attention MLP    Norm(x+F) final q_norm k_norm q_norm input")
-#> model            attention MLP    Norm(x+F) final q_norm k_norm q_norm input
+print("model       attention MLP    Norm(x+F) final q_norm k_norm q_norm input  RoPE")
+#> model       attention MLP    Norm(x+F) final q_norm k_norm q_norm input  RoPE
 for model_class, config_class in models:
     with torch.device("meta"):
         model = model_class(config_class(**tiny))
-    seen = recorded[model_class.__name__] = run_and_record(model)
+    name = model_class.__name__.removesuffix("Model")
+    seen = recorded[name] = run_and_record(model)
     # Post-norm in the original sense would make the layer's output a norm's output.
     layer_out = seen["layer"][1]
     sum_normed = any(seen[n][1] is layer_out for n in seen if n.endswith("layernorm"))
     # The final norm: applied to the last decoder layer's output, before the head.
     final = seen["final_norm"][0] is layer_out
-    row = [model_class.__name__, placement(seen, "self_attn"), placement(seen, "mlp")]
+    row = [name, placement(seen, "self_attn"), placement(seen, "mlp")]
     row += [sum_normed, final]
     attention = model.layers[0].self_attn
-    if hasattr(attention, "q_norm"):
-        row += [
-            tuple(attention.q_norm.weight.shape),
-            tuple(attention.k_norm.weight.shape),
-        ]
-        row += [tuple(seen["self_attn.q_norm"][0].shape)]  # what q_norm normalizes
+    if "self_attn.q_norm" in seen:
+        for norm in ("q_norm", "k_norm"):
+            module = getattr(attention, norm, None) or attention.qk_norm
+            weight = getattr(module, "weight", None)
+            row += ["no w" if weight is None else tuple(weight.shape)]
+        received = seen["self_attn.q_norm"][0]  # what q_norm normalizes
+        row += [tuple(received.shape)]
+        # Before RoPE, q_norm reads q_proj's output itself or a view of it (split into
+        # heads); after RoPE, the rotated queries, a new tensor.
+        projected = seen["self_attn.q_proj"][1]
+        before_rope = projected is received or projected is received._base
+        row += ["before" if before_rope else "after"]
     else:
         row += ["none"]
-    widths = [16, 9, 6, 9, 5, 6, 6, 0]
+    widths = [11, 9, 6, 9, 5, 6, 6, 14, 0]
     print(" ".join(f"{value!s:<{width}}" for value, width in zip(row, widths)).rstrip())
-    #> LlamaModel       before    before False     True  none
-    #> Gemma2Model      both      both   False     True  none
-    #> Gemma3TextModel  both      both   False     True  (16,)  (16,)  (1, 4, 5, 16)
-    #> Qwen3Model       before    before False     True  (16,)  (16,)  (1, 5, 4, 16)
-    #> Olmo2Model       after     after  False     True  (64,)  (64,)  (1, 5, 64)
+    #> Llama       before    before False     True  none
+    #> Gemma2      both      both   False     True  none
+    #> Gemma3Text  both      both   False     True  (16,)  (16,)  (1, 4, 5, 16)  before
+    #> Qwen3       before    before False     True  (16,)  (16,)  (1, 5, 4, 16)  before
+    #> Olmo2       after     after  False     True  (64,)  (64,)  (1, 5, 64)     before
+    #> Glm4        both      both   False     True  none
+    #> Llama4Text  before    before False     True  no w   no w   (1, 5, 4, 16)  after
 
 # The same name, different places: what post_attention_layernorm normalizes.
 for name, seen in recorded.items():
@@ -100,9 +120,11 @@ for name, seen in recorded.items():
         role = "before the MLP"
     else:
         role = "something else"
-    print(f"{name:<16} post_attention_layernorm is {role}")
-    #> LlamaModel       post_attention_layernorm is before the MLP
-    #> Gemma2Model      post_attention_layernorm is after attention
-    #> Gemma3TextModel  post_attention_layernorm is after attention
-    #> Qwen3Model       post_attention_layernorm is before the MLP
-    #> Olmo2Model       post_attention_layernorm is after attention
+    print(f"{name:<11} post_attention_layernorm is {role}")
+    #> Llama       post_attention_layernorm is before the MLP
+    #> Gemma2      post_attention_layernorm is after attention
+    #> Gemma3Text  post_attention_layernorm is after attention
+    #> Qwen3       post_attention_layernorm is before the MLP
+    #> Olmo2       post_attention_layernorm is after attention
+    #> Glm4        post_attention_layernorm is before the MLP
+    #> Llama4Text  post_attention_layernorm is before the MLP
