@@ -463,3 +463,27 @@ def test_the_results_pages_name_the_commits_and_versions_measured(language):
         assert f"`{results['git_commit'][:7]}`" in shown
         for package in ("torch", "triton", "liger-kernel"):
             assert results[package] in shown
+
+
+def test_rmsnorm_against_layernorm_is_the_results():
+    """benchmark_results.md: in GPU time on rows, 'RMSNorm's forward took at most
+    LayerNorm's time run the same way (PyTorch's kernel against PyTorch's, compiled against
+    compiled) at every N on both GPUs; in the backward the two are close, and at some N
+    RMSNorm takes longer'."""
+    pairs = {F: "LayerNorm eager", COMPILE: "LayerNorm compiled"}
+    longer_backward = 0
+    for results in (H100, H200):
+        for dtype in {r["dtype"] for r in results["runs"]}:
+            for n in ROWS:
+                for name, layer_norm in pairs.items():
+                    for mode in ("forward", "backward"):
+                        ms = [
+                            entry(results, impl, "rows", n, mode, dtype=dtype)["ms"]
+                            for impl in (name, layer_norm)
+                        ]
+                        if mode == "forward":
+                            assert ms[0] <= ms[1], (results["device"], dtype, n, name)
+                        else:
+                            assert 0.75 < ms[0] / ms[1] < 1.15
+                            longer_backward += ms[0] > ms[1]
+    assert longer_backward > 0

@@ -187,6 +187,9 @@ WORDS = {
         "say_line": "{mode}: {kernel} {low}–{high} of copy over N; fastest RMSNorm: "
         "{fastest}",
         "kernels": {"norm": "the site's kernel", "add": "the site's fused kernel"},
+        "vs_layer_norm": "{mode}: against LayerNorm run the same way, the time over "
+        "LayerNorm's over N: {ratios}",
+        "ratio_of": "{name} {low}×–{high}×",
         "at": "{name} at N = {sizes}",
         "at_join": "; ",
         "host_title": "Host time per call (µs): {calls} calls on x of {shape} "
@@ -389,6 +392,9 @@ WORDS = {
             "norm": "이 사이트의 커널은",
             "add": "덧셈과 정규화를 합친 이 사이트의 퓨즈드 커널은",
         },
+        "vs_layer_norm": "{mode}: 같은 방식으로 실행한 LayerNorm 시간에 대한 비는 N에 "
+        "따라 {ratios}입니다",
+        "ratio_of": "{name} {low}×–{high}×",
         "at": "N = {sizes}에서 {name}",
         "at_join": " / ",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
@@ -899,9 +905,33 @@ def _fastest(results, words, family, **where) -> str:
         for name, sizes in at.items()
     )
 
+# RMSNorm against LayerNorm run the same way: PyTorch's kernel against PyTorch's,
+# compiled against compiled.
+AGAINST_LAYER_NORM = {
+    "torch F.rms_norm": LAYER_NORMS["eager"],
+    "torch.compile naive": LAYER_NORMS["compiled"],
+}
+
+def _against_layer_norm(results, words, **where) -> str:
+    """Each RMSNorm's time over its LayerNorm's, the range over N (medians)."""
+    ratios = []
+    for name, layer_norm in AGAINST_LAYER_NORM.items():
+        over = []
+        for n in sorted({r["n"] for r in _runs(results, **where)}):
+            mine = _figure(results, implementation=name, n=n, **where)
+            theirs = _figure(results, implementation=layer_norm, n=n, **where)
+            if mine and theirs:
+                over.append(mine["ms"] / theirs["ms"])
+        if over:
+            low, high = f"{min(over):.2f}", f"{max(over):.2f}"
+            shown = _name(name, words)
+            ratios.append(words["ratio_of"].format(name=shown, low=low, high=high))
+    return ", ".join(ratios)
+
 def sayings(results, words, dtype, timing) -> list[str]:
     """For one dtype and timing, in the group "rows": the site's kernels' range of % of
-    copy over N, and the fastest implementation of their family at each N, per pass."""
+    copy over N, and the fastest implementation of their family at each N, per pass;
+    then RMSNorm's time against LayerNorm's."""
     lines = []
     for family, kernel in [("norm", KERNEL), ("add", FUSED)]:
         for mode in MODES:
@@ -916,6 +946,13 @@ def sayings(results, words, dtype, timing) -> list[str]:
                     fastest=_fastest(results, words, family, **where),
                 )
                 lines.append(f"- {line}.")
+    for mode in MODES:
+        where = {"dtype": dtype, "mode": mode, "timing": timing, "group": "rows"}
+        ratios = _against_layer_norm(results, words, **where)
+        if ratios:
+            said = words["vs_layer_norm"]
+            line = said.format(mode=words["modes"][mode], ratios=ratios)
+            lines.append(f"- {line}.")
     return [f"**{words['say']}**", "", *lines, ""] if lines else []
 
 def _table(results, words, dtype, timing, mode, group, family=None) -> list[str]:
