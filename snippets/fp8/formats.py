@@ -11,7 +11,8 @@ for dtype in [torch.float8_e4m3fn, torch.float8_e5m2]:
     #> float8_e4m3fn: largest 448, smallest normal 0.015625, step 0.125
     #> float8_e5m2: largest 57344, smallest normal 6.10352e-05, step 0.25
 
-# Rounding to e4m3 keeps about two significant digits; 0.0013 becomes a subnormal value.
+# e4m3 keeps 4 significant bits, about one decimal digit (31.13 becomes 32); 0.0013
+# becomes a subnormal value.
 # e4m3fn has no infinity: PyTorch 2.13's conversion saturates, so 500 becomes 448 (the
 # kernel clamps to ±448 itself, so as not to depend on a conversion's choice).
 values = torch.tensor([0.0013, 0.1, 3.3, 31.13, 447.0, 500.0])

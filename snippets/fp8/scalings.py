@@ -1,9 +1,14 @@
 import torch
 
-from snippets.fp8.reference import add_rms_norm, dequantize, quantize
+from snippets.fp8.reference import (
+    MIN_SCALE,
+    add_rms_norm,
+    dequantize,
+    quantize,
+)
 
 # Llama-sized rows (4096 features) of a residual stream, with two outlier channels of a
-# given size, as in large models' massive activations; the norm's gain is 1.
+# given size in every row (massive activations sit at a few tokens); the norm's gain is 1.
 torch.manual_seed(0)
 OUTLIERS = [1415, 2533]
 ordinary = torch.ones(4096, dtype=torch.bool)
@@ -82,3 +87,12 @@ for outlier in [0.0, 100.0, 1e4, 1e5]:
     #> 100: 0.0310 (1.1%), 0.0265; 0.0240
     #> 10000: 0.0286 (0.4%), 0.0266; 0.0240
     #> 100000: 0.0351 (0.9%), 0.0325; 0.0304
+
+# At 100000 the ordinary values are so small (under 1/512) that most groups' scales are
+# the quantizer's floor, MIN_SCALE = 1 / (448 * 512), not their largest value over 448.
+y = normalized(1e5)
+floored = [(quantize(y, group=g)[1] == MIN_SCALE).float().mean() for g in (128, 32)]
+print(
+    f"100000: scales at the floor, per 128: {floored[0]:.1%}, per 32: {floored[1]:.1%}"
+)
+#> 100000: scales at the floor, per 128: 93.5%, per 32: 98.4%
