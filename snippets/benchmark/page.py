@@ -392,8 +392,8 @@ WORDS = {
             "norm": "이 사이트의 커널은",
             "add": "덧셈과 정규화를 합친 이 사이트의 퓨즈드 커널은",
         },
-        "vs_layer_norm": "{mode}: 같은 방식으로 실행한 LayerNorm 시간에 대한 비는 N에 "
-        "따라 {ratios}입니다",
+        "vs_layer_norm": "{mode}: RMSNorm 시간을 같은 방식으로 실행한 LayerNorm 시간으로 "
+        "나눈 값은 N에 따라 {ratios}입니다",
         "ratio_of": "{name} {low}×–{high}×",
         "at": "N = {sizes}에서 {name}",
         "at_join": " / ",
