@@ -905,18 +905,15 @@ def _fastest(results, words, family, **where) -> str:
         for name, sizes in at.items()
     )
 
-# RMSNorm against LayerNorm run the same way: PyTorch's kernel against PyTorch's,
-# compiled against compiled.
-AGAINST_LAYER_NORM = {
-    "torch F.rms_norm": LAYER_NORMS["eager"],
-    "torch.compile naive": LAYER_NORMS["compiled"],
-}
+# RMSNorm against LayerNorm run the same way (_layer_norm): PyTorch's kernel against
+# PyTorch's, compiled against compiled.
+AGAINST_LAYER_NORM = ("torch F.rms_norm", "torch.compile naive")
 
 def _against_layer_norm(results, words, **where) -> str:
     """Each RMSNorm's time over its LayerNorm's, the range over N (medians)."""
     ratios = []
-    for name, layer_norm in AGAINST_LAYER_NORM.items():
-        over = []
+    for name in AGAINST_LAYER_NORM:
+        layer_norm, over = _layer_norm(name), []
         for n in sorted({r["n"] for r in _runs(results, **where)}):
             mine = _figure(results, implementation=name, n=n, **where)
             theirs = _figure(results, implementation=layer_norm, n=n, **where)
