@@ -225,18 +225,31 @@ def first_uses_unglossed(text: str, page: Path) -> list[str]:
             term for term in glosses.values() if korean in term and term != korean
         ):
             masked = masked.replace(longer, "□" * len(longer))
-        first = masked.find(korean)
-        after = first + len(korean)
+        used, first = korean, masked.find(korean)
+        # RMS alone is a use of 제곱평균제곱근(root mean square, RMS) too (RMSNorm is not).
+        abbreviation = first_abbreviation(masked, english)
+        if abbreviation and (first < 0 or abbreviation.start() < first):
+            used, first = abbreviation[0], abbreviation.start()
+        after = first + len(used)
         linked = any(text.startswith(f"⟦{a}⟧", after) for a in anchors[english])
         if first >= 0 and not (linked or text.startswith(f"({english})", after)):
             up = "../" * (len(page.parents) - 1)  # notebooks/x.md links ../glossary.md
             found.append(
-                f"{korean!r}, first used in {text[max(first - 15, 0) : after + 15]!r}:"
+                f"{used!r}, first used in {text[max(first - 15, 0) : after + 15]!r}:"
                 f" write {korean}({english}) where this page explains the term, or"
-                f" [{korean}]({up}glossary.md#{anchors[english][0]}); if the word here"
+                f" [{used}]({up}glossary.md#{anchors[english][0]}); if the word here"
                 " means something else, rephrase it"
             )
     return found
+
+
+def first_abbreviation(text: str, english: str) -> re.Match | None:
+    """The first use of a gloss's abbreviation ("RMS" of "root mean square, RMS") as a word
+    of its own, not inside a longer name such as RMSNorm."""
+    if ", " not in english:
+        return None
+    abbreviation = english.rsplit(", ", 1)[1]
+    return re.search(rf"(?<![A-Za-z]){re.escape(abbreviation)}(?![A-Za-z])", text)
 
 
 def test_a_first_use_without_its_gloss_is_named_with_what_to_write():
@@ -247,6 +260,10 @@ def test_a_first_use_without_its_gloss_is_named_with_what_to_write():
     assert message.startswith("'특성', first used in '이 방법의 특성은 단순합니다")
     assert "write 특성(feature)" in message
     assert "[특성](../glossary.md#feature)" in message and "rephrase it" in message
+    [message] = first_uses_unglossed("행의 RMS로 나눕니다.", Path("x.md"))
+    assert "write 제곱평균제곱근(root mean square, RMS)" in message
+    assert "[RMS](glossary.md#root-mean-square)" in message
+    assert first_uses_unglossed("RMSNorm만 씁니다.", Path("x.md")) == []
     linked = "[특성](glossary.md#feature)"
     assert (
         first_uses_unglossed(GLOSSARY_LINK.sub(r"\1⟦\2⟧", linked), Path("x.md")) == []
