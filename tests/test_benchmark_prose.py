@@ -471,10 +471,11 @@ def test_the_results_pages_name_the_commits_and_versions_measured(language):
 def test_rmsnorm_against_layernorm_is_the_results():
     """benchmark_results.md: in GPU time on rows, 'RMSNorm's forward took at most
     LayerNorm's time run the same way (PyTorch's kernel against PyTorch's, compiled against
-    compiled) at every N on both GPUs; in the backward the two are close, and at some N
+    compiled) at every N on both GPUs, at best less than two thirds of it with PyTorch's
+    kernels and about four fifths compiled; in the backward the two are close, and at some N
     RMSNorm takes longer'."""
     pairs = {F: "LayerNorm eager", COMPILE: "LayerNorm compiled"}
-    longer_backward = 0
+    longer_backward, best = 0, {name: 1.0 for name in pairs}
     for results in (H100, H200):
         for dtype in {r["dtype"] for r in results["runs"]}:
             for n in ROWS:
@@ -486,10 +487,12 @@ def test_rmsnorm_against_layernorm_is_the_results():
                         ]
                         if mode == "forward":
                             assert ms[0] <= ms[1], (results["device"], dtype, n, name)
+                            best[name] = min(best[name], ms[0] / ms[1])
                         else:
                             assert 0.75 < ms[0] / ms[1] < 1.15
                             longer_backward += ms[0] > ms[1]
     assert longer_backward > 0
+    assert best[F] < 2 / 3 and 0.75 < best[COMPILE] < 0.85
 
 
 def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
