@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "docs" / "assets" / "diagrams"
 FONTS = {
     "en": "DejaVu Sans, Helvetica, Arial, sans-serif",
-    "ko": "NanumGothic, Noto Sans CJK KR, Malgun Gothic, sans-serif",
+    # Latin letters and symbols (r⁻¹, √) from DejaVu, whose superscripts Nanum lacks.
+    "ko": "DejaVu Sans, NanumGothic, Noto Sans CJK KR, Malgun Gothic, sans-serif",
 }
 INK, MUTED, NORM, BLOCK, PATH = "#1a1a1a", "#555555", "#cfe3ff", "#eeeeee", "#1f5fbf"
 
@@ -36,7 +37,8 @@ class Drawing:
         )
         lines = label.split("\n")
         for i, line in enumerate(lines):
-            self.text(x, y + 5 + 16 * (i - (len(lines) - 1) / 2), line, code=code,
+            # 18 px apart: a 14 px line's underscores (BLOCK_M) clear the line below.
+            self.text(x, y + 5 + 18 * (i - (len(lines) - 1) / 2), line, code=code,
                       size=13 if code else 14)  # fmt: skip
 
     def plus(self, x, y):

@@ -101,6 +101,8 @@ for column, (name, x) in enumerate(inputs.items()):
         label = TEXT.get(norm, norm)  # the norms without a translation keep their name
         bottom.hist(y, bins=80, histtype="step", linestyle=style, label=label)
     bottom.set_xlabel(TEXT["output"])
-axes[1, 0].legend(fontsize="small")
+# One legend for the row, under the plots, where it covers no curve.
+handles, labels = axes[1, 0].get_legend_handles_labels()
+fig.legend(handles, labels, loc="outside lower center", ncols=3, fontsize="small")
 plt.show()
 # --8<-- [end:histograms]
