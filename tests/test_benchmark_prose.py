@@ -472,7 +472,7 @@ def test_rmsnorm_against_layernorm_is_the_results():
     """benchmark_results.md: in GPU time on rows, 'RMSNorm's forward took at most
     LayerNorm's time run the same way (PyTorch's kernel against PyTorch's, compiled against
     compiled) at every N on both GPUs, at best less than two thirds of it with PyTorch's
-    kernels and about four fifths compiled; in the backward the two are close, and at some N
+    kernels and about five sixths compiled; in the backward the two are close, and at some N
     RMSNorm takes longer'."""
     pairs = {F: "LayerNorm eager", COMPILE: "LayerNorm compiled"}
     longer_backward, best = 0, {name: 1.0 for name in pairs}
@@ -492,7 +492,7 @@ def test_rmsnorm_against_layernorm_is_the_results():
                             assert 0.75 < ms[0] / ms[1] < 1.15
                             longer_backward += ms[0] > ms[1]
     assert longer_backward > 0
-    assert best[F] < 2 / 3 and 0.75 < best[COMPILE] < 0.85
+    assert best[F] < 2 / 3 and 0.81 < best[COMPILE] < 0.86
 
 
 def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
