@@ -194,6 +194,18 @@ def test_float16_with_large_values_is_upcast():
     assert torch.allclose(y.double(), expected, rtol=1e-3)
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_a_non_finite_value_stays_in_its_row_as_in_torch(dtype):
+    inf, nan = float("inf"), float("nan")
+    x = torch.tensor([[inf, 1, 2, 3], [nan, 1, 2, 3], [-inf, 1, 1, 1], [1, 1, 1, 1]])
+    y = RMSNorm(4)(x.to(dtype)).detach()
+    theirs = torch.nn.functional.rms_norm(x.to(dtype), (4,), eps=1e-6)
+    assert torch.equal(y.isnan(), theirs.isnan())
+    assert torch.equal(y.nan_to_num(), theirs.nan_to_num())
+    assert y[0, 0].isnan() and torch.equal(y[0, 1:], torch.zeros(3, dtype=dtype))
+    assert y[1].isnan().all() and torch.allclose(y[3].float(), torch.ones(4))
+
+
 def test_tiny_rms_follows_the_definition():
     x = torch.full((1, 8), 1e-5, dtype=torch.float64)  # mean square 1e-10, below eps
     expected = x / math.sqrt(1e-10 + 1e-6)
