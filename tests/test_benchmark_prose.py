@@ -499,7 +499,7 @@ def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
     """benchmark.md: 'the two GPUs' hosts, running the same code, gave bare launches more
     than 10 µs apart'; benchmark_results.md: 'by the H200's rows figures at N = 4096, a
     layer's two norms on 8192 tokens take under 2 percent of its forward plus backward
-    time, less than the spread of its rounds'."""
+    time, less than the spread of its rounds'; models.md's In short says so too."""
     bare = [r["host_us"]["bare launch (Triton)"] for r in (H100, H200)]
     for mode in ("forward", "backward"):
         assert abs(bare[0][mode] - bare[1][mode]) > 10
@@ -515,3 +515,6 @@ def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
     share = norms / layer["ms"]
     assert share < 0.02
     assert share < (layer["ms_max"] - layer["ms_min"]) / layer["ms"]
+    # Models' In short says the same.
+    assert "two norms take under 2 percent of its forward plus backward" in text("models.md")
+    assert "2퍼센트도 되지 않습니다" in text("models.md", "ko")
