@@ -106,6 +106,20 @@ def test_the_kernel_gives_the_reference_values(dtype, group, n):
     assert_close_to(expected_q, q, scales, expected_scales)
 
 
+def test_gemmas_gain_is_passed_as_one_plus_w_added_in_float32():
+    """The FP8 page: for Gemma's 1 + w, pass `1 + w.float()`, whose float32 product is
+    Gemma's: what the kernel quantizes is then transformers' GemmaRMSNorm before its cast."""
+    from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
+
+    x, r, _ = rows(4, 256, torch.bfloat16, seed=3)
+    gemma = GemmaRMSNorm(256, eps=1e-6)
+    with torch.no_grad():
+        gemma.weight.copy_((0.1 * torch.randn(256)).to(torch.bfloat16).float())
+        h, y = add_rms_norm(x.cpu(), r.cpu(), 1 + gemma.weight.float(), 1e-6)
+        theirs = gemma(h.float())  # float32 in, so its cast rounds nothing
+    torch.testing.assert_close(y, theirs, rtol=2.5e-7, atol=0)
+
+
 @pytest.mark.parametrize("group", [None, 128])
 def test_the_largest_value_of_each_scale_saturates_to_448(group):
     x, r, w = rows(4, 512, torch.float32, outlier=1e4)
