@@ -115,6 +115,20 @@ def test_the_gpus_forward_runs_at_the_copys_speed_as_the_pages_say():
     assert [shape for shape, value in forward.items() if value < 95] == [(BF16, 2048)]
 
 
+def test_the_gpu_pages_forward_notes_for_inference_are_the_results():
+    """benchmark_h100.md and benchmark_h200.md: in bfloat16, 'Liger-Kernel or torch.compile
+    is faster by median on rows at every N; at decode torch.compile (on the H200, or
+    Liger-Kernel) is the fastest under a CUDA graph, and F.rms_norm launched from Python'."""
+    for results, at_decode in ((H100, {COMPILE}), (H200, {COMPILE, LIGER})):
+        for n in ROWS:
+            assert ranked(results, "rows", n, "forward")[0] in {LIGER, COMPILE}
+        for m in DECODE:
+            assert ranked(results, "decode", m, "forward")[0] in at_decode
+            assert ranked(results, "decode", m, "forward", "eager")[0] == F
+    assert "faster by median on rows at every $N$" in text("benchmark_h100.md")
+    assert "faster by median at every $N$" in text("benchmark_h200.md")
+
+
 def test_the_forward_and_backward_claims_are_the_results():
     """benchmark_results.md and the GPU pages: in GPU time the kernel's forward+backward is
     'the fastest of all at N = 2048 to 8192' (torch.compile at 1024, Liger-Kernel at 16384
