@@ -252,6 +252,17 @@ ROUTES = [
         "make it fast",
         ["kernel.md", "kernel_in_practice.md", "fp8.md", "benchmark_results.md"],
     ),
+    (
+        "serve it",
+        [
+            "models.md#and-the-norms-in-real-configurations",
+            "numerics.md#rounding-conventions-in-production-code",
+            "numerics.md#batch-invariance",
+            "implementations.md#the-fused-add-and-norm-of-inference-engines-in-place",
+            "fp8.md",
+            "kernel_in_practice.md#split-across-devices",
+        ],
+    ),
     ("check yours", ["check.md"]),
 ]
 
