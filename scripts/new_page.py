@@ -69,7 +69,7 @@ def pages(name: str, title: str, korean_title: str) -> dict[str, str]:
         "ko": "---\ndescription: 이 페이지가 답하는 질문을 검색 결과에 보일 한 문장으로 적습니다.\n"
         f"---\n\n# {korean_title}\n\n{in_short['ko']}\n"
         "이 페이지가 답하는 질문을 한 문단으로 적습니다.\n\n"
-        f"## {korean} {{ #{anchor} }}\n\n$[3, 4]$의 RMS는 3.5355입니다.\n\n{include}",
+        f"## {korean} {{ #{anchor} }}\n\n$[3, 4]$의 [RMS](glossary.md#root-mean-square)는 3.5355입니다.\n\n{include}",
     }
 
 

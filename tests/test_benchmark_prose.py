@@ -530,5 +530,6 @@ def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
     assert share < 0.02
     assert share < (layer["ms_max"] - layer["ms_min"]) / layer["ms"]
     # Models' In short says the same.
-    assert "two norms take under 2 percent of its forward plus backward" in text("models.md")
+    models = text("models.md")
+    assert "two norms take under 2 percent of its forward plus backward" in models
     assert "2퍼센트도 되지 않습니다" in text("models.md", "ko")
