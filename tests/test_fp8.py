@@ -107,15 +107,22 @@ def test_the_kernel_gives_the_reference_values(dtype, group, n):
 
 
 def test_gemmas_gain_is_passed_as_one_plus_w_added_in_float32():
-    """The FP8 page: for Gemma's 1 + w, pass `1 + w.float()`, whose float32 product is
-    Gemma's: what the kernel quantizes is then transformers' GemmaRMSNorm before its cast."""
+    """The FP8 page: for Gemma's 1 + w, pass `1 + w.float()` (a float32 weight with 16-bit
+    rows): the kernel quantizes the reference's output with that weight, and the reference's
+    float32 output is transformers' GemmaRMSNorm before its cast, to float32 rounding."""
     from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 
     x, r, _ = rows(4, 256, torch.bfloat16, seed=3)
     gemma = GemmaRMSNorm(256, eps=1e-6)
     with torch.no_grad():
         gemma.weight.copy_((0.1 * torch.randn(256)).to(torch.bfloat16).float())
-        h, y = add_rms_norm(x.cpu(), r.cpu(), 1 + gemma.weight.float(), 1e-6)
+        gain = (
+            1 + gemma.weight.float()
+        )  # Gemma's own factor; rounded to bfloat16 it differs
+        q, scales, _ = add_rms_norm_fp8(x, r, gain.to(DEVICE), 1e-6)
+        expected_q, expected_scales, _ = expected(x, r, gain.to(DEVICE), 1e-6, None)
+        assert_close_to(expected_q, q, scales, expected_scales)
+        h, y = add_rms_norm(x.cpu(), r.cpu(), gain, 1e-6)
         theirs = gemma(h.float())  # float32 in, so its cast rounds nothing
     torch.testing.assert_close(y, theirs, rtol=2.5e-7, atol=0)
 
