@@ -1,0 +1,31 @@
+import jax.numpy as jnp
+import numpy as np
+import torch
+from flax import linen, nnx
+from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
+
+n, eps = 512, 1e-6
+generator = torch.Generator().manual_seed(0)
+x = (3 * torch.randn(64, n, generator=generator)).to(torch.bfloat16)
+w = (0.1 * torch.randn(n, generator=generator)).to(torch.bfloat16)  # applied as 1 + w
+gemma = GemmaRMSNorm(n, eps=eps).to(torch.bfloat16)
+with torch.no_grad():
+    gemma.weight.copy_(w)
+    expected = gemma(x)
+
+# Converted: the gain itself, 1 + w added in float32, as Gemma adds it.
+scale = jnp.asarray((1 + w.float()).numpy())
+x_jax = jnp.asarray(x.float().numpy(), dtype=jnp.bfloat16)  # exact, through float32
+nnx_norm = nnx.RMSNorm(n, epsilon=eps, dtype=jnp.bfloat16, rngs=nnx.Rngs(0))
+nnx_norm.scale[...] = scale
+linen_norm = linen.RMSNorm(epsilon=eps, dtype=jnp.bfloat16)
+outputs = {
+    "flax.linen": linen_norm.apply({"params": {"scale": scale}}, x_jax),
+    "flax.nnx": nnx_norm(x_jax),  # rounds the float32 scale to bfloat16 first
+}
+for name, y in outputs.items():
+    y = torch.tensor(np.array(y, dtype=np.float32)).to(torch.bfloat16)
+    same = (y == expected).float().mean()
+    print(f"{name:<10} (dtype=bfloat16) equals GemmaRMSNorm's output: {same:.1%}")
+    #> flax.linen (dtype=bfloat16) equals GemmaRMSNorm's output: 100.0%
+    #> flax.nnx   (dtype=bfloat16) equals GemmaRMSNorm's output: 74.0%
