@@ -123,16 +123,12 @@ def test_the_gpu_pages_forward_notes_for_inference_are_the_results():
     for results, at_decode in ((H100, {COMPILE}), (H200, {COMPILE, LIGER})):
         for dtype in {r["dtype"] for r in results["runs"]}:
             for n in ROWS:
-                assert ranked(results, "rows", n, "forward", dtype=dtype)[0] in {
-                    LIGER,
-                    COMPILE,
-                }
+                fastest = ranked(results, "rows", n, "forward", dtype=dtype)[0]
+                assert fastest in {LIGER, COMPILE}
             for m in DECODE if dtype != FP32 else []:  # no float32 decode measured yet
-                assert (
-                    ranked(results, "decode", m, "forward", dtype=dtype)[0] in at_decode
-                )
+                graph = ranked(results, "decode", m, "forward", dtype=dtype)
                 eager = ranked(results, "decode", m, "forward", "eager", dtype=dtype)
-                assert eager[0] == F
+                assert graph[0] in at_decode and eager[0] == F
     assert "($N = 1024$ to 16384) Liger-Kernel or" in text("benchmark_h100.md")
     assert "faster by median there at every $N$ and dtype" in text("benchmark_h200.md")
 

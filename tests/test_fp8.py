@@ -116,9 +116,8 @@ def test_gemmas_gain_is_passed_as_one_plus_w_added_in_float32():
     gemma = GemmaRMSNorm(256, eps=1e-6)
     with torch.no_grad():
         gemma.weight.copy_((0.1 * torch.randn(256)).to(torch.bfloat16).float())
-        gain = (
-            1 + gemma.weight.float()
-        )  # Gemma's own factor; rounded to bfloat16 it differs
+        # Gemma's own factor, in float32: rounded to bfloat16, it would differ.
+        gain = 1 + gemma.weight.float()
         q, scales, _ = add_rms_norm_fp8(x, r, gain.to(DEVICE), 1e-6)
         expected_q, expected_scales, _ = expected(x, r, gain.to(DEVICE), 1e-6, None)
         assert_close_to(expected_q, q, scales, expected_scales)
