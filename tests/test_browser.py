@@ -281,6 +281,35 @@ def test_a_phone_shows_the_headline_tables_kernel_beside_f_rms_norm(page, langua
     assert sum(edge <= PHONE["width"] for edge in edges) >= 4
 
 
+FIGURES = (
+    "article :is(img[src*='assets/plots/'], img[src*='assets/diagrams/'],"
+    " .jp-RenderedImage img)"
+)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("path", ["placement.md", "notebooks/playground.ipynb"])
+def test_a_phone_draws_figures_large_enough_to_read_and_scrolls_them(
+    page, language, path
+):
+    """Fitted to a phone's column, a figure's 13 px text would be 5 to 6 px high: plots,
+    diagrams and notebook figures keep at least 0.75 of their drawn width there, and one
+    wider than its box scrolls inside it (the page itself does not: check_fits_a_phone)."""
+    page.set_viewport_size(PHONE)
+    page.goto(url_path(language, Path(path)))
+    figures = page.locator(FIGURES)
+    figures.first.wait_for()
+    sizes = figures.evaluate_all("""els => els.map(e => {
+      const box = e.closest("p, .jp-OutputArea-output");
+      return [e.getBoundingClientRect().width / e.naturalWidth, box.scrollWidth,
+              box.clientWidth, getComputedStyle(box).overflowX];
+    })""")
+    for index, (scale, content, shown, overflow) in enumerate(sizes):
+        assert scale >= 0.75, f"figure {index + 1} is drawn at {scale:.2f} of its size"
+        assert content <= shown or overflow == "auto", f"figure {index + 1} is cut off"
+    check_fits_a_phone(page)
+
+
 @pytest.mark.parametrize(
     "language, term, expected_pages",
     [
