@@ -1,0 +1,69 @@
+"""The norms under FSDP's mixed precision, on one CPU process. FSDP2's `fully_shard` with a
+bfloat16 `param_dtype` casts every parameter, the norms' gains too, to bfloat16 for the
+forward and backward passes, while the parameters it stores, and their gradients, stay
+float32. FSDP1 without `use_orig_params=True` stores one flat 1-D parameter instead."""
+
+import torch
+import torch.distributed as dist
+from torch.distributed.fsdp import FullyShardedDataParallel as FSDP1
+from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+
+from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded
+
+# One process and an in-memory store: no launcher, no network.
+dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+torch.manual_seed(0)
+n = 256
+
+class Block(torch.nn.Module):
+    """An embedding, then a pre-norm sublayer added back into the residual stream."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = torch.nn.Embedding(1000, n)
+        self.norm = torch.nn.RMSNorm(n, eps=1e-6)
+        self.linear = torch.nn.Linear(n, n)
+        with torch.no_grad():
+            self.norm.weight.add_(0.1 * torch.randn(n))  # a trained gain, not ones
+
+    def forward(self, tokens):
+        stream = self.embed(tokens)
+        x = self.norm(stream)
+        # As the forward pass sees them (the gain copied: FSDP frees it after the pass).
+        self.seen = stream, self.norm.weight.detach().clone(), x
+        return stream + self.linear(x)
+
+def name(tensor):
+    return str(tensor.dtype)[6:]
+
+block = Block()
+gain = block.norm.weight.detach().clone()  # the float32 gain the model stores
+policy = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
+fully_shard(block, mp_policy=policy)
+block(torch.randint(1000, (4096,))).float().square().mean().backward()
+stream, weight, x = block.seen
+print(f"residual stream {name(stream)}, gain {name(weight)}, norm output {name(x)}")
+#> residual stream bfloat16, gain bfloat16, norm output bfloat16
+
+# The norm's output against its exact value in float64, rounded once: with the gain the
+# model stores (float32) and with the gain the forward pass used (rounded to bfloat16).
+s = stream.double()
+rms = (s.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
+for label, g in (("float32", gain), ("bfloat16", weight)):
+    same = (x == bfloat16_rounded(g.double() * s / rms)).double().mean().item()
+    print(f"outputs equal to the {label} gain's, rounded once: {same:.1%}")
+    #> outputs equal to the float32 gain's, rounded once: 71.7%
+    #> outputs equal to the bfloat16 gain's, rounded once: 100.0%
+
+for key, p in block.named_parameters():
+    print(f"stored {key:<13} {name(p)}, gradient {name(p.grad)}, dim() {p.dim()}")
+    #> stored embed.weight  float32, gradient float32, dim() 2
+    #> stored norm.weight   float32, gradient float32, dim() 1
+    #> stored linear.weight float32, gradient float32, dim() 2
+    #> stored linear.bias   float32, gradient float32, dim() 1
+
+# FSDP1 (on one process it warns that it shards nothing) flattens what it wraps.
+flat = FSDP1(Block(), use_orig_params=False, device_id=torch.device("cpu"))
+print("FSDP1:", {k.split(".")[-1]: p.dim() for k, p in flat.named_parameters()})
+#> FSDP1: {'_flat_param': 1}
+dist.destroy_process_group()
