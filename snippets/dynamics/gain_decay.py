@@ -48,7 +48,8 @@ def param_groups(model, decay, gains_too):
 def train(style, gains_too, lr=0.01, decay=0.1, steps=1000):
     torch.manual_seed(0)
     x = torch.randn(4096, 32)
-    labels = (x @ torch.randn(32, 10)).argmax(1)
+    teacher = torch.randn(32, 10)
+    labels = (x @ teacher).argmax(1)
     model = Model(style)
     optimizer = torch.optim.AdamW(param_groups(model, decay, gains_too), lr=lr)
     for _ in range(steps):
@@ -57,7 +58,11 @@ def train(style, gains_too, lr=0.01, decay=0.1, steps=1000):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-    return model.norm.gain().detach(), loss.item()
+    # Held-out rows, labeled by the same teacher.
+    test = torch.randn(8192, 32)
+    with torch.no_grad():
+        test_loss = F.cross_entropy(model(test), (test @ teacher).argmax(1)).item()
+    return model.norm.gain().detach(), test_loss
 
 groups = param_groups(Model("llama"), 0.1, gains_too=False)
 shapes = [[tuple(p.shape) for p in group["params"]] for group in groups]
@@ -65,14 +70,16 @@ print(f"nanoGPT's rule, decayed: {shapes[0]}, not decayed: {shapes[1]}")
 #> nanoGPT's rule, decayed: [(32, 32), (10, 16)], not decayed: [(32,), (10,)]
 
 # AdamW, lr 0.01, weight decay 0.1, 1000 steps.
-print("gain style  gains decayed  mean gain: read channels  unread channels")
-#> gain style  gains decayed  mean gain: read channels  unread channels
+print("gain style  gains decayed  mean gain: read   unread  held-out loss")
+#> gain style  gains decayed  mean gain: read   unread  held-out loss
 for style, gains_too in [("llama", False), ("llama", True), ("gemma", True)]:
     gain, loss = train(style, gains_too)
     read, unread = gain[:16].mean().item(), gain[16:].mean().item()
-    print(f"{style:<10}  {gains_too!s:<13}  {read:>23.3f}  {unread:>15.3f}")
-    #> llama       False                            2.538            1.000
-    #> llama       True                             1.660            0.368
-    #> gemma       True                             2.024            1.000
+    print(
+        f"{style:<10}  {gains_too!s:<13}  {read:>15.3f}  {unread:>7.3f}  {loss:>13.4f}"
+    )
+    #> llama       False                    2.538    1.000         0.2687
+    #> llama       True                     1.660    0.368         0.2797
+    #> gemma       True                     2.024    1.000         0.2729
 print(f"(1 - lr * decay)^1000 = {(1 - 0.01 * 0.1) ** 1000:.3f}")
 #> (1 - lr * decay)^1000 = 0.368
