@@ -350,7 +350,50 @@ def test_zero_rows_names_what_fails_on_the_all_zero_row():
     report = check(eps_after_the_root, eps_outside=True)
     (verdict,) = [v for v in report.verdicts if v.check == "zero rows"]
     assert not verdict.passed
-    assert verdict.detail == "all-zero row: input gradient not finite"
+    assert verdict.detail == (
+        "all-zero row: input gradient not finite"
+        " (eps added after a square root, whose slope at 0 is infinite)"
+    )
+    assert verdict.see == "math/#where-goes-and-why-it-matters"
+
+
+class GainOfTwo(torch.nn.Module):
+    """Gemma's 1 + w with the weight started at ones, LLaMA's identity: a gain of 2."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(n))
+        self.eps = eps
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1:], 1 + self.weight, self.eps)
+
+
+class GainOfZero(GainOfTwo):
+    """LLaMA's w with the weight started at zeros, Gemma's identity: a gain of 0."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__(n, eps)
+        torch.nn.init.zeros_(self.weight)
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1:], self.weight, self.eps)
+
+
+@pytest.mark.parametrize(
+    "module, start, gain", [(GainOfTwo, 1, "1 + w"), (GainOfZero, 0, "w")]
+)
+def test_init_names_a_weight_started_at_the_other_conventions_identity(
+    module, start, gain
+):
+    report = check(module)
+    assert [v.check for v in report.verdicts if v.passed is False] == ["init"]
+    (verdict,) = [v for v in report.verdicts if v.check == "init"]
+    assert verdict.detail == (
+        f"fresh weight: all {start}, so the norm, which applies {gain}, starts with a"
+        f" gain of {2 * start}: stored the other way?"
+    )
+    assert verdict.see == "pitfalls/#loading-gains-stored-the-other-way"
 
 
 def grouped(x, weight, eps=1e-6):

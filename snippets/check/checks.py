@@ -232,7 +232,12 @@ def check_zero_rows(norm, found, device):
         if not right
     ]
     if wrong:
-        return Verdict("zero rows", False, "all-zero row: " + ", ".join(wrong), see)
+        detail = "all-zero row: " + ", ".join(wrong)
+        if found["eps placement"] == "outside" and not torch.isfinite(x.grad).all():
+            # x.norm() instead of sqrt(mean(x^2)) gives 0, not NaN, at a zero row.
+            detail += " (eps added after a square root, whose slope at 0 is infinite)"
+            see = "math/#where-goes-and-why-it-matters"
+        return Verdict("zero rows", False, detail, see)
     if not found["eps"]:  # a clamp, or no eps: no formula to hold the gradient to
         return Verdict(
             "zero rows", True, "all-zero row: zeros out, finite gradients", see
@@ -461,12 +466,16 @@ def check_init(norm, found, device):
     fresh = dict(norm.module.named_parameters())[norm.weight_name].detach()
     identity = 1.0 if found["gain"] == "w" else 0.0
     off = int((fresh != identity).sum())
-    return Verdict(
-        "init",
-        off == 0,
-        f"fresh {norm.weight_name}: {off} of {N} entries differ from {identity:g}",
-        see,
-    )
+    detail = f"fresh {norm.weight_name}: {off} of {N} entries differ from {identity:g}"
+    other = 1.0 - identity  # the identity of the gain stored the other way
+    if off and bool((fresh == other).all()):
+        start = other if found["gain"] == "w" else 1 + other  # 0 or 2
+        detail = (
+            f"fresh {norm.weight_name}: all {other:g}, so the norm, which applies "
+            f"{found['gain']}, starts with a gain of {start:g}: stored the other way?"
+        )
+        see = "pitfalls/#loading-gains-stored-the-other-way"
+    return Verdict("init", off == 0, detail, see)
 
 def agreement(norm, found, device):
     """Bit-for-bit agreement with torch.nn.RMSNorm and transformers' norm (reported)."""
