@@ -249,6 +249,19 @@ ROUTES = [
     ("implement", ["implementations.md#a-module-to-copy", "pitfalls.md", "check.md"]),
     ("understand", ["math.md", "gradients.md", "placement.md", "dynamics.md"]),
     (
+        "train it",
+        [
+            "placement.md",
+            "placement.md#a-deep-stack-at-initialization",
+            "pitfalls.md#gains-initialized-like-a-linear-layers-weights",
+            "dynamics.md#weight-decay-and-the-gain",
+            "activations.md#attention-logit-growth-and-qk-norm",
+            "implementations.md#under-autocast",
+            "implementations.md#under-fsdps-mixed-precision",
+            "benchmark_results.md#a-compiled-layer",
+        ],
+    ),
+    (
         "make it fast",
         ["kernel.md", "kernel_in_practice.md", "fp8.md", "benchmark_results.md"],
     ),
