@@ -310,6 +310,20 @@ def test_a_phone_draws_figures_large_enough_to_read_and_scrolls_them(
     check_fits_a_phone(page)
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_phone_stacks_the_glossarys_rows(page, language):
+    """On a phone each Glossary row is a block, its meaning as wide as the text column,
+    not a third of a three-column table's."""
+    page.set_viewport_size(PHONE)
+    page.goto(url_path(language, Path("glossary.md")))
+    article = page.locator("article").evaluate("e => e.clientWidth")
+    widths = page.locator("article table td:last-child").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().width)"
+    )
+    assert len(widths) > 50 and min(widths) > 0.8 * article
+    check_fits_a_phone(page)
+
+
 @pytest.mark.parametrize(
     "language, term, expected_pages",
     [
