@@ -128,9 +128,9 @@ def korean_prose(page: Path, *, headings: bool = True, titles: bool = True) -> s
     return " ".join(korean_text(page, headings=headings, titles=titles).split())
 
 
-def glossary_rows() -> list[tuple[list[str], str]]:
-    """(anchors, Korean cell) of each row of the Korean glossary's table."""
-    text = (DOCS / "ko" / "glossary.md").read_text("utf-8")
+def glossary_rows(language: str = "ko") -> list[tuple[list[str], str]]:
+    """(anchors, Korean cell) of each row of a glossary's table."""
+    text = (DOCS / language / "glossary.md").read_text("utf-8")
     return [
         (ANCHOR.findall(spans), korean) for spans, korean in GLOSSARY_ROW.findall(text)
     ]
@@ -153,6 +153,17 @@ def glossary_anchors() -> dict[str, list[str]]:
         for anchors, cell in glossary_rows()
         for _, english in GLOSSED_TERM.findall(cell)
     }
+
+
+def test_both_glossaries_give_each_term_the_same_korean_word():
+    """The English glossary's Korean column says which word the Korean pages use."""
+
+    def terms(language):
+        return [
+            (anchors, cell.strip()) for anchors, cell in glossary_rows(language)[2:]
+        ]
+
+    assert len(terms("ko")) > 50 and terms("en") == terms("ko")  # after the headers
 
 
 def test_the_glossary_lists_glosses():
