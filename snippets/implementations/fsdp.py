@@ -1,7 +1,7 @@
 """The norms under FSDP's mixed precision, on one CPU process. FSDP2's `fully_shard` with a
 bfloat16 `param_dtype` casts every parameter, the norms' gains too, to bfloat16 for the
 forward and backward passes, while the parameters it stores, and their gradients, stay
-float32. FSDP1 without `use_orig_params=True` stores one flat 1-D parameter instead."""
+float32. FSDP1 flattens the parameters it wraps into 1-D ones."""
 
 import torch
 import torch.distributed as dist
