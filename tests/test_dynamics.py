@@ -101,3 +101,23 @@ def test_nanogpt_rule_leaves_gains_and_biases_undecayed(gain_decay):
     assert grouped == {id(p) for p in model.parameters()}
     everything, nothing = gain_decay.param_groups(model, 0.1, gains_too=True)
     assert len(everything["params"]) == 4 and nothing["params"] == []
+
+
+@pytest.mark.parametrize("family", ["llama", "qwen3", "gemma3_text"])
+def test_the_trainer_leaves_every_norm_gain_out_of_weight_decay(family):
+    """Dynamics: transformers' Trainer decays neither the biases nor the norms' gains of
+    LLaMA, Qwen3 and Gemma 3 (it picks them by name), and decays the matrices."""
+    from transformers import AutoConfig, AutoModelForCausalLM, Trainer
+
+    config = AutoConfig.for_model(
+        family, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+        num_attention_heads=4, num_key_value_heads=2, head_dim=16, vocab_size=100,
+    )  # fmt: skip
+    with torch.device("meta"):
+        model = AutoModelForCausalLM.from_config(config)
+    # The method uses no state of a Trainer: called on the class, it needs none built.
+    decayed = set(Trainer.get_decay_parameter_names(None, model))
+    norms = {n for n, _ in model.named_parameters() if "norm" in n}
+    matrices = {n for n, p in model.named_parameters() if p.dim() == 2}
+    assert norms and not norms & decayed
+    assert matrices <= decayed
