@@ -254,6 +254,7 @@ ROUTES = [
             "placement.md",
             "placement.md#a-deep-stack-at-initialization",
             "pitfalls.md#gains-initialized-like-a-linear-layers-weights",
+            "pitfalls.md#gains-trained-in-bfloat16",
             "dynamics.md#weight-decay-and-the-gain",
             "activations.md#attention-logit-growth-and-qk-norm",
             "implementations.md#under-autocast",
