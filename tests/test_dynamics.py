@@ -105,8 +105,9 @@ def test_nanogpt_rule_leaves_gains_and_biases_undecayed(gain_decay):
 
 @pytest.mark.parametrize("family", ["llama", "qwen3", "gemma3_text"])
 def test_the_trainer_leaves_every_norm_gain_out_of_weight_decay(family):
-    """Dynamics: transformers' Trainer decays neither the biases nor the norms' gains of
-    LLaMA, Qwen3 and Gemma 3 (it picks them by name), and decays the matrices."""
+    """Dynamics: transformers' Trainer decays none of the gains of LLaMA's, Qwen3's and
+    Gemma 3's norms (found here by class, not by the names the Trainer picks them by), and
+    decays the matrices."""
     from transformers import AutoConfig, AutoModelForCausalLM, Trainer
 
     config = AutoConfig.for_model(
@@ -117,7 +118,12 @@ def test_the_trainer_leaves_every_norm_gain_out_of_weight_decay(family):
         model = AutoModelForCausalLM.from_config(config)
     # The method uses no state of a Trainer: called on the class, it needs none built.
     decayed = set(Trainer.get_decay_parameter_names(None, model))
-    norms = {n for n, _ in model.named_parameters() if "norm" in n}
+    norms = {
+        f"{name}.{parameter}"
+        for name, module in model.named_modules()
+        if type(module).__name__.endswith("RMSNorm")
+        for parameter, _ in module.named_parameters(recurse=False)
+    }
     matrices = {n for n, p in model.named_parameters() if p.dim() == 2}
     assert norms and not norms & decayed
     assert matrices <= decayed
