@@ -259,6 +259,7 @@ ROUTES = [
             "activations.md#attention-logit-growth-and-qk-norm",
             "implementations.md#under-autocast",
             "implementations.md#under-fsdps-mixed-precision",
+            "implementations.md#fine-tuning-with-lora",
             "benchmark_results.md#a-compiled-layer",
         ],
     ),

@@ -1,0 +1,40 @@
+"""The norms under LoRA with PEFT: the adapters go into the linear layers named, and every
+other parameter, the norms' gains among them, is frozen; `modules_to_save` trains a copy of
+each module whose name ends with one of its entries, which the adapter then stores as the
+model stores it (Gemma's w, applied as 1 + w)."""
+
+import torch
+from peft import LoraConfig, get_peft_model, get_peft_model_state_dict
+from transformers import AutoConfig, AutoModelForCausalLM
+
+SIZES = {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2}
+HEADS = {"num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16}
+
+def tiny(family):
+    """A two-layer model of the family, randomly initialized: the norms' names are real."""
+    config = AutoConfig.for_model(family, vocab_size=100, **SIZES, **HEADS)
+    torch.manual_seed(0)
+    return AutoModelForCausalLM.from_config(config)
+
+def norms(model):
+    return [m for m in model.modules() if type(m).__name__.endswith("RMSNorm")]
+
+TARGETS = ["q_proj", "v_proj"]  # where LoRA puts its adapters here
+
+for family in ["llama", "gemma3_text"]:
+    counts = []
+    # ["norm"] takes every module whose name ends so: q_norm, input_layernorm, ...
+    for to_save in [None, ["norm"]]:
+        config = LoraConfig(r=4, target_modules=TARGETS, modules_to_save=to_save)
+        model = tiny(family)
+        total = len(norms(model))
+        model = get_peft_model(model, config)  # a trained copy beside each original
+        training = sum(norm.weight.requires_grad for norm in norms(model))
+        counts.append(f"{training} of {total}")
+    # What the adapter's file holds for the gains it trained: their mean weight.
+    adapter = get_peft_model_state_dict(model)
+    saved = [w.mean() for k, w in adapter.items() if k.endswith("norm.weight")]
+    alone, with_norm, mean = *counts, torch.stack(saved).mean().item()
+    print(f"{family:<12} {alone} alone, {with_norm} with ['norm'], saved {mean:.1f}")
+    #> llama        0 of 5 alone, 5 of 5 with ['norm'], saved 1.0
+    #> gemma3_text  0 of 13 alone, 13 of 13 with ['norm'], saved 0.0
