@@ -28,7 +28,7 @@ for family in ["llama", "gemma3_text"]:
         config = LoraConfig(r=4, target_modules=TARGETS, modules_to_save=to_save)
         model = tiny(family)
         total = len(norms(model))
-        model = get_peft_model(model, config)  # a trained copy beside each original
+        model = get_peft_model(model, config)  # a trained copy beside each saved one
         training = sum(norm.weight.requires_grad for norm in norms(model))
         counts.append(f"{training} of {total}")
     # What the adapter's file holds for the gains it trained: their mean weight.
