@@ -38,7 +38,7 @@ EXPLICIT_ID = re.compile(r"\{ *#(?P<id>[\w-]+) *\}$")
 # Version numbers are facts about tools, not results, and arXiv identifiers name papers:
 # neither is checked against the code.
 NOT_RESULTS = re.compile(
-    r"\b(?:Python|PyTorch|torch|MkDocs)\s+\d+(?:\.\d+)+|\barXiv:\d{4}\.\d{4,5}"
+    r"\b(?:Python|PyTorch|torch|MkDocs|Triton)\s+\d+(?:\.\d+)+|\barXiv:\d{4}\.\d{4,5}"
     r"|https://arxiv\.org/abs/\d{4}\.\d{4,5}"
 )
 # 1.3693, 0.75, 1e-6, 5.0e-07, 41.3%, -0.52: but not integers, and not 2.13.0 or

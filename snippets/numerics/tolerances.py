@@ -9,8 +9,8 @@ x = torch.randn(64, n).bfloat16()
 gain = (torch.rand(n) + 0.5).bfloat16()
 
 def bfloat16_sum_of_squares(x, weight):
-    # A kernel that adds the squares in bfloat16 (as tl.sum does when handed bfloat16), in
-    # pairs, then pairs of pairs; everything else as (b).
+    # A kernel that adds the squares in bfloat16 (as Triton 3.9's tl.sum does when handed
+    # bfloat16), in pairs, then pairs of pairs; everything else as (b).
     squares = x * x  # rounded to bfloat16
     while squares.shape[-1] > 1:
         squares = squares[..., 0::2] + squares[..., 1::2]
