@@ -270,6 +270,7 @@ ROUTES = [
     (
         "serve it",
         [
+            "models.md#porting-a-model-its-norms-in-order",
             "models.md#and-the-norms-in-real-configurations",
             "numerics.md#rounding-conventions-in-production-code",
             "numerics.md#batch-invariance",
