@@ -394,8 +394,8 @@ WORDS = {
         },
         "vs_layer_norm": "{mode}: RMSNorm 시간을 같은 방식으로 실행한 LayerNorm 시간으로 "
         "나눈 값은 N에 따라 {ratios}입니다",
-        "ratio_of": "{name} {low}×–{high}×",
-        "at": "N = {sizes}에서는 {name}",
+        "ratio_of": "{name} {low}–{high}배",
+        "at": "N = {sizes}에서 {name}",
         "at_join": ", ",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
         "bfloat16 텐서 x로 {calls}번 호출해 잰 시간의 중앙값",
