@@ -307,13 +307,15 @@ def test_home_starts_with_routes_by_goal(language):
 NOT_CONTENT = {"index.md", "glossary.md", "references.md"}
 IN_SHORT_PAGES = [str(page) for page in pages("en") if str(page) not in NOT_CONTENT]
 IN_SHORT_TITLE = {"en": "In short", "ko": "요약"}
+IN_SHORT_WORDS = 320
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize("page", IN_SHORT_PAGES)
 def test_a_page_opens_with_its_conclusions(language, page):
     """The first element after the title is the "In short" box: 3 to 5 bullets, each
-    linking the section that shows it."""
+    linking the section that shows it, and short enough to read first (English: at most
+    IN_SHORT_WORDS words, links' addresses aside; the detail belongs to the sections)."""
     text = read(DOCS / language / page)
     body = text[re.search(r"^# .+$", text, re.MULTILINE).end() :].lstrip("\n")
     box = f'!!! abstract "{IN_SHORT_TITLE[language]}"\n\n'
@@ -321,6 +323,9 @@ def test_a_page_opens_with_its_conclusions(language, page):
     inside = re.match(r"(?:    .*\n|\n)+", body[len(box) :])[0]
     bullets = re.findall(r"^    - (.+(?:\n      .+)*)", inside, re.MULTILINE)
     assert 3 <= len(bullets) <= 5, bullets
+    if language == "en":
+        words = len(re.sub(r"\]\([^)]*\)", "]", "\n".join(bullets)).split())
+        assert words <= IN_SHORT_WORDS, f"{words} words in the In short box"
     for bullet in bullets:
         assert re.search(r"\]\([^)]*#[\w-]+\)", bullet), (
             f"no link to a section: {bullet}"
