@@ -1,20 +1,21 @@
 import torch
 
 x = torch.tensor([2.0, 0.5, -1.0, 1.5], dtype=torch.float64)
-grad_out = torch.tensor([0.1, -0.2, 0.3, -0.1], dtype=torch.float64)
+gain = torch.tensor([1.0, 2.0, 1.0, 0.5], dtype=torch.float64)
+grad_out = torch.tensor([0.2, 0.1, -0.1, 0.3], dtype=torch.float64)
 eps = 1e-6
 
 r = torch.sqrt(x.pow(2).mean() + eps)
 x_hat = x / r
-shared = (grad_out * x_hat).mean()
+shared = (gain * grad_out * x_hat).mean()
 print(f"r = {r:.4f}, x_hat_2 = {x_hat[1]:.4f}, shared term = {shared:.4f}")
-#> r = 1.3693, x_hat_2 = 0.3651, shared term = -0.0639
-print(f"dL/dx_2 = {(grad_out[1] - x_hat[1] * shared) / r:.5f}")
-#> dL/dx_2 = -0.12902
+#> r = 1.3693, x_hat_2 = 0.3651, shared term = 0.1506
+print(f"dL/dx_2 = {(gain[1] * grad_out[1] - x_hat[1] * shared) / r:.5f}")
+#> dL/dx_2 = 0.10589
 
 # Autograd through the forward formula gives the same component.
 leaf = x.clone().requires_grad_()
-y = leaf / torch.sqrt(leaf.pow(2).mean() + eps)
+y = gain * leaf / torch.sqrt(leaf.pow(2).mean() + eps)
 (grad_x,) = torch.autograd.grad(y, leaf, grad_out)
 print(f"dL/dx_2 = {grad_x[1]:.5f}")
-#> dL/dx_2 = -0.12902
+#> dL/dx_2 = 0.10589
