@@ -5,8 +5,8 @@ import torch
 import transformers as tf
 
 # A tiny model of each family, built from transformers' own classes: 4 query heads
-# sharing 2 key-value heads, as in the released models, so a norm's width tells a norm
-# per head (the class's default head_dim) from one over the whole projection.
+# sharing 2 key-value heads (grouped-query attention, as most released models use), so a
+# norm's width tells a norm per head (the class's head_dim) from one over a projection.
 TINY = {"hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4}
 TINY |= {"num_key_value_heads": 2, "intermediate_size": 128, "vocab_size": 128}
 TINY |= {"eos_token_id": 0, "pad_token_id": 0}
@@ -42,13 +42,15 @@ def convention(norm):
 def norms_in_call_order(model):
     """The first decoder layer's norms in the order its forward calls them, then the
     final norm: (name, module) pairs."""
-    called = []
+    called, hooks = [], []
     layer = [(f"layers.0.{name}", m) for name, m in model.layers[0].named_modules()]
     for name, module in [*layer, ("norm", model.norm)]:
         if "Norm" in type(module).__name__:
             hook = lambda module, args, output, name=name: called.append((name, module))
-            module.register_forward_hook(hook)
+            hooks.append(module.register_forward_hook(hook))
     model(input_ids=torch.zeros(1, 4, dtype=torch.long))
+    for handle in hooks:  # later calls of the norms are not the layer's
+        handle.remove()
     return called
 
 cards = []  # two lines or more per model
@@ -62,8 +64,9 @@ for model_type in MODEL_TYPES:
         fixed = "" if eps == config.rms_norm_eps else f", eps {eps:g} fixed"
         # A no-break space in each part: a line breaks only between norms.
         parts.append(f"{name.removeprefix('layers.0.')}\xa0({width}{fixed})")
-    first = called[0][1]
-    head = f"{model_type}: {type(first).__name__}, {convention(first)}"
+    # Each norm's class and convention, once per kind: one kind in each model here.
+    kinds = {f"{type(norm).__name__}, {convention(norm)}" for _, norm in called}
+    head = f"{model_type}: {'; '.join(sorted(kinds))}"
     order = textwrap.fill(" > ".join(parts), 76, initial_indent="  ")
     cards.append(head + "\n" + order.replace("\xa0", " ").replace("\n", "\n  "))
 print("\n".join(cards))
