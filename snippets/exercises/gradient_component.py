@@ -8,8 +8,8 @@ eps = 1e-6
 r = torch.sqrt(x.pow(2).mean() + eps)
 x_hat = x / r
 shared = (gain * grad_out * x_hat).mean()
-print(f"r = {r:.4f}, x_hat_2 = {x_hat[1]:.4f}, shared term = {shared:.4f}")
-#> r = 1.3693, x_hat_2 = 0.3651, shared term = 0.1506
+print(f"r = {r:.5f}, x_hat_2 = {x_hat[1]:.5f}, shared term = {shared:.5f}")
+#> r = 1.36931, x_hat_2 = 0.36515, shared term = 0.15062
 print(f"dL/dx_2 = {(gain[1] * grad_out[1] - x_hat[1] * shared) / r:.5f}")
 #> dL/dx_2 = 0.10589
 
