@@ -4,18 +4,14 @@ transformers' own norms."""
 import torch
 from transformers.models.gemma3.modeling_gemma3 import Gemma3RMSNorm
 
-def gemma_norm(x, weight, eps):
-    """Gemma 3's norm: the gain 1 + w in float32, one rounding at the end."""
-    x32 = x.float()
-    normalized = x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + eps)
-    return (normalized * (1 + weight.float())).to(x.dtype)
+from snippets.implementations.variants import rms_norm_gemma
 
 def norm_add_norm(y, residual, post_weight, pre_weight, eps=1e-6):
     """From attention's output y: the new residual stream h = residual + Norm_post(y)
     and the MLP's input Norm_pre(h), rounded where transformers rounds them (the
     first norm's output, the sum, the second norm's output). Returns (MLP input, h)."""
-    h = residual + gemma_norm(y, post_weight, eps)
-    return gemma_norm(h, pre_weight, eps), h
+    h = residual + rms_norm_gemma(y, post_weight, eps)
+    return rms_norm_gemma(h, pre_weight, eps), h
 
 torch.manual_seed(0)
 n = 2560  # Gemma 3 4B's hidden size
@@ -44,7 +40,7 @@ y32 = y.float()
 first = y32 * torch.rsqrt(y32.pow(2).mean(-1, keepdim=True) + 1e-6)
 total = residual.float() + first * (1 + post.weight.float())
 h_once = total.to(torch.bfloat16)
-from_rounded = gemma_norm(h_once, pre.weight, 1e-6)
+from_rounded = rms_norm_gemma(h_once, pre.weight)
 normalized = total * torch.rsqrt(total.pow(2).mean(-1, keepdim=True) + 1e-6)
 from_float32 = (normalized * (1 + pre.weight.float())).to(torch.bfloat16)
 print(f"stream, rounded once: {(h_once != h).float().mean():.1%} differs")
