@@ -60,6 +60,18 @@ with torch.no_grad():
     sums = changed(sum_of_squares_by_batch, x)
     print(f"  rows of 7 whose sum of squares changes: {sums}")
     #>   rows of 7 whose sum of squares changes: [0, 2, 2]
+    # bfloat16 rows, as a served model's: all 4097 rows in batches of 255 (1024 threads
+    # per row) against one batch (256 threads per row).
+    b = x.bfloat16()
+    alone = torch.cat([rms_norm_by_batch(c, weight) for c in b.split(255)])
+    differ = alone != rms_norm_by_batch(b, weight)
+    small = torch.cat([sum_of_squares_by_batch(c) for c in b.split(255)])
+    sums = (small != sum_of_squares_by_batch(b)).float().mean()
+    count, share = differ.sum().item(), differ.float().mean()
+    print(f"split by batch, bfloat16: sums differ in {sums:.1%} of rows,")
+    #> split by batch, bfloat16: sums differ in 33.6% of rows,
+    print(f"  outputs in {count} of {differ.numel()} ({share:.1e})")
+    #>   outputs in 28 of 16781312 (1.7e-06)
     # The interpreter runs each program in Python: short rows (QK-norm's head_dim 64).
     q = torch.from_numpy(rng.standard_normal((4097, 64), dtype=np.float32)).to(device)
     w = torch.full((64,), 1.5, device=device)
