@@ -1,5 +1,5 @@
-"""What PEFT's prepare_model_for_kbit_training, QLoRA's step before LoRA, does to the norms:
-it casts every float16 and bfloat16 parameter that is not stored in 4 bits to float32 and
+"""What PEFT's prepare_model_for_kbit_training, QLoRA's step before LoRA, does to the
+norms: it casts every float16 and bfloat16 parameter not stored in 4 bits to float32 and
 freezes it. Here on a bfloat16 model with no 4-bit layer, so every parameter is cast."""
 
 import torch
@@ -12,18 +12,29 @@ config = AutoConfig.for_model("llama", vocab_size=100, **SIZES, **HEADS)
 model = AutoModelForCausalLM.from_config(config, dtype=torch.bfloat16)
 norms = [m for m in model.modules() if type(m).__name__.endswith("RMSNorm")]
 
+def name(dtype):
+    return str(dtype).removeprefix("torch.")
+
 def state(model):
-    """The norms' gain dtypes, whether any gain trains, and the first norm's output."""
+    """The gains' dtypes, whether any trains, what the first norm gets and returns."""
     seen = []
-    hook = norms[0].register_forward_hook(lambda m, i, out: seen.append(out.dtype))
+
+    def record(norm, args, out):
+        seen.append(f"{name(args[0].dtype)} -> {name(out.dtype)}")
+
+    hook = norms[0].register_forward_hook(record)
     model(torch.tensor([[1, 2, 3]]))
     hook.remove()
-    dtypes = {str(norm.weight.dtype) for norm in norms}
+    dtypes = ", ".join({name(norm.weight.dtype) for norm in norms})
     training = any(norm.weight.requires_grad for norm in norms)
-    return f"gains {dtypes}, training {training}, first norm returns {seen[0]}"
+    return f"gains {dtypes}, trainable {training}, first norm {seen[0]}"
 
 print("before:", state(model))
-#> before: gains {'torch.bfloat16'}, training True, first norm returns torch.bfloat16
+#> before: gains bfloat16, trainable True, first norm bfloat16 -> bfloat16
 model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=False)
 print("after: ", state(model))
-#> after:  gains {'torch.float32'}, training False, first norm returns torch.float32
+#> after:  gains float32, trainable False, first norm float32 -> float32
+# QLoRA's qlora.py, run with --bf16, then casts the embeddings back to bfloat16.
+model.model.embed_tokens.to(torch.bfloat16)
+print("then:  ", state(model))
+#> then:   gains float32, trainable False, first norm bfloat16 -> float32
