@@ -21,9 +21,10 @@ for n, group in GROUP_SIZE_M.items():
     #>  4096   264 rows  4.12 MiB   128 rows  1.00 MiB
     #> 16384   132 rows  8.25 MiB    64 rows  2.00 MiB
 
-# The tutorial's program for row i rounds its dy * x_hat (float32) to float16, the
-# weight's dtype, and adds it into buffer row i % GROUP_SIZE_M (float16) once it holds
-# its lock. Two orders of getting it, on a CPU:
+# The tutorial's program for row i adds its dy * x_hat (float32: it loads the weight as
+# float32, so its .to(w.dtype) changes nothing) to buffer row i % GROUP_SIZE_M (float16)
+# once it holds its lock, in float32, and stores the sum rounded to float16. Two orders
+# of getting the lock, on a CPU:
 torch.manual_seed(0)
 m, n, group = 2048, 1024, GROUP_SIZE_M[1024]
 contribution = 0.1 * torch.randn(m, n)  # dy * x_hat per row
@@ -31,7 +32,8 @@ dw = []
 for order in [torch.arange(m), torch.randperm(m)]:
     buffer = torch.zeros(group, n, dtype=torch.float16)
     for row in order.tolist():
-        buffer[row % group] += contribution[row].half()  # the sum rounded each time too
+        total = buffer[row % group].float() + contribution[row]
+        buffer[row % group] = total.half()  # one rounding at each addition
     dw.append(buffer.float().sum(0))  # the second kernel sums it in float32
 print(f"two lock orders: {(dw[0] != dw[1]).sum()} of {n} elements of dw differ")
 #> two lock orders: 1024 of 1024 elements of dw differ
