@@ -311,6 +311,28 @@ def test_korean_breaks_lines_between_words_in_links_too(page):
     assert breaks == ["keep-all"]
 
 
+def test_wide_tables_and_figures_on_a_phone_show_that_they_scroll(page):
+    """A shadow marks the edge past which a table goes on (tables.js marks it as the box
+    scrolls, extra.css draws it) and a figure's edges carry the formulas' shadows: without
+    them a phone showed Placement's diagram with its second panel out of sight."""
+    page.set_viewport_size(PHONE)
+    page.goto(url_path("en", Path("benchmark_results.md")))
+    wide = "article .md-typeset__scrollwrap"
+    box = page.locator(wide).first
+    assert box.evaluate("box => box.scrollWidth > box.clientWidth")
+    edges = "box => [...box.classList].filter(name => name.startsWith('more-'))"
+    assert box.evaluate(edges) == ["more-right"]
+    assert "inset" in box.evaluate("box => getComputedStyle(box).boxShadow")
+    box.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
+    page.wait_for_function(f"document.querySelector({wide!r}).classList.contains('more-left')")
+    assert box.evaluate(edges) == ["more-left"]
+    page.goto(url_path("en", Path("placement.md")))
+    figure = page.locator("article p:has(> a > img[src*='assets/diagrams/'])").first
+    assert figure.evaluate("p => p.scrollWidth > p.clientWidth")
+    shadows = figure.evaluate("p => getComputedStyle(p).backgroundImage")
+    assert shadows.count("radial-gradient") == 2
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_phone_shows_the_headline_tables_kernel_beside_f_rms_norm(page, language):
     """Cells fitted to their content on a phone (Material's 5rem header cells would show
