@@ -324,13 +324,18 @@ def test_wide_tables_and_figures_on_a_phone_show_that_they_scroll(page):
     assert box.evaluate(edges) == ["more-right"]
     assert "inset" in box.evaluate("box => getComputedStyle(box).boxShadow")
     box.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
-    page.wait_for_function(f"document.querySelector({wide!r}).classList.contains('more-left')")
+    page.wait_for_function(
+        f"document.querySelector({wide!r}).classList.contains('more-left')"
+    )
     assert box.evaluate(edges) == ["more-left"]
     page.goto(url_path("en", Path("placement.md")))
     figure = page.locator("article p:has(> a > img[src*='assets/diagrams/'])").first
     assert figure.evaluate("p => p.scrollWidth > p.clientWidth")
     shadows = figure.evaluate("p => getComputedStyle(p).backgroundImage")
     assert shadows.count("radial-gradient") == 2
+    # The diagram is opaque: the shadows show only where it blends with them.
+    blend = figure.locator("img").evaluate("img => getComputedStyle(img).mixBlendMode")
+    assert blend == "darken"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
