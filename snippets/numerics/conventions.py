@@ -50,16 +50,26 @@ def add_norm_bfloat16(x, residual, weight):
     # then normalized.
     return rms_norm(x + residual, x.shape[-1], weight, EPS)
 
+# The integer type each float dtype's bits are read as.
+BITS = {
+    torch.bfloat16: torch.int16,
+    torch.float16: torch.int16,
+    torch.float32: torch.int32,
+}
+
 def ulps(a, b):
-    """How many bfloat16 steps lie between a and b, elementwise (0: the same value)."""
-    if a.dtype != torch.bfloat16 or b.dtype != torch.bfloat16 or a.shape != b.shape:
+    """How many steps of their dtype lie between a and b, elementwise (0: equal)."""
+    if a.dtype != b.dtype or a.dtype not in BITS or a.shape != b.shape:
         got = f"{a.dtype} {tuple(a.shape)} and {b.dtype} {tuple(b.shape)}"
-        raise TypeError(f"ulps needs two bfloat16 tensors of one shape; got {got}")
+        raise TypeError(
+            "ulps needs two tensors of one shape and one dtype (bfloat16, float16 or"
+            f" float32); got {got}"
+        )
 
     def ordered(t):
-        # A bfloat16's bits as an integer grow with the value for positive numbers; the
+        # A float's bits as an integer grow with the value for positive numbers; the
         # negative ones (sign bit set) are mapped below zero in the same order.
-        bits = t.view(torch.int16).int()
-        return torch.where(bits < 0, -32768 - bits, bits)
+        bits = t.view(BITS[t.dtype]).long()
+        return torch.where(bits < 0, torch.iinfo(BITS[t.dtype]).min - bits, bits)
 
     return (ordered(a) - ordered(b)).abs()

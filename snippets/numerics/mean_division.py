@@ -1,17 +1,9 @@
 import torch
 
+from snippets.numerics.conventions import ulps
+
 torch.manual_seed(0)
 eps = 1e-6
-
-def ulps(a, b):
-    """How many steps of their dtype lie between a and b, elementwise."""
-    bits = {torch.float32: torch.int32, torch.bfloat16: torch.int16}[a.dtype]
-
-    def ordered(t):  # the bits as an integer that grows with the value
-        i = t.view(bits).long()
-        return torch.where(i < 0, torch.iinfo(bits).min - i, i)
-
-    return (ordered(a) - ordered(b)).abs()
 
 def normalize(x, mean_square, gain):
     # Convention (b): times the gain in float32, rounded once to x's dtype.
