@@ -318,8 +318,8 @@ def test_the_kernel_pages_notes_are_the_results():
     """kernel.md: the fused backward gains less than the bytes' 1.5 on both GPUs; QK-norm
     forward within a few percent of the copy, torch.compile faster at every head size (by
     about a point on the H100), Liger-Kernel faster on the H200 except float16 at 128, the
-    backward behind torch.compile at 128 and 256; wide rows from 65536 at two thirds to
-    seven tenths of the copy, the backward at about a third; the lone backward behind
+    backward behind torch.compile at 128 and 256; wide rows at a little over seven tenths of
+    the copy at 65536 and about two thirds from 131072, the backward at about a third; the lone backward behind
     Liger-Kernel only at N = 16384, where its GB/s falls below its 8192 figure."""
     for results in (H100, H200):
         for n in ROWS:
@@ -331,8 +331,9 @@ def test_the_kernel_pages_notes_are_the_results():
                 )
             )
             assert unfused / fused < 1.5
-        for n in WIDE[1:]:
-            assert 65 < of_copy(results, KERNEL, "wide", n, "forward") < 72
+        assert 70 < of_copy(results, KERNEL, "wide", 65536, "forward") < 72
+        for n in WIDE[2:]:
+            assert 65 < of_copy(results, KERNEL, "wide", n, "forward") < 67
         for n in WIDE:
             assert 32 < of_copy(results, KERNEL, "wide", n, "backward") < 35
     for results, dtypes in ((H100, [BF16]), (H200, [BF16, FP16])):
