@@ -15,14 +15,21 @@ print(f"bfloat16 step above 1: {torch.finfo(torch.bfloat16).eps}")
 #> bfloat16 step above 1: 0.0078125
 print(f"1 + 3e-4 in bfloat16: {torch.tensor(1 + 3e-4, dtype=torch.bfloat16).item()}")
 #> 1 + 3e-4 in bfloat16: 1.0
+# float16 keeps 11: 2^-10 apart above 1, still more than the step.
+print(f"float16 step above 1: {torch.finfo(torch.float16).eps}")
+#> float16 step above 1: 0.0009765625
+print(f"1 + 3e-4 in float16: {torch.tensor(1 + 3e-4, dtype=torch.float16).item()}")
+#> 1 + 3e-4 in float16: 1.0
 
 # 1000 steps of 3e-4: the gain should reach 1.3.
 for dtype, stored, offset, label in [
     (torch.float32, 1.0, 0.0, "float32"),
     (torch.bfloat16, 1.0, 0.0, "bfloat16, the gain stored"),
     (torch.bfloat16, 0.0, 1.0, "bfloat16, w = gain - 1 stored"),
+    (torch.float16, 1.0, 0.0, "float16, the gain stored"),
 ]:
     print(f"{label}: {trained_gain(stored, dtype, offset):.4f}")
     #> float32: 1.3000
     #> bfloat16, the gain stored: 1.0000
     #> bfloat16, w = gain - 1 stored: 1.1250
+    #> float16, the gain stored: 1.0000
