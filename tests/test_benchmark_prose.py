@@ -318,8 +318,9 @@ def test_the_kernel_pages_notes_are_the_results():
     """kernel.md: the fused backward gains less than the bytes' 1.5 on both GPUs; QK-norm
     forward within a few percent of the copy, torch.compile faster at every head size (by
     about a point on the H100), Liger-Kernel faster on the H200 except float16 at 128, the
-    backward behind torch.compile at 128 and 256; wide rows at a little over seven tenths of
-    the copy at 65536 and about two thirds from 131072, the backward at about a third; the lone backward behind
+    backward behind torch.compile at 128 and 256; the wide forward at the copy's speed at
+    32768 on the H100 and nine tenths of it on the H200, a little over seven tenths at 65536
+    and about two thirds from 131072, the backward at about a third; the lone backward behind
     Liger-Kernel only at N = 16384, where its GB/s falls below its 8192 figure."""
     for results in (H100, H200):
         for n in ROWS:
@@ -332,6 +333,8 @@ def test_the_kernel_pages_notes_are_the_results():
             )
             assert unfused / fused < 1.5
         assert 70 < of_copy(results, KERNEL, "wide", 65536, "forward") < 72
+        at_32768 = of_copy(results, KERNEL, "wide", 32768, "forward")
+        assert at_32768 > 98 if results is H100 else 88 < at_32768 < 93
         for n in WIDE[2:]:
             assert 65 < of_copy(results, KERNEL, "wide", n, "forward") < 67
         for n in WIDE:
@@ -491,10 +494,10 @@ def test_rmsnorm_against_layernorm_is_the_results():
     """benchmark_results.md: in GPU time on rows, 'RMSNorm's forward took at most
     LayerNorm's time run the same way (PyTorch's kernel against PyTorch's, compiled against
     compiled) at every N on both GPUs, at best less than two thirds of it with PyTorch's
-    kernels and about five sixths compiled; in the backward the two are close, and at some N
-    RMSNorm takes longer'."""
+    kernels and about five sixths compiled; in the backward RMSNorm took from about four
+    fifths of LayerNorm's time to about a tenth more than it'."""
     pairs = {F: "LayerNorm eager", COMPILE: "LayerNorm compiled"}
-    longer_backward, best = 0, {name: 1.0 for name in pairs}
+    backward, best = [], {name: 1.0 for name in pairs}
     for results in (H100, H200):
         for dtype in {r["dtype"] for r in results["runs"]}:
             for n in ROWS:
@@ -508,9 +511,8 @@ def test_rmsnorm_against_layernorm_is_the_results():
                             assert ms[0] <= ms[1], (results["device"], dtype, n, name)
                             best[name] = min(best[name], ms[0] / ms[1])
                         else:
-                            assert 0.75 < ms[0] / ms[1] < 1.15
-                            longer_backward += ms[0] > ms[1]
-    assert longer_backward > 0
+                            backward.append(ms[0] / ms[1])
+    assert 0.77 < min(backward) < 0.83 and 1.05 < max(backward) < 1.12
     assert best[F] < 2 / 3 and 0.81 < best[COMPILE] < 0.86
 
 
@@ -518,7 +520,8 @@ def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
     """benchmark.md: 'the two GPUs' hosts, running the same code, gave bare launches more
     than 10 µs apart'; benchmark_results.md: 'by the H200's rows figures at N = 4096, a
     layer's two norms on 8192 tokens take under 2 percent of its forward plus backward
-    time, less than the spread of its rounds'; models.md's In short says so too."""
+    time, and what the site's kernel would save on them is less than the spread of any
+    layer's rounds'; models.md's In short says so too."""
     bare = [r["host_us"]["bare launch (Triton)"] for r in (H100, H200)]
     for mode in ("forward", "backward"):
         assert abs(bare[0][mode] - bare[1][mode]) > 10
@@ -531,9 +534,10 @@ def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
         == (F, "forward+backward", "graph")
     )
     assert LAYER["runs"][0]["n"] == 4096
-    share = norms / layer["ms"]
-    assert share < 0.02
-    assert share < (layer["ms_max"] - layer["ms_min"]) / layer["ms"]
+    assert norms / layer["ms"] < 0.02
+    saved = norms - entry(H200, KERNEL, "rows", 4096, "forward+backward")["ms"]
+    spreads = [(r["ms_max"] - r["ms_min"]) / r["ms"] for r in LAYER["runs"]]
+    assert saved / layer["ms"] < min(spreads)
     # Models' In short says the same.
     models = text("models.md")
     assert "norms take under 2 percent of its forward plus backward" in models
