@@ -55,6 +55,18 @@ with warnings.catch_warnings(record=True) as caught:
         print("a linear layer on it returns", after)
         #> a linear layer on it returns {'bfloat16'}
 
+    # float16 autocast (GPUs without bfloat16) follows the same lists.
+    with torch.autocast("cpu", dtype=torch.float16):
+        stream = embed(torch.randint(1000, (4096,)))
+        x = linear(stream)
+        returned = ", ".join(
+            f"{label} {name(norm(x))}" for label, norm in norms.items()
+        )
+        print(f"float16: stream {name(stream + x)}, after a linear layer {name(x)}")
+        #> float16: stream float32, after a linear layer float16
+        print(f"norms after it: {returned}")
+        #> norms after it: F.rms_norm float16, LLaMA form float32, Gemma form float16
+
 # F.rms_norm warns that a bfloat16 input with a float32 gain skips its fused kernel.
 message = str(caught[0].message)
 print("warning:", message[message.index("Cannot") :].split(".")[0])
