@@ -23,3 +23,11 @@ print(rms_norm_half(zeros, weight, eps=1e-8))
 #> tensor([[nan, nan, nan, nan]], dtype=torch.float16)
 print(rms_norm_llama(zeros, weight, eps=1e-8))
 #> tensor([[0., 0., 0., 0.]], dtype=torch.float16)
+
+# The usual eps survive, but below float16's smallest normal value, as subnormal numbers
+# with fewer bits: code that adds eps in float16 adds a slightly different eps.
+for eps in (1e-5, 1e-6):
+    stored = torch.tensor(eps, dtype=torch.float16).item()
+    print(f"{eps:g} in float16: {stored:.4g} ({stored / eps - 1:+.1%})")
+    #> 1e-05 in float16: 1.001e-05 (+0.1%)
+    #> 1e-06 in float16: 1.013e-06 (+1.3%)
