@@ -1,0 +1,19 @@
+import torch
+
+# Every bfloat16 value: its 65536 bit patterns, the infinities and NaNs left out.
+bits = torch.arange(-32768, 32768, dtype=torch.int32).to(torch.int16)
+values = bits.view(torch.bfloat16)
+values = values[values.isfinite()]
+half = values.to(torch.float16)
+tiny, biggest = torch.finfo(torch.float16).tiny, torch.finfo(torch.float16).max
+print(f"float16's normal range: {tiny:.2g} to {biggest:g}")
+#> float16's normal range: 6.1e-05 to 65504
+size = values.float().abs()  # compared in float32: 65504 is no bfloat16 value
+normal = (size >= tiny) & (size <= biggest)
+exact = torch.equal(half[normal].float(), values[normal].float())
+print(f"bfloat16 values in it that convert exactly: {'all' if exact else 'not all'}")
+#> bfloat16 values in it that convert exactly: all
+print(
+    f"largest bfloat16 value finite in float16: {values[half.isfinite()].abs().max()}"
+)
+#> largest bfloat16 value finite in float16: 65280.0
