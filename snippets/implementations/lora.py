@@ -38,3 +38,23 @@ for family in ["llama", "gemma3_text"]:
     print(f"{family:<12} {alone} alone, {with_norm} with ['norm'], saved {mean:.1f}")
     #> llama        0 of 5 alone, 5 of 5 with ['norm'], saved 1.0
     #> gemma3_text  0 of 13 alone, 13 of 13 with ['norm'], saved 0.0
+
+# On a float16 model (a GPU without bfloat16), PEFT makes the adapters float32 but leaves
+# the norms' trained copies float16, whose gradients GradScaler will not unscale.
+config = LoraConfig(r=4, target_modules=TARGETS, modules_to_save=["norm"])
+model = get_peft_model(tiny("llama").half(), config)
+trained = {
+    ("adapters" if "lora_" in name else "norms"): str(p.dtype).removeprefix("torch.")
+    for name, p in model.named_parameters()
+    if p.requires_grad
+}
+print("float16 model, trained:", trained)
+#> float16 model, trained: {'adapters': 'float32', 'norms': 'float16'}
+optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad])
+scaler = torch.amp.GradScaler("cpu")
+scaler.scale(model(torch.tensor([[1, 2, 3]])).logits.float().sum()).backward()
+try:
+    scaler.step(optimizer)
+except ValueError as error:
+    print("GradScaler:", error)
+    #> GradScaler: Attempting to unscale FP16 gradients.
