@@ -1,0 +1,47 @@
+"""Before running a model in float16: the largest value each norm receives, measured in a
+float32 run, against float16's largest value. Here the first MLP's output is scaled up, as
+a model with large activations would have it."""
+
+import torch
+from transformers import AutoConfig, AutoModelForCausalLM
+
+SIZES = {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2}
+HEADS = {"num_attention_heads": 4, "num_key_value_heads": 2}
+config = AutoConfig.for_model("llama", vocab_size=100, **SIZES, **HEADS)
+torch.manual_seed(0)
+model = AutoModelForCausalLM.from_config(config)
+# The first MLP's output times 1e7, in every dtype the model runs in.
+model.model.layers[0].mlp.register_forward_hook(lambda module, args, out: out * 1e7)
+
+largest = {}  # each norm's largest input magnitude
+
+def record(name):
+    def hook(module, args, output):
+        largest[name] = max(largest.get(name, 0.0), args[0].abs().max().item())
+
+    return hook
+
+norms = {n: m for n, m in model.named_modules() if type(m).__name__.endswith("RMSNorm")}
+hooks = [norm.register_forward_hook(record(name)) for name, norm in norms.items()]
+tokens = torch.tensor([[1, 2, 3, 4]])
+model(tokens)
+for hook in hooks:
+    hook.remove()
+limit = torch.finfo(torch.float16).max
+lines = [
+    f"{name:<40}{value:>9.3g}  {'over' if value > limit else 'fits'}"
+    for name, value in largest.items()
+]
+print("\n".join(lines))
+"""
+model.layers.0.input_layernorm              0.057  fits
+model.layers.0.post_attention_layernorm     0.084  fits
+model.layers.1.input_layernorm           8.91e+04  over
+model.layers.1.post_attention_layernorm  8.91e+04  over
+model.norm                               8.91e+04  over
+"""
+logits = model.half()(tokens).logits
+print(
+    f"the same model in float16: {logits.isnan().float().mean():.0%} of logits are NaN"
+)
+#> the same model in float16: 100% of logits are NaN
