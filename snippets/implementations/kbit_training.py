@@ -4,12 +4,10 @@ freezes it. Here on a bfloat16 model with no 4-bit layer, so every parameter is 
 
 import torch
 from peft import prepare_model_for_kbit_training
-from transformers import AutoConfig, AutoModelForCausalLM
 
-SIZES = {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2}
-HEADS = {"num_attention_heads": 4, "num_key_value_heads": 2}
-config = AutoConfig.for_model("llama", vocab_size=100, **SIZES, **HEADS)
-model = AutoModelForCausalLM.from_config(config, dtype=torch.bfloat16)
+from snippets.implementations.tiny_models import tiny
+
+model = tiny("llama").to(torch.bfloat16)
 norms = [m for m in model.modules() if type(m).__name__.endswith("RMSNorm")]
 
 def name(dtype):

@@ -5,16 +5,8 @@ model stores it (Gemma's w, applied as 1 + w)."""
 
 import torch
 from peft import LoraConfig, get_peft_model, get_peft_model_state_dict
-from transformers import AutoConfig, AutoModelForCausalLM
 
-SIZES = {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2}
-HEADS = {"num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16}
-
-def tiny(family):
-    """A two-layer model of the family, randomly initialized: the norms' names are real."""
-    config = AutoConfig.for_model(family, vocab_size=100, **SIZES, **HEADS)
-    torch.manual_seed(0)
-    return AutoModelForCausalLM.from_config(config)
+from snippets.implementations.tiny_models import tiny
 
 def norms(model):
     return [m for m in model.modules() if type(m).__name__.endswith("RMSNorm")]

@@ -3,13 +3,10 @@ float32 run, against float16's largest value. Here the first MLP's output is sca
 a model with large activations would have it."""
 
 import torch
-from transformers import AutoConfig, AutoModelForCausalLM
 
-SIZES = {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2}
-HEADS = {"num_attention_heads": 4, "num_key_value_heads": 2}
-config = AutoConfig.for_model("llama", vocab_size=100, **SIZES, **HEADS)
-torch.manual_seed(0)
-model = AutoModelForCausalLM.from_config(config)
+from snippets.implementations.tiny_models import tiny
+
+model = tiny("llama")
 # The first MLP's output times 1e7, in every dtype the model runs in.
 model.model.layers[0].mlp.register_forward_hook(lambda module, args, out: out * 1e7)
 
