@@ -206,6 +206,39 @@ def backward_without_r(x, weight, eps=1e-6):
     return BackwardWithoutR.apply(x, weight)
 
 
+class BackwardOf(torch.autograd.Function):
+    """The right forward; the backward of the page's formula, given how it reads the
+    upstream gradient and over which dimension it averages (-1, the row, is right)."""
+
+    @staticmethod
+    def forward(ctx, x, weight, contiguous_grad, dim):
+        r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+        ctx.save_for_backward(x * r, weight, r)
+        ctx.contiguous_grad, ctx.dim = contiguous_grad, dim
+        return weight * x * r
+
+    @staticmethod
+    def backward(ctx, grad):
+        x_hat, weight, r = ctx.saved_tensors
+        if ctx.contiguous_grad:  # a kernel that takes x's strides for the gradient's
+            grad = grad.as_strided(x_hat.shape, x_hat.stride(), grad.storage_offset())
+        g = grad * weight
+        dx = r * (g - x_hat * (g * x_hat).mean(ctx.dim, keepdim=True))
+        return dx, (grad * x_hat).reshape(-1, x_hat.shape[-1]).sum(0), None, None
+
+
+def backward_over_the_sequence_too(x, weight, eps=1e-6):
+    return BackwardOf.apply(x, weight, False, 1)  # dim 1 is -1 only for 2-D rows
+
+
+def backward_reading_the_gradient_as_contiguous(x, weight, eps=1e-6):
+    return BackwardOf.apply(x, weight, True, -1)
+
+
+def eps_written_into_the_code(x, weight, eps=1e-6):
+    return F.rms_norm(x, x.shape[-1:], weight, 1e-6)  # the eps it is told, unused
+
+
 class TruncNormalInit(RMSNorm):
     """The right formula, a gain initialized like a linear layer's weight."""
 
@@ -292,6 +325,9 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
         (no_eps, "zero rows"),
         (mean_square_floored_at_zero, "zero rows"),
         (backward_without_r, "gradients"),
+        (backward_over_the_sequence_too, "gradients"),
+        (backward_reading_the_gradient_as_contiguous, "gradients"),
+        (eps_written_into_the_code, "eps"),
         (dw_summed_in_bfloat16, "dw"),
         (pooled_over_rows, "shapes"),
         (statistic_of_whole_blocks, "sizes"),
@@ -910,6 +946,23 @@ def in_place_in_float16(x, weight, eps=1e-6):
     if x.dtype == torch.float16:
         return normalizes_in_place(x, weight, eps)
     return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
+class GemmaGainFormedInPlace(torch.nn.Module):
+    """Gemma's 1 + w, formed by adding 1 into the weight itself on every call."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps = torch.nn.Parameter(torch.zeros(n)), eps
+
+    def forward(self, x):
+        self.weight.data.add_(1)
+        return F.rms_norm(x, x.shape[-1:], self.weight, self.eps)
+
+
+def test_a_norm_that_writes_into_its_weight_is_told_to_form_the_gain_anew():
+    with pytest.raises(UsageError, match=r"writes into its weight.*1 \+ weight"):
+        check(GemmaGainFormedInPlace)
 
 
 def test_a_norm_that_writes_into_its_input_is_told_to_be_given_a_copy():

@@ -82,6 +82,14 @@ def check_eps(norm, found, device):
             "pitfalls/#running-a-checkpoint-with-another-form",
         )
     r = eps_rows(declared, norm.eps_outside)
+    if declared and norm.eps_argument:  # told another eps, it must give another output
+        x, w = rows(r.tolist(), device), weight(found, device, seed=24)
+        if torch.equal(norm(x, w), norm.with_eps(10 * declared)(x, w)):
+            detail = (
+                f"gives the same output told eps {declared:.3g} or {10 * declared:.3g}"
+                f" (rows of RMS {r[0]:.3g}, {r[1]:.3g}): an eps written into the code?"
+            )
+            return Verdict("eps", False, detail, "math/#where-goes-and-why-it-matters")
     return Verdict(
         "eps",
         True,
@@ -258,12 +266,15 @@ def check_zero_rows(norm, found, device):
     return Verdict("zero rows", ok, detail, see)
 
 def check_gradients(norm, found, device):
-    x = rows([1e-3, 1e-1, 1.0, 10.0], device).requires_grad_()
+    """Input and weight gradients of a (2, 2, n) batch, the upstream gradient a transposed
+    view: a backward that reduces over the sequence too, or reads the gradient as if it
+    were contiguous, is right only on 2-D rows and contiguous gradients."""
+    x = rows([1e-3, 1e-1, 1.0, 10.0], device).reshape(2, 2, N).requires_grad_()
     w = weight(found, device, seed=4).requires_grad_()
-    g = rows([1.0] * 4, device, seed=5)
+    g = rows([1.0] * 4, device, seed=5).reshape(2, 2, N).transpose(0, 1)
     # A copy of the upstream gradient for the target: a backward may write into it to save
     # memory (Liger-Kernel's does), and the reference below needs it as it was.
-    given = g.clone()
+    given = g.clone()  # strided as g is (clone keeps the strides)
     y = norm(x, w)
     if not y.requires_grad:
         return Verdict(
@@ -283,7 +294,10 @@ def check_gradients(norm, found, device):
         for a, b in ((x.grad, x64.grad), (w.grad, w64.grad))
     ]
     ok = max(errors) < 1e-4
-    detail = f"input and weight against float64 autograd: errors {errors[0]:.1e}, {errors[1]:.1e}"
+    detail = (
+        "3-D input and a strided upstream gradient, against float64 autograd: errors"
+        f" {errors[0]:.1e}, {errors[1]:.1e}"
+    )
     if not torch.equal(given, g):
         detail += "; the backward wrote into the upstream gradient (allowed, noted)"
     if runs_in_float64(norm, found, device):
@@ -380,25 +394,33 @@ def check_shapes(norm, found, device):
     # Rows of different RMS: a statistic pooled across rows would change their outputs.
     x = rows([0.5 + 0.25 * i for i in range(12)], device, seed=7)
     flat = norm(x, w)
-    disagree = [
-        f"{len(shape)}-D {shape}"
-        for shape in ((N,), (2, 6, N), (2, 2, 3, N))
-        if not torch.allclose(
-            norm(x[: math.prod(shape[:-1])].reshape(shape), w).reshape(-1, N),
-            flat[: math.prod(shape[:-1])],
-            rtol=1e-6,
-            atol=1e-7,
-        )
-    ]
+    disagree, raised = [], []
+    for shape in ((N,), (2, 6, N), (2, 2, 3, N)):
+        rows_in = math.prod(shape[:-1])
+        try:  # each shape on its own: a 1-D row that raises says nothing of 3-D
+            y = norm(x[:rows_in].reshape(shape), w).reshape(-1, N)
+        except UsageError:
+            raise
+        except Exception as error:  # noqa: BLE001 (that shape's failure, reported)
+            said = str(error).splitlines()[0] if str(error) else ""
+            said = said if len(said) <= 60 else said[:59] + "…"
+            raised.append(
+                f"{len(shape)}-D {shape} raises {type(error).__name__}: {said}"
+            )
+            continue
+        if not torch.allclose(y, flat[:rows_in], rtol=1e-6, atol=1e-7):
+            disagree.append(f"{len(shape)}-D {shape}")
     changed = x.clone()
     changed[0] *= 10
     independent = torch.equal(norm(changed, w)[1:], flat[1:])
-    problems = []
+    problems = raised
     if disagree:
         problems.append(f"{', '.join(disagree)} differ from the same rows in 2-D")
     if not independent:
         problems.append("scaling row 0 changes the other rows' outputs")
-    detail = "; ".join(problems) + " (a statistic over more than the last dim?)"
+    detail = "; ".join(problems)
+    if disagree or not independent:
+        detail += " (a statistic over more than the last dim?)"
     return Verdict(
         "shapes",
         not problems,

@@ -42,7 +42,7 @@ class Subject:
     convention = None  # the rounding convention it was told to follow (check())
 
     def __init__(self, obj, eps=None, device="cpu", n=N, init=None, factory=False):
-        self.target, self.given_eps, self.init = obj, eps, dict(init or {})
+        self.target, self.given_eps, self.init, self.n = obj, eps, dict(init or {}), n
         self.device, self.declared_eps, self.factory = device, eps, factory
         if isinstance(obj, torch.nn.Module):
             # Callable too, but an instance has its size and weight already: it is built
@@ -105,17 +105,22 @@ class Subject:
 
     def at_width(self, n):
         """The same target for rows of n features (a module class built again, Cls(n))."""
-        other = type(self)(
-            self.target, self.given_eps, self.device, n, self.init, self.factory
-        )
+        return self._again(n, self.given_eps)
+
+    def with_eps(self, eps):
+        """The same target given another eps (built again, or called with it)."""
+        return self._again(self.n, eps)
+
+    def _again(self, n, eps):
+        other = type(self)(self.target, eps, self.device, n, self.init, self.factory)
         other.eps_outside, other.dim = self.eps_outside, self.dim
         return other
 
     # --8<-- [start:call]
     def __call__(self, x, weight, dtype=None):
-        """The target's output for x; x must come back as it went in: the checks reuse it,
-        and measure against it."""
-        before = x.detach().clone()
+        """The target's output for x; x and the weight must come back as they went in:
+        the checks reuse them, and measure against them."""
+        before, weight_before = x.detach().clone(), weight.detach().clone()
         self.last_dtype = x.dtype  # for a message, should the call fail
         y = self._at_dim(x, weight, dtype)
         kept = (before == x) | (before.isnan() & x.isnan())
@@ -123,6 +128,11 @@ class Subject:
             raise UsageError(
                 "it writes into its input x, which the checks reuse: check a function"
                 " that calls it on a copy, x.clone()"
+            )
+        if not torch.equal(weight_before, weight):
+            raise UsageError(
+                "it writes into its weight on every call (a gain formed in place, as"
+                " weight.data.add_(1) does?): form it in a new tensor, 1 + weight"
             )
         return y
 
