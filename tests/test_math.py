@@ -64,8 +64,19 @@ def test_the_outputs_length_is_sqrt_of_n_m_over_m_plus_eps(rms, eps):
     assert length < n**0.5
 
 
+@pytest.mark.parametrize("eps, rms", [(1e-6, 1e-2), (1e-6, 1.0), (1.0, 100.0)])
+def test_the_two_eps_forms_differ_by_eps_over_rms_minus_eps_over_2_rms_squared(eps, rms):
+    """Where eps goes: 1 / (RMS + eps) against 1 / sqrt(RMS^2 + eps), relative gap to first
+    order in eps; with eps = 1, a row of RMS 100 (100 sqrt(eps)) still differs by 1%."""
+    inside, outside = 1 / math.sqrt(rms**2 + eps), 1 / (rms + eps)
+    gap = 1 - outside / inside
+    first_order = eps / rms - eps / (2 * rms**2)
+    assert gap == pytest.approx(first_order, rel=0.05)
+    assert eps < 1 or gap > 0.009  # far above sqrt(eps) is not enough when eps >= 1
+
+
 def test_the_outputs_mean_is_the_inputs_mean_over_its_rms():
-    """The worked example: RMSNorm does not centre; its output's mean is mu / RMS."""
+    """The worked example: RMSNorm does not centre; its output's mean is mu / RMS_eps."""
     x = torch.tensor([2.0, 0.5, -1.0, 1.5], dtype=torch.float64)
     rms = (x.pow(2).mean() + 1e-6).sqrt()
     y = torch.nn.functional.rms_norm(x, (4,), eps=1e-6)
