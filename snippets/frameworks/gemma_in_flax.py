@@ -19,13 +19,18 @@ x_jax = jnp.asarray(x.float().numpy(), dtype=jnp.bfloat16)  # exact, through flo
 nnx_norm = nnx.RMSNorm(n, epsilon=eps, dtype=jnp.bfloat16, rngs=nnx.Rngs(0))
 nnx_norm.scale[...] = scale
 linen_norm = linen.RMSNorm(epsilon=eps, dtype=jnp.bfloat16)
+# With the default dtype=None, flax.nnx keeps the float32 scale and returns float32.
+nnx_float32 = nnx.RMSNorm(n, epsilon=eps, rngs=nnx.Rngs(0))
+nnx_float32.scale[...] = scale
 outputs = {
-    "flax.linen": linen_norm.apply({"params": {"scale": scale}}, x_jax),
-    "flax.nnx": nnx_norm(x_jax),  # rounds the float32 scale to bfloat16 first
+    "flax.linen, dtype=bfloat16": linen_norm.apply({"params": {"scale": scale}}, x_jax),
+    "flax.nnx, dtype=bfloat16": nnx_norm(x_jax),  # rounds the scale to bfloat16 first
+    "flax.nnx, float32 out, cast": nnx_float32(x_jax).astype(jnp.bfloat16),
 }
 for name, y in outputs.items():
     y = torch.tensor(np.array(y, dtype=np.float32)).to(torch.bfloat16)
     same = (y == expected).float().mean()
-    print(f"{name:<10} (dtype=bfloat16) equals GemmaRMSNorm's output: {same:.1%}")
-    #> flax.linen (dtype=bfloat16) equals GemmaRMSNorm's output: 100.0%
-    #> flax.nnx   (dtype=bfloat16) equals GemmaRMSNorm's output: 74.0%
+    print(f"{name:<28} equals GemmaRMSNorm's output: {same:.1%}")
+    #> flax.linen, dtype=bfloat16   equals GemmaRMSNorm's output: 100.0%
+    #> flax.nnx, dtype=bfloat16     equals GemmaRMSNorm's output: 74.0%
+    #> flax.nnx, float32 out, cast  equals GemmaRMSNorm's output: 100.0%

@@ -1,4 +1,5 @@
 import os
+import warnings
 
 # Keras 3 picks its backend when it is imported; on "torch" this layer calls F.rms_norm.
 os.environ["KERAS_BACKEND"] = "jax"
@@ -59,3 +60,19 @@ for name, gain in [("bfloat16", weight.to(torch.bfloat16)), ("float32", weight)]
     print(f"{name} gain: equals the exact value rounded once in {share:.1%}")
     #> bfloat16 gain: equals the exact value rounded once in 100.0%
     #> float32 gain: equals the exact value rounded once in 72.8%
+
+# Another layer, not this norm: LayerNormalization(rms_scaling=True) subtracts the mean,
+# then divides by the standard deviation, and names its gain gamma. Keras deprecates it.
+shifted = x + 2  # rows whose mean is about 2, as a residual stream's can be
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    trap = keras.layers.LayerNormalization(rms_scaling=True, epsilon=1e-6)
+    trap.build((None, n))
+    trap_y = keras.ops.convert_to_numpy(trap(shifted.numpy()))
+print("warns it is deprecated:", any("deprecated" in str(w.message) for w in caught))
+#> warns it is deprecated: True
+print("its gain:", [variable.name for variable in trap.weights])
+#> its gain: ['gamma']
+gap = np.abs(trap_y - F.rms_norm(shifted, (n,), eps=1e-6).numpy()).max()
+print(f"rows of mean 2: up to {gap:.2f} from F.rms_norm")
+#> rows of mean 2: up to 0.88 from F.rms_norm

@@ -3,6 +3,7 @@ from mlx import nn
 import numpy as np
 import torch
 import torch.nn.functional as F
+from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 
 from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded
 
@@ -30,6 +31,23 @@ within = bool(ulps.max() <= 16)
 print("float32: within 16 units in the last place of F.rms_norm:", within)
 #> float32: within 16 units in the last place of F.rms_norm: True
 
+# Rows of 16384: the differences grow with the row's length, past 16 units in the last
+# place; measured against each row's largest output, they stay small.
+wide = 3 * torch.randn(64, 16384, generator=generator)
+wide_weight = torch.rand(16384, generator=generator) + 0.5
+mlx_wide = mx.fast.rms_norm(mx.array(wide.numpy()), mx.array(wide_weight.numpy()), 1e-5)
+torch_wide = F.rms_norm(wide, (16384,), wide_weight, eps=1e-5).numpy()
+gap = np.abs(np.array(mlx_wide) - torch_wide)
+print(
+    "16384 features: within 16 units:", bool((gap / np.spacing(torch_wide)).max() <= 16)
+)
+#> 16384 features: within 16 units: False
+row_largest = np.abs(torch_wide).max(-1, keepdims=True)
+print(
+    "within 1e-5 of each row's largest output:", bool((gap / row_largest).max() <= 1e-5)
+)
+#> within 1e-5 of each row's largest output: True
+
 # bfloat16 input: with the float32 weight the output is float32.
 x16 = x.to(torch.bfloat16)
 x16_mlx = mx.array(x16.float().numpy()).astype(mx.bfloat16)
@@ -54,3 +72,29 @@ for name, y in [
     print(f"equals {name}: {(mlx16 == y).float().mean():.1%}")
     #> equals the exact value rounded once: 74.1%
     #> equals LLaMA's cast order: 100.0%
+
+# Gemma's gain, 1 + w with w bfloat16: formed in float32, so the output is float32 and
+# is rounded once, against transformers' GemmaRMSNorm; and formed in bfloat16, as
+# mlx-lm's Gemma norm does (1.0 + a bfloat16 weight stays bfloat16).
+w = (0.1 * torch.randn(n, generator=generator)).to(torch.bfloat16)
+gemma = GemmaRMSNorm(n, eps=1e-6).to(torch.bfloat16)
+with torch.no_grad():
+    gemma.weight.copy_(w)
+    expected = gemma(x16)
+w_mlx = mx.array(w.float().numpy())
+differ = {}
+for name, gain in [
+    ("float32", 1.0 + w_mlx),
+    ("bfloat16", 1.0 + w_mlx.astype(mx.bfloat16)),
+]:
+    y = mx.fast.rms_norm(x16_mlx, gain, 1e-6).astype(mx.bfloat16)
+    y = torch.tensor(np.array(y.astype(mx.float32))).to(torch.bfloat16)
+    differ[name] = (y != expected).float().mean().item()
+# In float32 a rare element can round otherwise: MLX computes the statistic its own way.
+print(
+    "1 + w in float32: differs from GemmaRMSNorm in under 0.1%:",
+    differ["float32"] < 1e-3,
+)
+#> 1 + w in float32: differs from GemmaRMSNorm in under 0.1%: True
+print(f"1 + w in bfloat16: differs from GemmaRMSNorm in {differ['bfloat16']:.1%}")
+#> 1 + w in bfloat16: differs from GemmaRMSNorm in 35.0%
