@@ -21,6 +21,11 @@ print(y.dtype)
 rows = torch.tensor([[float("inf"), 1.0, 2.0, 3.0], [float("nan"), 1.0, 2.0, 3.0]])
 print(RMSNorm(4)(rows).tolist())
 #> [[nan, 0.0, 0.0, 0.0], [nan, nan, nan, nan]]
+# A finite row whose squares pass float32's largest, 3.4e38, gives zeros, as torch's does.
+huge = torch.tensor([[1e20, 1.0, 2.0, 3.0]])
+with torch.no_grad():
+    print(RMSNorm(4)(huge).tolist(), torch.nn.RMSNorm(4, eps=1e-6)(huge).tolist())
+    #> [[0.0, 0.0, 0.0, 0.0]] [[0.0, 0.0, 0.0, 0.0]]
 
 # Several trailing dimensions, like torch.nn.RMSNorm: one statistic per (4, 8) block.
 block = RMSNorm((4, 8))
@@ -30,17 +35,23 @@ print(z.pow(2).mean(dim=(-2, -1)))
 #> tensor([1.0000, 1.0000])
 
 # Bad input gets an error that says what was expected and what came.
+errors = []
 for bad in [
     lambda: norm(torch.randn(2, 7)),
     lambda: norm(torch.ones(2, 8, dtype=torch.int64)),
+    lambda: norm(torch.ones(2, 8).to(torch.float8_e4m3fn)),
     lambda: RMSNorm(8, eps=0.0),
     lambda: RMSNorm(8, eps=float("nan")),
 ]:
     try:
         bad()
     except (TypeError, ValueError) as error:
-        print(f"{type(error).__name__}: {error}")
-        #> ValueError: x must end in the dimensions (8,), got a tensor of shape (2, 7)
-        #> TypeError: x must be a floating-point tensor, got dtype torch.int64
-        #> ValueError: eps must be a normal float32 number > 0, got 0.0
-        #> ValueError: eps must be a normal float32 number > 0, got nan
+        errors.append(f"{type(error).__name__}: {error}")
+print("\n".join(errors))
+"""
+ValueError: x must end in the dimensions (8,), got a tensor of shape (2, 7)
+TypeError: x must be a float16, bfloat16, float32 or float64 tensor, got dtype torch.int64
+TypeError: x must be a float16, bfloat16, float32 or float64 tensor, got dtype torch.float8_e4m3fn
+ValueError: eps must be a normal float32 number > 0, got 0.0
+ValueError: eps must be a normal float32 number > 0, got nan
+"""

@@ -98,11 +98,15 @@ def _check_eps(eps) -> float:
         raise ValueError(f"eps must be a normal float32 number > 0, got {eps}")
     return float(eps)
 
+# The dtypes it computes with: float8 is floating point too, but has no arithmetic here.
+FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+FLOAT_NAMES = "a float16, bfloat16, float32 or float64 tensor"
+
 def _check_input(x, shape, weight) -> None:
     if not isinstance(x, torch.Tensor):
         raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
-    if not x.is_floating_point():
-        raise TypeError(f"x must be a floating-point tensor, got dtype {x.dtype}")
+    if x.dtype not in FLOATS:
+        raise TypeError(f"x must be {FLOAT_NAMES}, got dtype {x.dtype}")
     if tuple(x.shape[-len(shape) :]) != shape:
         raise ValueError(
             f"x must end in the dimensions {shape},"
@@ -112,10 +116,8 @@ def _check_input(x, shape, weight) -> None:
         raise TypeError(
             f"weight must be a torch.Tensor or None, got {type(weight).__name__}"
         )
-    if weight is not None and not weight.is_floating_point():
-        raise TypeError(
-            f"weight must be a floating-point tensor, got dtype {weight.dtype}"
-        )
+    if weight is not None and weight.dtype not in FLOATS:
+        raise TypeError(f"weight must be {FLOAT_NAMES}, got dtype {weight.dtype}")
     if weight is not None and tuple(weight.shape) != shape:
         raise ValueError(f"weight must have shape {shape}, got {tuple(weight.shape)}")
 
@@ -124,7 +126,6 @@ def _check_options(elementwise_affine, dtype) -> None:
         raise TypeError(
             f"elementwise_affine must be True or False, got {elementwise_affine!r}"
         )
-    if dtype is not None and not (
-        isinstance(dtype, torch.dtype) and dtype.is_floating_point
-    ):
-        raise TypeError(f"dtype must be a floating-point torch.dtype, got {dtype!r}")
+    if dtype is not None and dtype not in FLOATS:
+        names = ", ".join(str(float_dtype) for float_dtype in FLOATS)
+        raise TypeError(f"dtype must be None or one of {names}, got {dtype!r}")
