@@ -201,13 +201,15 @@ MATERIAL_KOREAN = ("세요", "언어설정", "맨위로", "하단/푸터", "네�
 
 def interface_strings(soup) -> list[str]:
     """The theme's text for the reader: labels, titles, placeholders, the strings its
-    JavaScript shows (search results, copy button), and the footer's credit."""
+    JavaScript shows (search results, copy button), and the footer's license line and credit."""
     attributes = ("aria-label", "title", "placeholder")
     strings = [tag[name] for name in attributes for tag in soup.select(f"[{name}]")]
     config = json.loads(soup.select_one("script#__config").string)
     strings += config["translations"].values()
-    strings.append(" ".join(soup.select_one(".md-copyright").get_text().split()))
-    return strings
+    footer = soup.select_one(".md-copyright")
+    license_line = " ".join(footer.select_one(".md-copyright__highlight").get_text().split())
+    credit = " ".join(footer.get_text().split()).removeprefix(license_line).strip()
+    return strings + [license_line, credit]
 
 
 @pytest.mark.parametrize("language, page", PAGES, ids=page_id)
@@ -225,10 +227,12 @@ def test_interface_labels_are_in_the_page_language(built_site, language, page):
         assert [text for text in ENGLISH_INTERFACE if text in html] == []
         assert [s for s in interface if any(w in s for w in MATERIAL_KOREAN)] == []
         assert "Material for MkDocs로 만들었습니다" in interface
+        assert "코드, 글, 그림 모두 MIT 라이선스를 따릅니다" in interface
     else:
         assert [label for label in labels if HANGUL.search(label)] == []
         assert [s for s in interface if HANGUL.search(s) and s != "한국어"] == []
         assert "Made with Material for MkDocs" in interface
+        assert "Code, text and figures under the MIT License" in interface
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
