@@ -207,7 +207,9 @@ def interface_strings(soup) -> list[str]:
     config = json.loads(soup.select_one("script#__config").string)
     strings += config["translations"].values()
     footer = soup.select_one(".md-copyright")
-    license_line = " ".join(footer.select_one(".md-copyright__highlight").get_text().split())
+    license_line = " ".join(
+        footer.select_one(".md-copyright__highlight").get_text().split()
+    )
     credit = " ".join(footer.get_text().split()).removeprefix(license_line).strip()
     return strings + [license_line, credit]
 

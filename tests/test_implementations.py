@@ -93,8 +93,10 @@ def test_matches_torch_for_one_and_several_trailing_dims():
         (
             lambda: RMSNorm(8, dtype=torch.int64),
             TypeError,
-            "dtype must be None or one of torch.float16, torch.bfloat16, torch.float32,"
-            " torch.float64, got torch.int64",
+            (
+                "dtype must be None or one of torch.float16, torch.bfloat16, torch.float32,"
+                " torch.float64, got torch.int64"
+            ),
         ),
         (lambda: RMSNorm(0), ValueError, "normalized_shape must be"),
         (
@@ -121,14 +123,18 @@ def test_matches_torch_for_one_and_several_trailing_dims():
         (
             lambda: rms_norm(torch.randn(2, 8), 8, torch.ones(8, dtype=torch.bool)),
             TypeError,
-            "weight must be a float16, bfloat16, float32 or float64 tensor, got dtype"
-            " torch.bool",
+            (
+                "weight must be a float16, bfloat16, float32 or float64 tensor, got dtype"
+                " torch.bool"
+            ),
         ),
         (
             lambda: rms_norm(torch.ones(2, 8).to(torch.float8_e4m3fn), 8),
             TypeError,
-            "x must be a float16, bfloat16, float32 or float64 tensor, got dtype"
-            " torch.float8_e4m3fn",
+            (
+                "x must be a float16, bfloat16, float32 or float64 tensor, got dtype"
+                " torch.float8_e4m3fn"
+            ),
         ),
         (lambda: RMSNorm(True), ValueError, "normalized_shape must be"),
         # Stricter than torch's, as the page says: these torch takes.

@@ -65,7 +65,9 @@ def test_the_outputs_length_is_sqrt_of_n_m_over_m_plus_eps(rms, eps):
 
 
 @pytest.mark.parametrize("eps, rms", [(1e-6, 1e-2), (1e-6, 1.0), (1.0, 100.0)])
-def test_the_two_eps_forms_differ_by_eps_over_rms_minus_eps_over_2_rms_squared(eps, rms):
+def test_the_two_eps_forms_differ_by_eps_over_rms_minus_eps_over_2_rms_squared(
+    eps, rms
+):
     """Where eps goes: 1 / (RMS + eps) against 1 / sqrt(RMS^2 + eps), relative gap to first
     order in eps; with eps = 1, a row of RMS 100 (100 sqrt(eps)) still differs by 1%."""
     inside, outside = 1 / math.sqrt(rms**2 + eps), 1 / (rms + eps)
