@@ -1201,6 +1201,86 @@ def test_a_fused_add_that_normalizes_x_fails_add_and_its_gradients():
     assert {"add", "add grads"} <= failing(norm_of_x_not_of_the_sum, add=True)
 
 
+def read_with_unit_stride(t):
+    # A kernel that takes each row's elements as adjacent in memory.
+    rows_of_t = t.reshape(-1, t.shape[-1])
+    strides = (rows_of_t.stride(0), 1)
+    return rows_of_t.as_strided(rows_of_t.shape, strides).reshape(t.shape)
+
+
+def add_reading_rows_as_adjacent(x, residual, weight, eps=1e-6):
+    h = read_with_unit_stride(x) + read_with_unit_stride(residual)
+    return rms_norm(h, h.shape[-1], weight, eps), h
+
+
+def add_in_the_weights_dtype(x, residual, weight, eps=1e-6):
+    # The sum in float32 with a float32 weight: a stream that is no longer bfloat16.
+    h = x.to(weight.dtype) + residual.to(weight.dtype)
+    return rms_norm(h, h.shape[-1], weight, eps).to(x.dtype), h
+
+
+class AddReadingGradientsAsContiguous(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, residual, weight):
+        h = x + residual
+        ctx.save_for_backward(h, weight)
+        return rms_norm(h, h.shape[-1], weight, 1e-6), h
+
+    @staticmethod
+    def backward(ctx, dy, dh):
+        h, weight = ctx.saved_tensors
+        dh = torch.as_strided(dh, h.shape, h.stride())  # the bug: dh's own strides
+        with torch.enable_grad():
+            h_ = h.detach().requires_grad_()
+            w_ = weight.detach().requires_grad_()
+            y = rms_norm(h_, h_.shape[-1], w_, 1e-6)
+            dx, dw = torch.autograd.grad(y, (h_, w_), dy)
+        return dx + dh, dx + dh, dw
+
+
+def add_reading_gradients_as_contiguous(x, residual, weight, eps=1e-6):
+    return AddReadingGradientsAsContiguous.apply(x, residual, weight)
+
+
+class AddWithoutGain(torch.nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.eps = eps
+
+    def forward(self, x, residual):
+        h = x + residual
+        return rms_norm(h, h.shape[-1], None, self.eps), h
+
+
+def add_returning_h_first(x, residual, weight, eps=1e-6):
+    h = x + residual
+    return h, rms_norm(h, h.shape[-1], weight, eps)
+
+
+@pytest.mark.parametrize(
+    "target, check_name",
+    [
+        (add_reading_rows_as_adjacent, "strides"),
+        (add_reading_rows_as_adjacent, "add"),
+        (add_in_the_weights_dtype, "add"),
+        (add_reading_gradients_as_contiguous, "add grads"),
+    ],
+    ids=lambda v: getattr(v, "__name__", v),
+)
+def test_each_add_check_catches_its_mistake(target, check_name):
+    assert check_name in failing(target, add=True)
+
+
+def test_a_fused_module_without_a_gain_is_checked_with_one_applied_to_y():
+    report = check(AddWithoutGain, add=True)
+    assert report.passed, report.table()
+
+
+def test_a_fused_add_that_returns_h_first_is_told_y_comes_first():
+    form = verdict(check(add_returning_h_first, add=True), "form")
+    assert form.passed is False and "y comes first" in form.detail
+
+
 def test_add_mode_on_a_plain_norm_is_a_usage_error_naming_what_it_expects(tmp_path):
     (tmp_path / "plain.py").write_text(
         "import torch\n\n"

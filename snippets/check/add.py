@@ -11,10 +11,14 @@ from snippets.check.target import N, under_triton_interpreter
 
 SEE = "numerics/#rounding-conventions-in-production-code"
 
+# A clear refusal is reported, not failed.
+REFUSALS = (TypeError, ValueError, RuntimeError)
+
 def check_add(norm, found, device):
     """h is x + residual in the inputs' dtype, bit for bit (float32 and bfloat16), and y
-    the norm of h (float32, against float64)."""
-    wrong, errors = [], []
+    the norm of h (float32, against float64); then h again with the residual laid out
+    column by column, and, in bfloat16, with a float32 weight."""
+    wrong, errors, refused = [], [], []
     emulated = under_triton_interpreter(norm)  # its bfloat16 rounding is not faithful
     dtypes = [torch.float32] + ([] if emulated else [torch.bfloat16])
     for dtype in dtypes:
@@ -33,11 +37,35 @@ def check_add(norm, found, device):
             errors.append(((y.double() - ref).abs().max() / ref.abs().max()).item())
     if errors[0] > 1e-5:
         wrong.append(f"y is not the norm of h (float32 error {errors[0]:.1e})")
+    w = weight(found, device, seed=42)  # float32
+    cases = {  # what h is checked with: (x, residual), the weight float32
+        "a strided residual": (  # laid out column by column
+            rows([0.5, 2.0, 5.0], device, seed=41),
+            rows([1.0, 4.0, 0.3], device, seed=43).t().contiguous().t(),
+        ),
+    }
+    if not emulated:  # as in a model whose weights stay float32
+        cases["a float32 weight, bfloat16 inputs"] = tuple(
+            rows([0.5, 2.0, 5.0], device, torch.bfloat16, seed=44 + i) for i in (0, 1)
+        )
+    held = []
+    for name, (x, residual) in cases.items():
+        try:
+            _, h = norm.added(x, residual, w)
+        except REFUSALS as error:
+            refused.append(f"refuses {name} ({type(error).__name__})")
+            continue
+        if h.dtype != x.dtype or not torch.equal(h, x + residual):
+            got = str(h.dtype).removeprefix("torch.")
+            wrong.append(f"h is not x + residual with {name} (h comes back {got})")
+        held.append(name)
     checked = " and ".join(str(dtype).removeprefix("torch.") for dtype in dtypes)
+    also = "".join(f", with {name}" for name in held)
     detail = "; ".join(wrong) or (
-        f"h = x + residual bit for bit in {checked}; y the norm of h"
-        f" (float32 error {errors[0]:.1e})"
+        f"h = x + residual bit for bit in {checked}{also}; y the norm of h (float32"
+        f" error {errors[0]:.1e})"
     )
+    detail = "; ".join([detail, *refused])
     return Verdict("add", not wrong, detail, "kernel/#fused-with-the-residual-add")
 
 def check_sum_rounding(norm, found, device):
@@ -70,17 +98,15 @@ def check_sum_rounding(norm, found, device):
     )
     return Verdict("add sum", None, detail, SEE)
 
-def check_add_gradients(norm, found, device):
-    """Gradients of x, residual and the weight, with gradients arriving at both outputs
-    (y feeds the next sublayer, h the residual stream), against float64 autograd."""
-    see = "kernel/#fused-with-the-residual-add"
+def add_gradient_errors(norm, found, device, dy, dh):
+    """Errors of the gradients of x, residual and the weight against float64 autograd,
+    with dy and dh arriving at y and h; None when no gradient flows."""
     x = rows([0.1, 1.0, 10.0], device, seed=36).requires_grad_()
     residual = rows([1.0, 3.0, 8.0], device, seed=37).requires_grad_()
     w = weight(found, device, seed=38).requires_grad_()
     y, h = norm.added(x, residual, w)
     if not (y.requires_grad and h.requires_grad):
-        return Verdict("add grads", None, NO_AUTOGRAD, see)
-    dy, dh = rows([1.0] * 3, device, seed=39), rows([1.0] * 3, device, seed=40)
+        return None
     torch.autograd.backward((y, h), (dy, dh))
     ours = [x.detach().double(), residual.detach().double(), w.detach().double()]
     x64, r64, w64 = (t.requires_grad_() for t in ours)
@@ -88,13 +114,33 @@ def check_add_gradients(norm, found, device):
     inside = found["eps placement"] == "inside"
     y64 = reference(h64, gain(found, w64), found["eps"] or 0.0, inside)
     torch.autograd.backward((y64, h64), (dy.double(), dh.double()))
-    errors = [
+    return [
         ((a.double() - b).abs().max() / b.abs().max()).item()
         for a, b in ((x.grad, x64.grad), (residual.grad, r64.grad), (w.grad, w64.grad))
     ]
+
+def check_add_gradients(norm, found, device):
+    """Gradients of x, residual and the weight, with gradients arriving at both outputs
+    (y feeds the next sublayer, h the residual stream), against float64 autograd; then
+    with both arriving as views laid out column by column (a clear refusal is reported).
+    """
+    see = "kernel/#fused-with-the-residual-add"
+    dy, dh = rows([1.0] * 3, device, seed=39), rows([1.0] * 3, device, seed=40)
+    errors = add_gradient_errors(norm, found, device, dy, dh)
+    if errors is None:
+        return Verdict("add grads", None, NO_AUTOGRAD, see)
+    ok = max(errors) < 1e-4
     detail = "x, residual and weight against float64 autograd: errors " + ", ".join(
         f"{error:.1e}" for error in errors
     )
-    return Verdict("add grads", max(errors) < 1e-4, detail, see)
+    strided = [g.t().contiguous().t() for g in (dy, dh)]
+    try:
+        errors = add_gradient_errors(norm, found, device, *strided)
+    except REFUSALS as error:
+        detail += f"; refuses strided dy and dh ({type(error).__name__})"
+    else:
+        ok &= max(errors) < 1e-4
+        detail += "; strided dy and dh: " + ", ".join(f"{e:.1e}" for e in errors)
+    return Verdict("add grads", ok, detail, see)
 
 ADD_CHECKS = [check_add, check_sum_rounding, check_add_gradients]

@@ -184,12 +184,17 @@ class AddSubject(Subject):
 
     def added(self, x, residual, weight, dtype=None):
         """(y, h) for x and residual; the caller's tensors stay as they were."""
-        x, residual = x.clone(), residual.clone()
+        x, residual = _copy_with_strides(x), _copy_with_strides(residual)
         clones = (x.grad_fn, residual.grad_fn)
         if self.module is not None:
             module = self.module
             if dtype is not None:
                 module = copy.deepcopy(module).to(dtype)
+            if self.weightless:  # checked with the weight applied to its y
+                out = module(x, residual)
+                if isinstance(out, (tuple, list)) and len(out) == 2:
+                    out = (out[0] * weight.to(out[0].dtype), out[1])
+                return self._pair(out, x, residual, clones)
             held = {name: torch.zeros_like(weight) for name in self.held}
             parameters = {**held, self.weight_name: weight}
             out = functional_call(module, parameters, (x, residual))
@@ -198,6 +203,11 @@ class AddSubject(Subject):
             if self.declared_eps is not None and self.eps_argument:
                 kwargs[self.eps_argument] = self.declared_eps
             out = self.function(x, residual, weight, **kwargs)
+        return self._pair(out, x, residual, clones)
+
+    @staticmethod
+    def _pair(out, x, residual, clones):
+        """(y, h) from what the target returned, or from x and residual written in place."""
         if out is None:  # written in place
             # A write that autograd did not record (an inference kernel, under no_grad or
             # without a backward) left the clones' graphs as they were: nothing flows back
@@ -208,6 +218,14 @@ class AddSubject(Subject):
             got = type(out).__name__
             raise UsageError(f"--add: expected (y, h) or None (in place), got {got}")
         return tuple(out)
+
+def _copy_with_strides(t):
+    """A copy of t laid out as t is, even a view that skips elements (clone would make
+    that contiguous): the checks of strided inputs must reach the target as they are."""
+    if 0 in t.stride():  # an expanded tensor: no copy can share its elements
+        return t.clone()
+    empty = torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device)
+    return empty.copy_(t)
 
 def _tensor_like(y, x):
     """y, if it is a tensor of x's shape, as a norm's output is."""
