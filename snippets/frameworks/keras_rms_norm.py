@@ -61,8 +61,8 @@ for name, gain in [("bfloat16", weight.to(torch.bfloat16)), ("float32", weight)]
     #> bfloat16 gain: equals the exact value rounded once in 100.0%
     #> float32 gain: equals the exact value rounded once in 72.8%
 
-# Another layer, not this norm: LayerNormalization(rms_scaling=True) subtracts the mean,
-# then divides by the standard deviation, and names its gain gamma. Keras deprecates it.
+# Another layer, not this norm: LayerNormalization(rms_scaling=True) divides x, not
+# centred, by its standard deviation (so the mean stays), and names its gain gamma.
 shifted = x + 2  # rows whose mean is about 2, as a residual stream's can be
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
@@ -76,3 +76,6 @@ print("its gain:", [variable.name for variable in trap.weights])
 gap = np.abs(trap_y - F.rms_norm(shifted, (n,), eps=1e-6).numpy()).max()
 print(f"rows of mean 2: up to {gap:.2f} from F.rms_norm")
 #> rows of mean 2: up to 0.88 from F.rms_norm
+by_std = shifted / (shifted.var(-1, correction=0, keepdim=True) + 1e-6).sqrt()
+print("x / its standard deviation:", np.allclose(trap_y, by_std.numpy(), atol=1e-5))
+#> x / its standard deviation: True

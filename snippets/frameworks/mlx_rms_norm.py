@@ -39,7 +39,8 @@ mlx_wide = mx.fast.rms_norm(mx.array(wide.numpy()), mx.array(wide_weight.numpy()
 torch_wide = F.rms_norm(wide, (16384,), wide_weight, eps=1e-5).numpy()
 gap = np.abs(np.array(mlx_wide) - torch_wide)
 print(
-    "16384 features: within 16 units:", bool((gap / np.spacing(torch_wide)).max() <= 16)
+    "16384 features: within 16 units:",
+    bool((gap / np.spacing(np.abs(torch_wide))).max() <= 16),
 )
 #> 16384 features: within 16 units: False
 row_largest = np.abs(torch_wide).max(-1, keepdims=True)

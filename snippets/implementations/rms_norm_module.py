@@ -98,7 +98,7 @@ def _check_eps(eps) -> float:
         raise ValueError(f"eps must be a normal float32 number > 0, got {eps}")
     return float(eps)
 
-# The dtypes it computes with: float8 is floating point too, but has no arithmetic here.
+# The dtypes it takes: float8 is floating point too, but torch does not promote it.
 FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 FLOAT_NAMES = "a float16, bfloat16, float32 or float64 tensor"
 
