@@ -37,8 +37,29 @@ model.layers.1.input_layernorm           8.91e+04  over
 model.layers.1.post_attention_layernorm  8.91e+04  over
 model.norm                               8.91e+04  over
 """
+# Where it first goes wrong: each module's output checked as the float16 model runs.
+first = (
+    {}
+)  # "inf" and "NaN": the first module (in the order they run) whose output has it
+
+def watch(name):
+    def hook(module, args, output):
+        output = output[0] if isinstance(output, tuple) else output
+        if isinstance(output, torch.Tensor):
+            if output.isinf().any():
+                first.setdefault("inf", name)
+            if output.isnan().any():
+                first.setdefault("NaN", name)
+
+    return hook
+
+hooks = [m.register_forward_hook(watch(name)) for name, m in model.named_modules()]
 logits = model.half()(tokens).logits
+for hook in hooks:
+    hook.remove()
 print(
     f"the same model in float16: {logits.isnan().float().mean():.0%} of logits are NaN"
 )
 #> the same model in float16: 100% of logits are NaN
+print("first inf:", first["inf"], "| first NaN:", first["NaN"])
+#> first inf: model.layers.0.mlp | first NaN: model.layers.1.input_layernorm
