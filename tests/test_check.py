@@ -1271,6 +1271,63 @@ def test_each_add_check_catches_its_mistake(target, check_name):
     assert check_name in failing(target, add=True)
 
 
+class AddWritingDxIntoDy(torch.autograd.Function):
+    """Right, and saves memory as Liger-Kernel's backward does: dx goes into dy."""
+
+    @staticmethod
+    def forward(ctx, x, residual, weight):
+        h = x + residual
+        ctx.save_for_backward(h, weight)
+        return rms_norm(h, h.shape[-1], weight, 1e-6), h
+
+    @staticmethod
+    def backward(ctx, dy, dh):
+        h, weight = ctx.saved_tensors
+        with torch.enable_grad():
+            h_ = h.detach().requires_grad_()
+            w_ = weight.detach().requires_grad_()
+            y = rms_norm(h_, h_.shape[-1], w_, 1e-6)
+            dx, dw = torch.autograd.grad(y, (h_, w_), dy)
+        dy.copy_(dx + dh)
+        return dy, dy, dw
+
+
+def add_writing_dx_into_dy(x, residual, weight, eps=1e-6):
+    return AddWritingDxIntoDy.apply(x, residual, weight)
+
+
+def test_a_fused_backward_that_writes_into_dy_passes():
+    report = check(add_writing_dx_into_dy, add=True)
+    assert verdict(report, "add grads").passed, report.table()
+
+
+class BackwardOfRows(torch.autograd.Function):
+    """A backward that hands back dx as 2-D rows, whatever shape x had."""
+
+    @staticmethod
+    def forward(ctx, x, weight):
+        ctx.save_for_backward(x, weight)
+        return rms_norm(x, x.shape[-1], weight, 1e-6)
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, weight = ctx.saved_tensors
+        rows_of = [t.reshape(-1, x.shape[-1]).detach() for t in (x, dy)]
+        with torch.enable_grad():
+            x_, w_ = rows_of[0].requires_grad_(), weight.detach().requires_grad_()
+            y = rms_norm(x_, x_.shape[-1], w_, 1e-6)
+            return torch.autograd.grad(y, (x_, w_), rows_of[1])
+
+
+def backward_of_rows(x, weight, eps=1e-6):
+    return BackwardOfRows.apply(x, weight)
+
+
+def test_a_backward_that_fails_on_3d_input_fails_gradients_not_refuses():
+    gradients = verdict(check(backward_of_rows), "gradients")
+    assert gradients.passed is False and "raised RuntimeError" in gradients.detail
+
+
 def test_a_fused_module_without_a_gain_is_checked_with_one_applied_to_y():
     report = check(AddWithoutGain, add=True)
     assert report.passed, report.table()

@@ -55,9 +55,11 @@ def check_add(norm, found, device):
         except REFUSALS as error:
             refused.append(f"refuses {name} ({type(error).__name__})")
             continue
-        if h.dtype != x.dtype or not torch.equal(h, x + residual):
+        if h.dtype != x.dtype:
             got = str(h.dtype).removeprefix("torch.")
-            wrong.append(f"h is not x + residual with {name} (h comes back {got})")
+            wrong.append(f"h is not x + residual with {name}: it comes back {got}")
+        elif not torch.equal(h, x + residual):
+            wrong.append(f"h is not x + residual with {name}")
         held.append(name)
     checked = " and ".join(str(dtype).removeprefix("torch.") for dtype in dtypes)
     also = "".join(f", with {name}" for name in held)
@@ -107,7 +109,8 @@ def add_gradient_errors(norm, found, device, dy, dh):
     y, h = norm.added(x, residual, w)
     if not (y.requires_grad and h.requires_grad):
         return None
-    torch.autograd.backward((y, h), (dy, dh))
+    # Copies (strided as dy and dh are): a backward may write into them to save memory.
+    torch.autograd.backward((y, h), (dy.clone(), dh.clone()))
     ours = [x.detach().double(), residual.detach().double(), w.detach().double()]
     x64, r64, w64 = (t.requires_grad_() for t in ours)
     h64 = x64 + r64

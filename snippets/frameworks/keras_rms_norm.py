@@ -62,7 +62,7 @@ for name, gain in [("bfloat16", weight.to(torch.bfloat16)), ("float32", weight)]
     #> float32 gain: equals the exact value rounded once in 72.8%
 
 # Another layer, not this norm: LayerNormalization(rms_scaling=True) divides x, not
-# centred, by its standard deviation (so the mean stays), and names its gain gamma.
+# centred, by its standard deviation (the mean is not removed), and names its gain gamma.
 shifted = x + 2  # rows whose mean is about 2, as a residual stream's can be
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
