@@ -337,6 +337,8 @@ def check_gradients(norm, found, device):
         passed = torch.autograd.gradcheck(norm, (x64, w64), raise_exception=False)
         ok &= passed
         detail += f"; gradcheck in float64 {'passes' if passed else 'fails'}"
+    else:  # gradcheck's finite differences need float64 all the way
+        detail += "; gradcheck not run: float64 input is not computed in float64"
     return Verdict(
         "gradients",
         ok,
