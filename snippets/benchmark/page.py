@@ -171,7 +171,7 @@ WORDS = {
         },
         "bare_case": "{us} µs, bare {bare} µs",
         "ceiling": "No figure above {limit}% of its copy (rows, QK-norm rows, wide rows: "
-        "every implementation, pass and timing)",
+        "every dtype, implementation, pass and timing)",
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "{count} more",
         # The headings of a GPU's page, by their anchors (the same in both languages).
@@ -373,7 +373,7 @@ WORDS = {
             "forward+backward": "순전파 커널과 역전파 커널만 띄우는 시간",
         },
         "bare_case": "{us} µs, 커널만 띄우면 {bare} µs",
-        "ceiling": "일반 행, QK-norm 행, 긴 행의 모든 구현, 패스, 측정 방식에서 어떤 "
+        "ceiling": "일반 행, QK-norm 행, 긴 행의 모든 dtype, 구현, 패스, 측정 방식에서 어떤 "
         "수치도 복사 대비 {limit}%를 넘지 않음",
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "외 {count}개",
