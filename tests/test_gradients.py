@@ -31,6 +31,23 @@ def test_matches_autograd_for_input_and_gain():
         assert torch.allclose(a, b, rtol=1e-12, atol=1e-14)
 
 
+def test_the_derivations_steps_match_autograd():
+    """The Derivation's steps: dr/dx_j = x_j / (n r), and dx_hat_i/dx_j by the quotient rule,
+    (delta_ij r - x_i dr/dx_j) / r^2."""
+    torch.manual_seed(0)
+    n, eps = 8, 1e-6
+    x = torch.randn(n, dtype=torch.float64, requires_grad=True)
+    r = (x.pow(2).mean() + eps).sqrt()
+    (dr,) = torch.autograd.grad(r, x)
+    x, r = x.detach(), r.detach()
+    assert torch.allclose(dr, x / (n * r), rtol=1e-12)
+    jacobian = torch.autograd.functional.jacobian(
+        lambda v: v / (v.pow(2).mean() + eps).sqrt(), x
+    )
+    quotient = (torch.eye(n, dtype=torch.float64) * r - x[:, None] * dr[None, :]) / r**2
+    assert torch.allclose(jacobian, quotient, rtol=1e-12)
+
+
 def test_all_zero_row_gradient_is_gain_over_sqrt_eps():
     x = torch.zeros(2, 4, dtype=torch.float64)
     weight = torch.tensor([1.0, 2.0, -1.0, 0.5], dtype=torch.float64)
