@@ -410,8 +410,10 @@ def check_sizes(norm, found, device):
     if not y.requires_grad:
         detail += f"; input gradient {NO_AUTOGRAD}"
     # Only the input gradient wrong: the backward is at fault, not the formula.
-    see = "gradients/#a-custom-autograd-function" if wrong and not forward_wrong else None
-    return Verdict("sizes", not wrong, detail, see or "math/#the-rmsnorm-definition")
+    see = "math/#the-rmsnorm-definition"
+    if wrong and not forward_wrong:
+        see = "gradients/#a-custom-autograd-function"
+    return Verdict("sizes", not wrong, detail, see)
 
 def runs_in_float64(norm, found, device) -> bool:
     """Whether float64 input is computed in float64 (many upcast only to float32)."""
