@@ -1219,22 +1219,30 @@ def add_in_the_weights_dtype(x, residual, weight, eps=1e-6):
     return rms_norm(h, h.shape[-1], weight, eps).to(x.dtype), h
 
 
-class AddReadingGradientsAsContiguous(torch.autograd.Function):
+def norm_gradients(h, weight, dy):
+    """dx and dw of the norm of h, by autograd: the fused backwards below reuse them."""
+    with torch.enable_grad():
+        h_, w_ = h.detach().requires_grad_(), weight.detach().requires_grad_()
+        y = rms_norm(h_, h_.shape[-1], w_, 1e-6)
+        return torch.autograd.grad(y, (h_, w_), dy)
+
+
+class FusedAdd(torch.autograd.Function):
+    """y, h = norm(x + residual), x + residual; each subclass its own backward."""
+
     @staticmethod
     def forward(ctx, x, residual, weight):
         h = x + residual
         ctx.save_for_backward(h, weight)
         return rms_norm(h, h.shape[-1], weight, 1e-6), h
 
+
+class AddReadingGradientsAsContiguous(FusedAdd):
     @staticmethod
     def backward(ctx, dy, dh):
         h, weight = ctx.saved_tensors
         dh = torch.as_strided(dh, h.shape, h.stride())  # the bug: dh's own strides
-        with torch.enable_grad():
-            h_ = h.detach().requires_grad_()
-            w_ = weight.detach().requires_grad_()
-            y = rms_norm(h_, h_.shape[-1], w_, 1e-6)
-            dx, dw = torch.autograd.grad(y, (h_, w_), dy)
+        dx, dw = norm_gradients(h, weight, dy)
         return dx + dh, dx + dh, dw
 
 
@@ -1271,23 +1279,13 @@ def test_each_add_check_catches_its_mistake(target, check_name):
     assert check_name in failing(target, add=True)
 
 
-class AddWritingDxIntoDy(torch.autograd.Function):
+class AddWritingDxIntoDy(FusedAdd):
     """Right, and saves memory as Liger-Kernel's backward does: dx goes into dy."""
-
-    @staticmethod
-    def forward(ctx, x, residual, weight):
-        h = x + residual
-        ctx.save_for_backward(h, weight)
-        return rms_norm(h, h.shape[-1], weight, 1e-6), h
 
     @staticmethod
     def backward(ctx, dy, dh):
         h, weight = ctx.saved_tensors
-        with torch.enable_grad():
-            h_ = h.detach().requires_grad_()
-            w_ = weight.detach().requires_grad_()
-            y = rms_norm(h_, h_.shape[-1], w_, 1e-6)
-            dx, dw = torch.autograd.grad(y, (h_, w_), dy)
+        dx, dw = norm_gradients(h, weight, dy)
         dy.copy_(dx + dh)
         return dy, dy, dw
 
@@ -1312,11 +1310,8 @@ class BackwardOfRows(torch.autograd.Function):
     @staticmethod
     def backward(ctx, dy):
         x, weight = ctx.saved_tensors
-        rows_of = [t.reshape(-1, x.shape[-1]).detach() for t in (x, dy)]
-        with torch.enable_grad():
-            x_, w_ = rows_of[0].requires_grad_(), weight.detach().requires_grad_()
-            y = rms_norm(x_, x_.shape[-1], w_, 1e-6)
-            return torch.autograd.grad(y, (x_, w_), rows_of[1])
+        rows_of = [t.reshape(-1, x.shape[-1]) for t in (x, dy)]
+        return norm_gradients(rows_of[0], weight, rows_of[1])
 
 
 def backward_of_rows(x, weight, eps=1e-6):
