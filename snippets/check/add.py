@@ -6,13 +6,10 @@ sum it returns, which rounding of the sum its statistic reads, and gradients thr
 import torch
 
 from snippets.check.measure import ROUNDED, gain, of_gain, reference, rows, weight
-from snippets.check.report import NO_AUTOGRAD, Verdict
+from snippets.check.report import NO_AUTOGRAD, REFUSALS, Verdict
 from snippets.check.target import N, under_triton_interpreter
 
 SEE = "numerics/#rounding-conventions-in-production-code"
-
-# A clear refusal is reported, not failed.
-REFUSALS = (TypeError, ValueError, RuntimeError)
 
 def check_add(norm, found, device):
     """h is x + residual in the inputs' dtype, bit for bit (float32 and bfloat16), and y

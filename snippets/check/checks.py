@@ -18,7 +18,7 @@ from snippets.check.measure import (
     rows,
     weight,
 )
-from snippets.check.report import NO_AUTOGRAD, Report, Verdict
+from snippets.check.report import NO_AUTOGRAD, REFUSALS, Report, Verdict
 from snippets.check.target import (
     N,
     AddSubject,
@@ -162,7 +162,7 @@ def check_mixed(norm, found, device):
             # torch.nn.RMSNorm's: no fused kernel for the mix. The check asks for it.
             warnings.filterwarnings("ignore", message="Mismatch dtype")
             y = norm(x, w)
-    except (TypeError, ValueError, RuntimeError) as error:
+    except REFUSALS as error:
         refused = f"refuses it ({type(error).__name__}: {error})"
         return Verdict("mixed", None, refused[:160], see)
     ref = reference(
@@ -321,7 +321,7 @@ def check_gradients(norm, found, device):
         fresh = w.detach().clone().requires_grad_()
         try:
             errors, wrote_too = gradient_errors(norm, found, batch, fresh, given)
-        except (TypeError, ValueError, RuntimeError) as error:
+        except REFUSALS as error:
             if given.is_contiguous():  # a 3-D input itself must work
                 raise
             detail += f"; refuses a strided upstream gradient ({said(error)})"
@@ -478,11 +478,7 @@ def check_strides(norm, found, device):
     for name, view in views.items():
         try:
             y = norm(view, w)
-        except (
-            ValueError,
-            TypeError,
-            RuntimeError,
-        ) as error:  # a clear refusal is fine
+        except REFUSALS as error:
             refused.append(f"{name} ({type(error).__name__}: {error})"[:120])
             continue
         if not torch.allclose(y, norm(view.contiguous(), w), rtol=1e-6, atol=1e-7):

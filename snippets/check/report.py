@@ -6,6 +6,9 @@ SITE = "https://rmsnorm-reference.github.io/"
 # An inference-only kernel (vLLM's, say) computes no gradient: its gradient checks are
 # reported as not run, not failed. A norm that trains must pass them.
 NO_AUTOGRAD = "not run: no autograd through it (forward only)"
+# What a clear refusal of an input raises: reported, not failed, where a check allows one
+# (an assert fails: it is a check of the code's own, and python -O removes it).
+REFUSALS = (TypeError, ValueError, RuntimeError)
 
 @dataclass
 class Verdict:
