@@ -191,6 +191,7 @@ WORDS = {
         "LayerNorm's over N: {ratios}",
         "ratio_of": "{name} {low}×–{high}×",
         "at": "{name} at N = {sizes}",
+        "overlapping": "{n} (rounds overlapping the next's)",
         "at_join": "; ",
         "host_title": "Host time per call (µs): {calls} calls on x of {shape} "
         "bfloat16, the GPU otherwise idle; the median",
@@ -396,6 +397,7 @@ WORDS = {
         "나눈 값은 N에 따라 {ratios}입니다",
         "ratio_of": "{name} {low}–{high}배",
         "at": "N = {sizes}에서 {name}",
+        "overlapping": "{n}(다음 순위와 라운드 범위가 겹침)",
         "at_join": ", ",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
         "bfloat16 텐서 x로 {calls}번 호출해 잰 시간의 중앙값",
@@ -889,7 +891,8 @@ def _names(results, family, **where) -> list[str]:
 
 def _fastest(results, words, family, **where) -> str:
     """Which RMSNorm of the family was fastest at each N, grouped by name (LayerNorm, a
-    yardstick beside them, is not ranked)."""
+    yardstick beside them, is not ranked); an N where its rounds overlap the runner-up's
+    says so, the ranking there a matter of medians."""
     at = {}
     for n in sorted({r["n"] for r in _runs(results, family, **where)}):
         figures = [
@@ -898,8 +901,12 @@ def _fastest(results, words, family, **where) -> str:
             if "error" not in r and r["implementation"] not in LAYER_NORMS.values()
         ]
         if figures:
-            best = min(figures, key=lambda r: r["ms"])
-            at.setdefault(best["implementation"], []).append(str(n))
+            best, *others = sorted(figures, key=lambda r: r["ms"])
+            next_low = others[0].get("ms_min") if others else None
+            high = best.get("ms_max")
+            close = None not in (next_low, high) and next_low <= high
+            size = words["overlapping"].format(n=n) if close else str(n)
+            at.setdefault(best["implementation"], []).append(size)
     return words["at_join"].join(
         words["at"].format(name=_name(name, words), sizes=", ".join(sizes))
         for name, sizes in at.items()
