@@ -1029,9 +1029,9 @@ def test_the_lowest_figure_is_the_one_shown_and_the_fastest_is_named():
     ) in said
     # Where the fastest one's slowest round is slower than the runner-up's fastest, it
     # says so: the ranking there is of medians.
-    for run in results["runs"]:
-        if run["n"] == 4096 and run["mode"] == "forward":
-            run["ms_min"], run["ms_max"] = 0.5 * run["ms"], 1.5 * run["ms"]
+    for entry in results["runs"]:
+        if entry["n"] == 4096 and entry["mode"] == "forward":
+            entry["ms_min"], entry["ms_max"] = 0.5 * entry["ms"], 1.5 * entry["ms"]
     said = page.sayings(results, words, "torch.bfloat16", "graph")
     assert "at N = 2048, 4096 (rounds overlapping the next's)." in "\n".join(said)
 
