@@ -295,10 +295,10 @@ def gradient_errors(norm, found, x, w, g):
     return errors, not torch.equal(given, g)
 
 def check_gradients(norm, found, device):
-    """Input and weight gradients on 2-D rows; then on a (2, 2, n) batch whose upstream
-    gradient is a transposed view, where a backward that reduces over the sequence too, or
-    reads the gradient as if it were contiguous, goes wrong (a clear refusal is reported).
-    """
+    """Input and weight gradients on 2-D rows, then on a (2, 2, n) batch: a backward that
+    reduces over the sequence too goes wrong there; and on that batch with the upstream
+    gradient a transposed view, where one that reads it as contiguous goes wrong (only this
+    last case may be refused)."""
     see = "gradients/#a-custom-autograd-function"
     x = rows([1e-3, 1e-1, 1.0, 10.0], device).requires_grad_()
     w = weight(found, device, seed=4).requires_grad_()
