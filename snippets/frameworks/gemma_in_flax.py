@@ -1,3 +1,4 @@
+import jax
 import jax.numpy as jnp
 import numpy as np
 import torch
@@ -22,10 +23,23 @@ linen_norm = linen.RMSNorm(epsilon=eps, dtype=jnp.bfloat16)
 # With the default dtype=None, flax.nnx keeps the float32 scale and returns float32.
 nnx_float32 = nnx.RMSNorm(n, epsilon=eps, rngs=nnx.Rngs(0))
 nnx_float32.scale[...] = scale
+
+def gemma_jax(x, w):
+    """Gemma's own JAX norm (gemma/gm/nn/_layers.py): no upcast, 1 + w in w's dtype."""
+    mean_square = jnp.mean(jnp.square(x), axis=-1, keepdims=True)
+    return x * jax.lax.rsqrt(mean_square + 1e-6) * (1 + w)
+
+# Its w as a bfloat16 checkpoint loads it, and in float32, as its param is initialized.
+gemma_bfloat16 = gemma_jax(x_jax, jnp.asarray(w.float().numpy(), dtype=jnp.bfloat16))
+gemma_float32 = gemma_jax(x_jax, jnp.asarray(w.float().numpy()))
+print("Gemma's JAX norm returns", gemma_bfloat16.dtype, "and", gemma_float32.dtype)
+#> Gemma's JAX norm returns bfloat16 and float32
 outputs = {
     "flax.linen, dtype=bfloat16": linen_norm.apply({"params": {"scale": scale}}, x_jax),
     "flax.nnx, dtype=bfloat16": nnx_norm(x_jax),  # rounds the scale to bfloat16 first
     "flax.nnx, float32 out, cast": nnx_float32(x_jax).astype(jnp.bfloat16),
+    "Gemma's JAX, bfloat16 w": gemma_bfloat16,
+    "Gemma's JAX, float32 w, cast": gemma_float32.astype(jnp.bfloat16),
 }
 for name, y in outputs.items():
     y = torch.tensor(np.array(y, dtype=np.float32)).to(torch.bfloat16)
@@ -34,3 +48,5 @@ for name, y in outputs.items():
     #> flax.linen, dtype=bfloat16   equals GemmaRMSNorm's output: 100.0%
     #> flax.nnx, dtype=bfloat16     equals GemmaRMSNorm's output: 74.0%
     #> flax.nnx, float32 out, cast  equals GemmaRMSNorm's output: 100.0%
+    #> Gemma's JAX, bfloat16 w      equals GemmaRMSNorm's output: 56.8%
+    #> Gemma's JAX, float32 w, cast equals GemmaRMSNorm's output: 63.4%

@@ -40,14 +40,16 @@ within = bool(ulps.max() <= 16)
 print("float32: within 16 units in the last place of F.rms_norm:", within)
 #> float32: within 16 units in the last place of F.rms_norm: True
 
-# Haiku computes in the input's dtype, and creates the scale in it: bfloat16 for a
-# bfloat16 input.
+# Haiku computes the statistic in the input's dtype and creates the scale in the dtype
+# of the input it is initialized with; the products take the dtype JAX promotes to.
 x16 = x.to(torch.bfloat16)
 x16_jax = jnp.asarray(x16.float().numpy()).astype(jnp.bfloat16)
 print(
     "scale from a bfloat16 input:", norm.init(None, x16_jax)["rms_norm"]["scale"].dtype
 )
 #> scale from a bfloat16 input: bfloat16
+print("bfloat16 input, float32 scale ->", norm.apply(params, x16_jax)[0].dtype)
+#> bfloat16 input, float32 scale -> float32
 
 # The share of its outputs, run op by op and compiled with jax.jit (XLA fuses the steps),
 # that equal the exact value rounded once, and every step rounded to bfloat16: x * x, the
