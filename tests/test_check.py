@@ -280,6 +280,16 @@ def upcasts_only_loud_rows(x, weight, eps=1e-6):
     return weight * torch.where(loud, upcast, quiet)
 
 
+def upcasts_only_narrow_rows(x, weight, eps=1e-6):
+    # A kernel's path for wide rows, as a model's 4096 features take, without the upcast.
+    if x.shape[-1] > 1024:
+        return no_upcast(x, weight, eps)
+    x32 = x.float()
+    return (
+        weight.float() * x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + eps)
+    ).to(x.dtype)
+
+
 def declares_eps_but_adds_none(x, weight, eps=1e-6):
     return weight * x / x.pow(2).mean(-1, keepdim=True).sqrt()
 
@@ -321,6 +331,7 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
         (declares_eps_but_adds_none, "eps"),
         (no_upcast, "half"),
         (upcasts_only_loud_rows, "half"),
+        (upcasts_only_narrow_rows, "half"),
         (weight_read_as_input_dtype, "mixed"),
         (no_eps, "zero rows"),
         (mean_square_floored_at_zero, "zero rows"),
@@ -342,8 +353,15 @@ def test_each_check_catches_its_mistake(target, check_name):
 @pytest.mark.parametrize(
     "target, rows",
     [
-        (no_upcast, "the row of RMS 300 and the row with an outlier channel"),
-        (upcasts_only_loud_rows, "the row with an outlier channel"),
+        (
+            no_upcast,
+            "the row of RMS 300 and the row with an outlier channel, of 64 and 4096",
+        ),
+        (upcasts_only_loud_rows, "the row with an outlier channel, of 64 and 4096"),
+        (
+            upcasts_only_narrow_rows,
+            "the row of RMS 300 and the row with an outlier channel, of 4096",
+        ),
     ],
     ids=lambda v: getattr(v, "__name__", ""),
 )
@@ -351,7 +369,7 @@ def test_the_half_check_names_the_rows_it_gets_wrong_and_why(target, rows):
     (half,) = [v for v in check(target).verdicts if v.check == "half"]
     why = "where values square to more than float16's largest, 65504"
     assert (
-        f"float16 wrong (error 1024.0 ulp, out float16, on {rows}, {why})"
+        f"float16 wrong (error 1024.0 ulp, out float16, on {rows} features, {why})"
         in half.detail
     )
     assert "bfloat16 ok" in half.detail
@@ -375,6 +393,22 @@ def test_eps_outside_the_root_is_told_how_to_say_it_is_intended():
     assert eps_verdict().detail.startswith("eps outside the square root: inside is")
     assert eps_verdict().detail.endswith("(pass --eps-outside)")
     assert eps_verdict(eps_outside=True).passed
+
+
+def test_the_half_check_measures_eps_outside_the_root_as_told():
+    def paper_form_upcast(x, weight, eps=8e-3):
+        # The authors' form with a float32 upcast: an eps this large moves the outputs
+        # by more than float16's ulps where a reference puts it inside the root.
+        x32 = x.float()
+        rms = x32.pow(2).mean(-1, keepdim=True).sqrt()
+        return (weight.float() * x32 / (rms + eps)).to(x.dtype)
+
+    (half,) = [
+        v
+        for v in check(paper_form_upcast, eps_outside=True).verdicts
+        if v.check == "half"
+    ]
+    assert half.passed, half.detail
 
 
 def eps_after_the_root(x, weight, eps=1e-6):
