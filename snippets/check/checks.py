@@ -297,15 +297,18 @@ def said(error) -> str:
     message = str(error).splitlines()[0] if str(error) else ""
     return f"{type(error).__name__}: {message if len(message) <= 60 else message[:59] + '…'}"
 
-def gradient_errors(norm, found, x, w, g):
+def gradient_errors(norm, found, x, w, g, between=None):
     """The input and weight gradients' errors against float64 autograd for upstream gradient
-    g, and whether the backward wrote into g; None when no gradient flows."""
+    g, and whether the backward wrote into g; None when no gradient flows. `between`: rows
+    to run forward after x's forward and before its backward."""
     # A copy of the upstream gradient for the target: a backward may write into it to save
     # memory (Liger-Kernel's does), and the reference below needs it as it was.
     given = g.clone()  # strided as g is (clone keeps the strides)
     y = norm(x, w)
     if not y.requires_grad:
         return None
+    if between is not None:
+        norm(between, w)
     torch.autograd.backward(y, given)
     x64, w64 = (
         x.detach().double().requires_grad_(),
@@ -325,7 +328,8 @@ def check_gradients(norm, found, device):
     """Input and weight gradients on 2-D rows, then on a (2, 2, n) batch: a backward that
     reduces over the sequence too goes wrong there; and on that batch with the upstream
     gradient a transposed view, where one that reads it as contiguous goes wrong (only this
-    last case may be refused)."""
+    case may be refused); then on the 2-D rows with another forward run before their
+    backward, where one that keeps state between calls goes wrong."""
     see = "gradients/#a-custom-autograd-function"
     x = rows([1e-3, 1e-1, 1.0, 10.0], device).requires_grad_()
     w = weight(found, device, seed=4).requires_grad_()
@@ -356,6 +360,14 @@ def check_gradients(norm, found, device):
         ok &= max(errors) < 1e-4
         wrote |= wrote_too
         detail += f"; {name}: {errors[0]:.1e}, {errors[1]:.1e}"
+    # Another forward before the first one's backward, as pipelined micro-batches or a norm
+    # shared by two inputs run it: state kept between calls (a saved input, a cached RMS)
+    # gives the first backward the second forward's values.
+    again = x.detach().requires_grad_(), w.detach().clone().requires_grad_()
+    other = rows([5.0, 0.2, 3.0, 0.7], device, seed=6)
+    errors, _ = gradient_errors(norm, found, *again, g, between=other)
+    ok &= max(errors) < 1e-4
+    detail += f"; after a second forward: {errors[0]:.1e}, {errors[1]:.1e}"
     if wrote:
         detail += "; the backward wrote into the upstream gradient (allowed, noted)"
     if runs_in_float64(norm, found, device):
