@@ -414,6 +414,21 @@ def test_the_half_check_fails_an_output_in_another_dtype_and_measures_it():
     assert "float16 wrong (error 0.0 ulp, out float32, not float16)" in half.detail
 
 
+def mean_square_floored_at_eps(x, weight, eps=1e-6):
+    # max(mean square, eps) rather than mean square + eps: another function below sqrt(eps).
+    h = x.float()
+    r = torch.rsqrt(h.pow(2).mean(-1, keepdim=True).clamp_min(eps))
+    return (weight.float() * h * r).to(x.dtype)
+
+
+def test_a_floor_on_the_mean_square_is_named_and_not_sent_to_eps_outside():
+    report = check(mean_square_floored_at_eps)
+    (verdict,) = [v for v in report.verdicts if v.check == "eps"]
+    assert verdict.passed is False
+    assert "it floors the mean square at 1e-06, max(mean square, eps)" in verdict.detail
+    assert "--eps-outside" not in verdict.detail
+
+
 def test_eps_outside_the_root_is_told_how_to_say_it_is_intended():
     def eps_verdict(**options):
         report = check(rms_norm_paper_code, **options)

@@ -59,6 +59,19 @@ def check_eps(norm, found, device):
             detail = f"eps {declared:.6g} clamps the L2 norm (F.normalize's form), none added"
             return Verdict("eps", True, detail, see)
         return Verdict("eps", False, f"declares eps {declared:.6g} but adds none", see)
+    another_form = "pitfalls/#running-a-checkpoint-with-another-form"
+    if found["eps placement"].startswith("neither"):
+        floor = floors_the_mean_square(norm, found, device)
+        detail = (
+            f"eps neither inside nor outside the square root alone (expected {intended})"
+            + (
+                f": it floors the mean square at {floor:.3g}, max(mean square, eps),"
+                " where both forms add eps"
+                if floor
+                else " (eps in two places?)"
+            )
+        )
+        return Verdict("eps", False, detail, another_form)
     if found["eps placement"] != intended:
         told = (
             f" (expected {intended})"
@@ -66,12 +79,8 @@ def check_eps(norm, found, device):
             else ": inside is torch's and Hugging Face's form; a checkpoint trained with"
             " it outside keeps it there (pass --eps-outside)"
         )
-        return Verdict(
-            "eps",
-            False,
-            f"eps {found['eps placement']} the square root{told}",
-            "pitfalls/#running-a-checkpoint-with-another-form",
-        )
+        detail = f"eps {found['eps placement']} the square root{told}"
+        return Verdict("eps", False, detail, another_form)
     declared = norm.declared_eps
     if declared is not None and found["eps"] != declared:
         return Verdict(
@@ -96,6 +105,17 @@ def check_eps(norm, found, device):
         f"eps {found['eps']:.3g} {intended} the square root (rows of RMS {r[0]:.3g}, {r[1]:.3g})",
         "math/#where-goes-and-why-it-matters",
     )
+
+def floors_the_mean_square(norm, found, device) -> float | None:
+    """The floor, read as a mean square, where the rows that measure eps come out scaled by
+    one number, as x * rsqrt(max(mean square, eps)) scales every row below eps; else None.
+    """
+    tiny = rows(eps_rows(norm.declared_eps, norm.eps_outside).tolist(), device)
+    neutral = torch.ones(N, device=device) if found["gain"] == "w" else torch.zeros(N)
+    scale = (norm(tiny, neutral.to(device)).double() / tiny.double()).mean(-1)
+    if (scale[0] - scale[1]).abs() <= 1e-3 * scale[0]:
+        return 1 / scale[0].item() ** 2
+    return None
 
 def clamps_the_norm(norm, found, device, eps) -> bool:
     """Whether a row whose L2 norm is eps / 2 comes out as x / eps times sqrt(n), as
