@@ -663,6 +663,18 @@ def test_a_channel_first_norm_is_checked_at_dim_1_and_told_so_otherwise():
     report = check(ChannelFirstRMSNorm, dim=1)
     assert report.passed, report.table()
     assert report.conventions["dim"] == "1 (channel-first)"
+
+
+def mean_square_without_keepdim(x, weight, eps=1e-6):
+    return (
+        weight * x * torch.rsqrt(x.pow(2).mean(-1) + eps)
+    )  # (rows,) against (rows, n)
+
+
+def test_a_shape_error_is_told_to_pass_dim_1_only_where_dim_1_runs():
+    with pytest.raises(UsageError, match="must match the size") as raised:
+        check(mean_square_without_keepdim)
+    assert "--dim 1" not in str(raised.value)
     # A norm over the last dimension given channel-first inputs is refused, not passed.
     with pytest.raises(UsageError, match=r"x of shape \(rows, 64, 1, 1\)"):
         check(RMSNorm, dim=1)

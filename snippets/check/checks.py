@@ -643,7 +643,17 @@ CHECKS = [
     agreement,
 ]
 
-def call_hint(error, dim) -> str:
+def runs_channel_first(norm, device) -> bool:
+    """Whether the target runs on the checks' rows given channel-first, as --dim 1 does."""
+    channel_first = norm.at_width(N)
+    channel_first.dim = 1
+    try:
+        channel_first(rows([1.0, 2.0], device), torch.ones(N, device=device))
+    except Exception:  # noqa: BLE001 (any failure: no reason to suggest --dim 1)
+        return False
+    return True
+
+def call_hint(error, norm, device) -> str:
     """What to do when calling the target as norm(x, weight) raised `error`."""
     words = str(error).lower()
     if "required positional argument" in words and "residual" in words:
@@ -664,7 +674,7 @@ def call_hint(error, dim) -> str:
     shaped = isinstance(error, IndexError) or any(
         word in words for word in ("shape", "size", "dimension")
     )
-    if dim == -1 and shaped:
+    if norm.dim == -1 and shaped and runs_channel_first(norm, device):
         return "; a norm over dim 1 (channel-first): pass --dim 1"
     return ""
 
@@ -715,7 +725,7 @@ def check(
         shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
         dtype = str(getattr(norm, "last_dtype", torch.float32)).removeprefix("torch.")
         called = "norm(x)" if norm.weightless else "norm(x, weight)"
-        hint = call_hint(error, dim)
+        hint = call_hint(error, norm, device)
         raise UsageError(
             f"calling it as {called}, x of shape {shape} in {dtype}, failed:"
             f" {error!r}{hint}"
