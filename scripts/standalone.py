@@ -364,7 +364,10 @@ def requirements(source: str) -> tuple[tuple[str, str], ...]:
             continue
         if top in distributions:
             for name in distributions[top]:
-                found.setdefault(name, importlib.metadata.version(name))
+                # Without a local label: torch's 2.13.0+cpu is the CPU build of 2.13.0,
+                # the version a reader asks pip for.
+                version = importlib.metadata.version(name).partition("+")[0]
+                found.setdefault(name, version)
         else:
             # Not installed here (scripts/serve installs what the build needs, not the
             # libraries the tests compare against): the version the tests run.
