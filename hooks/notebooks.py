@@ -12,7 +12,8 @@ which the executed notebook lacks, then fits nbconvert's HTML into the site: no 
 JavaScript (MathJax from a CDN among it), code cells as Material code blocks with a copy
 button, formulas handed to hooks/mathml.py, links to other pages resolved, and alt text on
 each figure. `on_post_page` points the links of the copy offered for download at the
-published site: a page's .md file means nothing to a notebook opened elsewhere.
+published site (a page's .md file means nothing to a notebook opened elsewhere) and gives it a
+first cell with the page's address and the line under its link, the versions it runs with.
 Set NOTEBOOKS_EXECUTE=0 to build without running the notebooks (pages without outputs).
 """
 
@@ -39,6 +40,8 @@ _RUNS = {
     "en": "Runs on its own with: {needs} (the versions that computed the outputs below).",
     "ko": "단독으로 실행하려면: {needs}(아래 출력을 낸 버전).",
 }
+# The downloaded copy's first cell: where it comes from, and the line under the page's link.
+_FROM = {"en": "From [{url}]({url}). ", "ko": "출처: [{url}]({url}). "}
 _DISPLAY_MATH = re.compile(r"^\$\$(.+?)\$\$$", re.DOTALL)
 _INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$")
 _ANSI_COLOR = re.compile(r"\x1b\[[0-9;]*m")
@@ -47,6 +50,8 @@ _REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#)", re.IGNORECASE)
 _FRONT_MATTER = {}
 # Per notebook, each link to another page of the site and that page's published URL.
 _PUBLISHED_LINKS = {}
+# Per notebook, the first cell of its downloaded copy.
+_PROVENANCE = {}
 
 
 # After mkdocs-static-i18n (priority -100) has picked each language's files.
@@ -116,6 +121,9 @@ def on_page_content(html, page, config, files):
     paragraph.append(download)
     paragraph.append(soup.new_tag("br"))
     paragraph.append(_RUNS[language].format(needs=needs))
+    _PROVENANCE[page.file.abs_src_path] = _FROM[language].format(
+        url=page.canonical_url
+    ) + _RUNS[language].format(needs=needs)
     title = soup.select_one("h1")
     box = title.find_next_sibling()
     # After the page's "In short" box, which comes first, as on every page.
@@ -127,16 +135,18 @@ def on_page_content(html, page, config, files):
 
 # After mkdocs-jupyter's (plugins run before hooks), which copies the notebook beside the page.
 def on_post_page(output, page, config):
-    links = _PUBLISHED_LINKS.get(page.file.abs_src_path)
-    if not links:
+    provenance = _PROVENANCE.get(page.file.abs_src_path)
+    if provenance is None:
         return output
     name = Path(page.file.abs_src_path).name
     copy = Path(page.file.abs_dest_path).parent / name
     nb = nbformat.read(copy, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            for href, url in links.items():
+            for href, url in _PUBLISHED_LINKS.get(page.file.abs_src_path, {}).items():
                 cell.source = cell.source.replace(f"]({href})", f"]({url})")
+    first = nbformat.v4.new_markdown_cell(f"*{provenance}*", id="cell-provenance")
+    nb.cells.insert(0, first)
     nbformat.write(nb, copy)
     return output
 

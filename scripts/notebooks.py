@@ -35,6 +35,7 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+from markdown.extensions.toc import slugify
 from nbclient import NotebookClient
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 from traitlets.config import Config
@@ -51,6 +52,9 @@ _SECTION_MARK = re.compile(r"^\s*# --8<-- \[(?:start|end):[\w-]+\]\s*$", re.MULT
 # A Korean heading names its English anchor, `## 손잡이 { #knobs }`; in a notebook the anchor
 # becomes an HTML target, which Jupyter and the site both understand.
 _EXPLICIT_ID = re.compile(r"^(#{1,6} .*?) *\{ *#([\w-]+) *\}[ \t]*$", re.MULTILINE)
+# Any other heading gets the anchor the site's table of contents gives it: Jupyter's own
+# ids keep the heading's capitals, and an HTML id is case-sensitive.
+_HEADING_WITHOUT_ID = re.compile(r"^(#{1,6}) (?!.*<a id=)(.+?)[ \t]*$", re.MULTILINE)
 # An admonition as the pages write it (`!!! abstract "In short"` and its indented lines).
 _ADMONITION = re.compile(
     r'^!!! (?P<kind>\w+) "(?P<title>[^"]+)"\n\n(?P<body>(?:    .*\n|\n)+)', re.MULTILINE
@@ -99,6 +103,9 @@ def notebook(
             continue  # the page's front matter
         if cell.cell_type == "markdown":
             cell.source = _EXPLICIT_ID.sub(r'\1 <a id="\2"></a>', cell.source)
+            cell.source = _HEADING_WITHOUT_ID.sub(
+                lambda m: f'{m[0]} <a id="{slugify(m[2], "-")}"></a>', cell.source
+            )
             cell.source = _ADMONITION.sub(_admonition, cell.source + "\n").rstrip("\n")
         if cell.cell_type == "code":
             include = _INCLUDE.match(cell.source.strip())

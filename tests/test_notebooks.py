@@ -10,7 +10,8 @@ run in a Jupyter kernel, rendered by mkdocs-jupyter in both languages.
   run that wrote one is not cached, so it does not outlast its cause.
 - Each notebook page shows rendered cells and outputs, not the notebook's JSON; it loads no
   MathJax; it links its .ipynb for download; every figure has the alt text its page gives.
-  The downloaded notebook links to the published site's pages, not to their .md files.
+  The downloaded notebook links to the published site's pages, not to their .md files, and
+  its first cell names the packages it needs, as the page does under its link.
 - A cell that raises fails `mkdocs build`.
 """
 
@@ -168,8 +169,11 @@ def test_notebook_page_is_rendered_html(built_site: Path, language: str, page: P
     download = article.select_one("a[download]")
     assert download["href"] == f"{page.stem}.ipynb"
     needs = download.parent.get_text()
+    # The downloaded copy, opened elsewhere, names them in its first cell.
+    first = nb.cells[0].source
     for name, version in standalone.requirements("\n".join(code_cells(nb))):
         assert f"{name} {version}" in needs, f"{name} is not named under the link"
+        assert f"{name} {version}" in first, f"{name} is not named in the first cell"
     site_import = re.compile(r"^\s*(?:from|import) snippets\b", re.MULTILINE)
     assert not any(map(site_import.search, code_cells(nb))), "imports the site package"
 
