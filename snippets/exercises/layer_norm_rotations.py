@@ -19,16 +19,31 @@ permutation = torch.eye(n, dtype=torch.float64)[torch.randperm(n)]
 v = torch.randn(n, dtype=torch.float64)
 v -= v.mean()
 reflection = torch.eye(n, dtype=torch.float64) - 2 * torch.outer(v, v) / v.dot(v)
-# A random rotation moves it.
-rotation, _ = torch.linalg.qr(torch.randn(n, n, dtype=torch.float64))
+# Any orthogonal map of the subspace orthogonal to the ones, the ones kept: QR's first
+# column is the ones' direction, the others a basis of that subspace, which `turn` maps.
+columns = torch.cat([ones[:, None], torch.randn(n, n - 1, dtype=torch.float64)], 1)
+basis, _ = torch.linalg.qr(columns)
+along, rest = basis[:, :1], basis[:, 1:]
+turn, _ = torch.linalg.qr(torch.randn(n - 1, n - 1, dtype=torch.float64))
+rest_turned = along @ along.T + rest @ turn @ rest.T
+# A random orthogonal matrix moves the ones.
+random, _ = torch.linalg.qr(torch.randn(n, n, dtype=torch.float64))
 
+lines = []
 for name, q in [
     ("permutation", permutation),
     ("reflection", reflection),
-    ("random", rotation),
+    ("minus identity", -torch.eye(n, dtype=torch.float64)),
+    ("the rest turned", rest_turned),
+    ("random", random),
 ]:
-    keeps_ones = torch.allclose(ones @ q, ones)
-    print(f"{name}: keeps the ones {keeps_ones}, LayerNorm commutes {commutes(q)}")
-    #> permutation: keeps the ones True, LayerNorm commutes True
-    #> reflection: keeps the ones True, LayerNorm commutes True
-    #> random: keeps the ones False, LayerNorm commutes False
+    to_ones = torch.allclose(ones @ q, ones) or torch.allclose(ones @ q, -ones)
+    lines.append(f"{name}: ones to +-ones {to_ones}, LayerNorm commutes {commutes(q)}")
+print("\n".join(lines))
+"""
+permutation: ones to +-ones True, LayerNorm commutes True
+reflection: ones to +-ones True, LayerNorm commutes True
+minus identity: ones to +-ones True, LayerNorm commutes True
+the rest turned: ones to +-ones True, LayerNorm commutes True
+random: ones to +-ones False, LayerNorm commutes False
+"""
