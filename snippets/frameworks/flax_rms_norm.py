@@ -47,6 +47,15 @@ norm16.scale[...] = jnp.asarray(weight.numpy())
 y16 = norm16(x16_jax)
 print("dtype=jnp.bfloat16 ->", y16.dtype)
 #> dtype=jnp.bfloat16 -> bfloat16
+# A checkpoint's bfloat16 gain, assigned, takes the parameter's dtype: param_dtype's.
+scale16 = jnp.asarray(weight.numpy()).astype(jnp.bfloat16)
+kept = []
+for param_dtype in [jnp.float32, jnp.bfloat16]:
+    loaded = nnx.RMSNorm(n, param_dtype=param_dtype, rngs=nnx.Rngs(0))
+    loaded.scale[...] = scale16
+    kept.append(f"{jnp.dtype(param_dtype).name} -> {loaded.scale[...].dtype}")
+print("a bfloat16 scale assigned, by param_dtype:", ", ".join(kept))
+#> a bfloat16 scale assigned, by param_dtype: float32 -> float32, bfloat16 -> bfloat16
 
 def as_torch(y):
     return torch.tensor(np.array(y, dtype=np.float32)).to(torch.bfloat16)
