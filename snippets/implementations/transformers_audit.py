@@ -26,7 +26,7 @@ for line, names in sorted(groups.items(), key=lambda group: -len(group[1])):
 for row in rows:
     print(row)
     #> classes  gain  eps     default  bfloat16
-    #>     142  w     inside  1e-06    LLaMA: x-hat rounded, then the gain
+    #>     141  w     inside  1e-06    LLaMA: x-hat rounded, then the gain
     #>      26  w     inside  1e-06    Gemma: the gain in float32, one rounding
     #>          AfmoeRMSNorm, BeamRMSNorm, DeepseekV4RMSNorm, DiffusionGemmaRMSNorm,
     #>          EmbeddingGemma2RMSNorm, FlexOlmoRMSNorm, FlintRMSNorm, Gemma3nRMSNorm,
@@ -48,7 +48,11 @@ for row in rows:
     #>          NanoChatRMSNorm
     #>       3  w     inside  1e-05    LLaMA: x-hat rounded, then the gain
     #>          EuroBertRMSNorm, Llama4TextRMSNorm, OlmoeRMSNorm
-    #>       2  1 + w inside  1e-06    other
-    #>          MuseSparkTextCenteredRMSNorm, MuseSparkTextInputScaledRMSNorm
     #>       1  not measured: AXK2GatedRMSNorm(64) raises AttributeError
     #>          AXK2GatedRMSNorm
+    #>       1  w     inside  1e-06    LLaMA's; float32 weight: no rounding
+    #>          IdeficsRMSNorm
+    #>       1  1 + w inside  1e-06    other; float32 weight: Gemma's
+    #>          MuseSparkTextCenteredRMSNorm
+    #>       1  1 + w inside  1e-06    other
+    #>          MuseSparkTextInputScaledRMSNorm

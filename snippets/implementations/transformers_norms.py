@@ -67,18 +67,21 @@ def eps_place(cls, gain):
         out = norm(torch.full((1, HIDDEN), 0.1))[0, 0].item()
     return {0.7071: "inside", 0.9091: "outside"}.get(round(out, 4), f"{out:.4f}")
 
-def bfloat16_rounding(cls, gain, eps):
-    """Which order of operations the bfloat16 output equals, bit for bit."""
-    norm = build(cls)[0].to(torch.bfloat16)
+def bfloat16_rounding(cls, gain, eps, weight_dtype=torch.bfloat16):
+    """Which order of operations the output for a bfloat16 input equals, bit for bit, with
+    the weight in weight_dtype: a model in bfloat16, or one whose weights stay float32.
+    """
+    norm = build(cls)[0].to(weight_dtype)
     x = torch.randn(64, HIDDEN).to(torch.bfloat16)
     with torch.no_grad():
         norm.weight.copy_((1.0 if gain == "w" else 0.0) + 0.1 * torch.randn(HIDDEN))
         out = norm(x)
     g = norm.weight.float() if gain == "w" else 1.0 + norm.weight.float()
     x_hat = x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps)
-    orders = {
-        "LLaMA: x-hat rounded, then the gain": g.bfloat16() * x_hat.bfloat16(),
+    orders = {  # a product of a bfloat16 and a float32 tensor is float32
+        "LLaMA: x-hat rounded, then the gain": g.to(weight_dtype) * x_hat.bfloat16(),
         "Gemma: the gain in float32, one rounding": (x_hat * g).bfloat16(),
+        "no rounding": x_hat * g,
     }
     return next((name for name, y in orders.items() if torch.equal(out, y)), "other")
 
@@ -98,4 +101,11 @@ def behaviour(cls):
     gain = gain_form(norm, default_eps)
     place = eps_place(cls, gain)
     rounding = bfloat16_rounding(cls, gain, default_eps)
+    # The same order with a float32 weight, or a class that casts by the weight's dtype.
+    mixed = bfloat16_rounding(cls, gain, default_eps, torch.float32)
+    if mixed != rounding:
+        short = {
+            name: name.split(":")[0] + "'s" for name in (rounding, mixed) if ":" in name
+        }
+        rounding = f"{short.get(rounding, rounding)}; float32 weight: {short.get(mixed, mixed)}"
     return f"{gain:<6}{place:<8}{default_eps:<9g}{rounding}"
