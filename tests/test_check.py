@@ -1309,6 +1309,12 @@ def add_in_the_weights_dtype(x, residual, weight, eps=1e-6):
     return rms_norm(h, h.shape[-1], weight, eps).to(x.dtype), h
 
 
+def add_rounding_the_stream(x, residual, weight, eps=1e-6):
+    # A float32 residual stream rounded to x's bfloat16 before the add, at every layer.
+    h = x + residual.to(x.dtype)
+    return rms_norm(h, h.shape[-1], weight, eps), h
+
+
 def norm_gradients(h, weight, dy):
     """dx and dw of the norm of h, by autograd: the fused backwards below reuse them."""
     with torch.enable_grad():
@@ -1361,6 +1367,7 @@ def add_returning_h_first(x, residual, weight, eps=1e-6):
         (add_reading_rows_as_adjacent, "strides"),
         (add_reading_rows_as_adjacent, "add"),
         (add_in_the_weights_dtype, "add"),
+        (add_rounding_the_stream, "add"),
         (add_reading_gradients_as_contiguous, "add grads"),
     ],
     ids=lambda v: getattr(v, "__name__", v),

@@ -14,7 +14,8 @@ SEE = "numerics/#rounding-conventions-in-production-code"
 def check_add(norm, found, device):
     """h is x + residual in the inputs' dtype, bit for bit (float32 and bfloat16), and y
     the norm of h (float32, against float64); then h again with the residual laid out
-    column by column, and, in bfloat16, with a float32 weight."""
+    column by column, and, in bfloat16, with a float32 weight and with a float32 residual
+    stream (h then their float32 sum, or a clear refusal)."""
     wrong, errors, refused = [], [], []
     emulated = under_triton_interpreter(norm)  # its bfloat16 rounding is not faithful
     dtypes = [torch.float32] + ([] if emulated else [torch.bfloat16])
@@ -45,6 +46,12 @@ def check_add(norm, found, device):
         cases["a float32 weight, bfloat16 inputs"] = tuple(
             rows([0.5, 2.0, 5.0], device, torch.bfloat16, seed=44 + i) for i in (0, 1)
         )
+        # A residual stream kept in float32 beside a bfloat16 sublayer output: rounded to
+        # bfloat16 on the way, the stream would lose its bits at every layer.
+        cases["a float32 residual stream"] = (
+            rows([0.5, 2.0, 5.0], device, torch.bfloat16, seed=46),
+            rows([1.0, 4.0, 0.3], device, seed=47),
+        )
     held = []
     for name, (x, residual) in cases.items():
         try:
@@ -52,10 +59,11 @@ def check_add(norm, found, device):
         except REFUSALS as error:
             refused.append(f"refuses {name} ({type(error).__name__})")
             continue
-        if h.dtype != x.dtype:
+        expected = x + residual  # in the dtype the two promote to
+        if h.dtype != expected.dtype:
             got = str(h.dtype).removeprefix("torch.")
             wrong.append(f"h is not x + residual with {name}: it comes back {got}")
-        elif not torch.equal(h, x + residual):
+        elif not torch.equal(h, expected):
             wrong.append(f"h is not x + residual with {name}")
         held.append(name)
     checked = " and ".join(str(dtype).removeprefix("torch.") for dtype in dtypes)
