@@ -2,6 +2,7 @@ from collections import Counter
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
+from transformers import DoryConfig
 
 from snippets.beyond.norms import DyT, deepnorm_constants
 from snippets.beyond.stack import NGPT_RATE, VARIANTS, Block
@@ -51,3 +52,5 @@ for layers in [4, 24]:
     #> DeepNorm, 24 layers: alpha = 2.632, beta = 0.2686
 print(f"initial alpha: DyT {DyT(width).alpha.item()}, nGPT {NGPT_RATE}")
 #> initial alpha: DyT 0.5, nGPT 0.05
+print("transformers' Dory starts its nGPT rate at", DoryConfig().ngpt_alpha_init)
+#> transformers' Dory starts its nGPT rate at 0.05
