@@ -38,9 +38,8 @@ model.layers.1.post_attention_layernorm  8.91e+04  over
 model.norm                               8.91e+04  over
 """
 # Where it first goes wrong: each module's output checked as the float16 model runs.
-first = (
-    {}
-)  # "inf" and "NaN": the first module (in the order they run) whose output has it
+# "inf" and "NaN": the first module, in the order they run, whose output holds it.
+first = {}
 
 def watch(name):
     def hook(module, args, output):
