@@ -26,9 +26,8 @@ print(f"int8 as is:     relative error {int8_error(h, w, exact):.4f}")
 # SmoothQuant: divide feature j by s_j and multiply row j of w by s_j, which leaves h @ w as
 # it was; with the norm in front, the division is the gain's (gain / s), free at run time.
 alpha = 0.5  # SmoothQuant's migration strength
-s = h.abs().amax(0) ** alpha / w.abs().amax(1) ** (
-    1 - alpha
-)  # calibrated on these rows
+# Calibrated on these rows.
+s = h.abs().amax(0) ** alpha / w.abs().amax(1) ** (1 - alpha)
 smoothed = F.rms_norm(x, (n,), gain / s, eps=eps)
 print(torch.allclose(smoothed @ (s[:, None] * w), exact, atol=1e-4))
 #> True

@@ -12,9 +12,8 @@ from snippets.implementations.variants import (
 
 torch.manual_seed(0)
 x = torch.randn(64, 4096).bfloat16()
-gain = (
-    torch.rand(4096) + 0.5
-).bfloat16()  # weights in bfloat16, as in bfloat16 inference
+# Weights in bfloat16, as in bfloat16 inference.
+gain = (torch.rand(4096) + 0.5).bfloat16()
 exact = rms_norm_scratch(x.double(), gain.double())  # the definition, in float64
 
 def error(out):
