@@ -13,6 +13,11 @@ normal = (size >= tiny) & (size <= biggest)
 exact = torch.equal(half[normal].float(), values[normal].float())
 print(f"bfloat16 values in it that convert exactly: {'all' if exact else 'not all'}")
 #> bfloat16 values in it that convert exactly: all
+# Below it, float16's subnormals (steps of 2^-24) still hold the larger ones exactly.
+lost = size[(half.float() != values.float()) & (size < tiny)]
+exact_from = size[size > lost.max()].min()
+print(f"below it, every one converts exactly down to {exact_from:.2g}")
+#> below it, every one converts exactly down to 7.6e-06
 print(
     f"largest bfloat16 value finite in float16: {values[half.isfinite()].abs().max()}"
 )
