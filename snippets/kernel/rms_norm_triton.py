@@ -202,7 +202,9 @@ def rms_norm_backward_wide_kernel(
                 dh = tl.load(DH + row * stride_dh + start + cols, mask=mask, other=0.0)
                 dx += dh.to(tl.float32)
             tl.store(DX + row * N + start + cols, dx.to(DX.dtype.element_ty), mask=mask)
-            # The program's first row finds no partial yet: it writes one.
+            # The program's first row finds no partial yet: it writes one. A thread may read
+            # back what another stored for the previous row: the row's tl.sum between them
+            # synchronizes the program's threads (no explicit barrier, unlike the forward's).
             not_first = cols * 0 + row >= programs  # as a block, as a mask must be
             dw = tl.load(partial + start + cols, mask=mask & not_first, other=0.0)
             tl.store(partial + start + cols, dw + dy * x_hat, mask=mask)
@@ -462,8 +464,9 @@ def launch_backward(dy_rows, x_rows, weight, rstd, offset, dx, dw_partial, dh_ro
         dh_rows.stride(0), x_rows.stride(0), weight.stride(0), m, n, offset,
         ADD_DH=fused, **tile, BLOCK_N=launch.block_n, num_warps=launch.num_warps,
         # Each multiplication and addition rounded on its own, as in PyTorch's eager ops:
-        # with ADD_DH, dx + dh is then the unfused add's sum, bit for bit, not one fused
-        # multiply-add (Triton fuses by default; so it does in 3.9).
+        # with ADD_DH, dx + dh is then the unfused add's sum, bit for bit in float32 (in
+        # half precision the unfused add reads dx rounded), not one fused multiply-add
+        # (Triton fuses by default; so it does in 3.9).
         enable_fp_fusion=False,
     )  # fmt: skip
 
