@@ -17,6 +17,10 @@ def bfloat16_sum_of_squares(x, weight):
     rms = torch.rsqrt(squares.float() / x.shape[-1] + EPS)
     return (x.float() * rms * weight.float()).to(x.dtype)
 
+def with_mean_square(x, weight, mean_square, eps=EPS):
+    """(b) from a mean square computed another way."""
+    return (x.float() * torch.rsqrt(mean_square + eps) * weight.float()).to(x.dtype)
+
 def passes(actual, expected, tolerance):
     try:
         torch.testing.assert_close(actual, expected, atol=tolerance, rtol=tolerance)
@@ -31,20 +35,36 @@ print(f"rtol 1e-2 in bfloat16 steps: {1e-2 / step:.2f} to {2e-2 / step:.2f}")
 #> rtol 1e-2 in bfloat16 steps: 1.28 to 2.56
 
 reference = cast_once(x, gain)  # convention (b)
+squares = x.float().pow(2)
 candidates = {
     "F.rms_norm (same convention)": F.rms_norm(x, (n,), gain, EPS),
     "(a) LLaMA": llama(x, gain),
     "(f) eps outside": eps_outside(x, gain),
     "squares added in bfloat16": bfloat16_sum_of_squares(x, gain),
+    # (b) again, its squares added in another order (16 chunks, then their sums): right.
+    "(b), another summation order": with_mean_square(
+        x, gain, squares.reshape(64, 16, -1).sum(-1).sum(-1, keepdim=True) / n
+    ),
+    # And two mistakes.
+    "(b), mean over n - 1": with_mean_square(
+        x, gain, squares.sum(-1, keepdim=True) / (n - 1)
+    ),
+    "(b), eps 1e-5, not 1e-6": with_mean_square(
+        x, gain, squares.mean(-1, keepdim=True), eps=1e-5
+    ),
 }
-print(f"{'against (b)':<30}{'1e-2':>8}{'differ':>9}{'max ulps':>10}")
-#> against (b)                       1e-2   differ  max ulps
+print(f"{'against (b)':<30}{'1e-2':>8}{'differ':>9}{'outputs':>9}{'max ulps':>10}")
+#> against (b)                       1e-2   differ  outputs  max ulps
 for name, out in candidates.items():
     distance = ulps(out, reference)
     differ = (distance > 0).float().mean()
     verdict = passes(out, reference, 1e-2)
-    print(f"{name:<30}{verdict:>8}{differ:>9.1%}{distance.max():>10}")
-    #> F.rms_norm (same convention)    passes     0.0%         0
-    #> (a) LLaMA                       passes    26.0%         1
-    #> (f) eps outside                 passes     0.0%         1
-    #> squares added in bfloat16       passes    19.0%         1
+    count = (distance > 0).sum()  # of 64 x 4096
+    print(f"{name:<30}{verdict:>8}{differ:>9.1%}{count:>9}{distance.max():>10}")
+    #> F.rms_norm (same convention)    passes     0.0%        0         0
+    #> (a) LLaMA                       passes    26.0%    68169         1
+    #> (f) eps outside                 passes     0.0%       33         1
+    #> squares added in bfloat16       passes    19.0%    49726         1
+    #> (b), another summation order    passes     0.0%        1         1
+    #> (b), mean over n - 1            passes     2.2%     5876         1
+    #> (b), eps 1e-5, not 1e-6         passes     0.1%      238         1
