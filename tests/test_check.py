@@ -10,6 +10,7 @@ import subprocess
 import sys
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
@@ -412,6 +413,21 @@ def test_the_half_check_fails_an_output_in_another_dtype_and_measures_it():
     (half,) = [v for v in check(out_in_float32).verdicts if v.check == "half"]
     assert half.passed is False
     assert "float16 wrong (error 0.0 ulp, out float32, not float16)" in half.detail
+
+
+def computed_elsewhere(x, weight, eps=1e-6):
+    # Code in another language, reached through its buffers (here NumPy's float32, as
+    # ctypes or pybind11 would hand them over): no autograd through it.
+    h, w = x.detach().float().cpu().numpy(), weight.detach().float().cpu().numpy()
+    y = w * h / np.sqrt((h * h).mean(-1, keepdims=True) + np.float32(eps))
+    return torch.from_numpy(y).to(device=x.device, dtype=x.dtype)
+
+
+def test_code_in_another_language_is_checked_through_a_function_on_its_buffers():
+    report = check(computed_elsewhere)
+    assert report.passed, report.table()
+    assert report.conventions["rounding"] == "float32"
+    assert verdict(report, "gradients").passed is None
 
 
 def mean_square_floored_at_eps(x, weight, eps=1e-6):
