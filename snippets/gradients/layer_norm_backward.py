@@ -13,12 +13,12 @@ def layer_norm_backward(x, weight, grad_out, eps=1e-6):
     return (weighted - along_ones - x_hat * along_x_hat) / sigma
 
 x = torch.tensor([2.0, 0.5, -1.0, 1.5], dtype=torch.float64, requires_grad=True)
-weight = torch.ones(4, dtype=torch.float64)
+weight = torch.tensor([0.5, 1.5, 2.0, 0.7], dtype=torch.float64)
 grad_out = torch.tensor([0.1, -0.2, 0.3, -0.1], dtype=torch.float64)
 
 ours = layer_norm_backward(x.detach(), weight, grad_out)
 torch.nn.functional.layer_norm(x, (4,), weight, eps=1e-6).backward(grad_out)
 print("dL/dx:", ", ".join(f"{v:.4f}" for v in ours))
-#> dL/dx: 0.1538, -0.2141, 0.1164, -0.0561
+#> dL/dx: 0.1831, -0.3631, 0.1818, -0.0019
 print(torch.allclose(ours, x.grad))
 #> True

@@ -11,6 +11,13 @@ y.sum().backward()
 # At x = 0, r = sqrt(eps) and x_hat = 0, so dL/dx = weight * g / sqrt(eps).
 print(x.grad)
 #> tensor([1000., 1000., 1000., 1000.], dtype=torch.float64)
+# With another gain and upstream gradient: weight * g / sqrt(eps), element by element.
+x.grad = None
+gain = torch.tensor([0.5, 1.5, 2.0, 0.7], dtype=torch.float64)
+g = torch.tensor([0.1, -0.2, 0.3, -0.1], dtype=torch.float64)
+(gain * x / torch.sqrt(x.pow(2).mean() + eps)).backward(g)
+print(x.grad.tolist(), torch.allclose(x.grad, gain * g / eps**0.5))
+#> [50.0, -300.0, 600.0, -70.0] True
 
 # A batch of a real row and an all-zero padding row, under two losses: one reads every
 # row's output (g = 1 on the padding row), one leaves the padding row out (g = 0 there).
