@@ -681,6 +681,38 @@ def test_a_channel_first_norm_is_checked_at_dim_1_and_told_so_otherwise():
     assert report.conventions["dim"] == "1 (channel-first)"
 
 
+class ContiguousChannelFirstRMSNorm(ChannelFirstRMSNorm):
+    """An NCHW kernel's wrapper: contiguous (N, C, H, W) input or a clear error."""
+
+    def forward(self, x):
+        if x.dim() != 4 or not x.is_contiguous():
+            raise ValueError("x must be a contiguous (N, C, H, W) tensor")
+        return super().forward(x)
+
+
+def test_a_channel_first_kernel_gets_contiguous_nchw_input_and_a_hint():
+    report = check(ContiguousChannelFirstRMSNorm, dim=1)
+    assert report.passed, report.table()
+    assert verdict(report, "strides").passed is None  # strided input refused, reported
+    with pytest.raises(UsageError, match="pass --dim 1"):  # its error names no shape
+        check(ContiguousChannelFirstRMSNorm)
+
+
+def vectorized_by_eight(x, weight, eps=1e-6):
+    if x.shape[-1] % 8:
+        raise ValueError(f"hidden size must be a multiple of 8, got {x.shape[-1]}")
+    return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
+def test_a_clearly_refused_size_is_reported_not_failed():
+    report = check(vectorized_by_eight)
+    assert report.passed, report.table()
+    sizes = verdict(report, "sizes")
+    assert (
+        sizes.passed and "refuses 769 features (ValueError: hidden size" in sizes.detail
+    )
+
+
 def mean_square_without_keepdim(x, weight, eps=1e-6):
     return (
         weight * x * torch.rsqrt(x.pow(2).mean(-1) + eps)
