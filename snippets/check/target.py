@@ -145,9 +145,8 @@ class Subject:
         moved = (x[None] if one_row else x).movedim(-1, 1)
         added = (None,) * (4 - moved.dim())  # views: a strided input keeps its strides
         four_d = moved[(..., *added)]
-        if (
-            x.is_contiguous()
-        ):  # in (N, C, H, W) memory, as a channel-first model holds it
+        # A contiguous input in (N, C, H, W) memory, as a channel-first model holds it.
+        if x.is_contiguous():
             four_d = four_d.contiguous()
         y = _tensor_like(self._call(four_d, weight, dtype), four_d)
         y = y[(..., *(0 for _ in added))].movedim(1, -1)

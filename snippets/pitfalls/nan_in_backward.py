@@ -22,9 +22,8 @@ print(f"loss {loss.item():.1f}, input gradient NaN: {x.grad.isnan().any().item()
 # with the traceback of the forward call that recorded it.
 x.grad = None
 with warnings.catch_warnings(record=True) as caught, torch.autograd.detect_anomaly():
-    warnings.simplefilter(
-        "always"
-    )  # recorded, not printed: the traceback is read below
+    # Recorded, not printed: the traceback is read below.
+    warnings.simplefilter("always")
     loss = rms_norm_eps_outside(x, weight).pow(2).sum()
     try:
         loss.backward()
