@@ -228,3 +228,21 @@ def test_on_a_gpu_cuda_graphs_capture_the_ops_and_inductor_compiles_them():
     got = outputs_and_gradients(compiled, x)
     for a, b in zip(got, expected, strict=True):
         assert ((a - b).norm() / b.norm()).item() < 1e-5
+
+
+def test_each_new_number_of_rows_compiles_again_as_the_page_says():
+    # The fake implementation takes the rows as numel()'s plain integer, which fixes them:
+    # the Kernel in practice page says so. When math.prod replaces it (with the next GPU
+    # run), this test becomes one that the row count compiles once.
+    compiles = []
+
+    def counting(graph, inputs):
+        compiles.append(graph)
+        return graph.forward
+
+    torch._dynamo.reset()
+    norm = torch.compile(lambda x, w: rms_norm(x, w), backend=counting, fullgraph=True)
+    w = torch.ones(8, device=DEVICE)
+    for m in (3, 5, 7):
+        norm(torch.randn(m, 8, device=DEVICE), w)
+    assert len(compiles) == 3
