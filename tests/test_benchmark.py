@@ -878,23 +878,24 @@ def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm(
     assert "the fastest is the fastest by median" in said
     assert "overlap the runner-up's" not in said  # made-up runs without rounds
     # Where the fastest's rounds overlap the runner-up's, the saying says so.
-    for run in results["runs"]:
-        if run["timing"] == "eager" and run["n"] == 16384:
-            run["ms_min"], run["ms_max"] = 0.9 * run["ms"], 1.1 * run["ms"]
+    for entry in results["runs"]:
+        if entry["timing"] == "eager" and entry["n"] == 16384:
+            entry["ms_min"], entry["ms_max"] = 0.9 * entry["ms"], 1.1 * entry["ms"]
     said = page.headline(results, page.WORDS["en"])[9]
     assert "at N = 4096 F.rms_norm is the fastest, the site's kernel" in said
     assert "at N = 16384 F.rms_norm is the fastest, the site's kernel" in said  # apart
-    for run in results["runs"]:
-        if run["timing"] == "eager" and run["n"] == 16384:
-            run["ms_min"], run["ms_max"] = 0.5 * run["ms"], 1.5 * run["ms"]
+    for entry in results["runs"]:
+        if entry["timing"] == "eager" and entry["n"] == 16384:
+            entry["ms_min"], entry["ms_max"] = 0.5 * entry["ms"], 1.5 * entry["ms"]
     said = page.headline(results, page.WORDS["en"])[9]
     assert (
         "at N = 16384 F.rms_norm is the fastest, though its rounds overlap the "
         "runner-up's, the site's kernel 0.67× as fast" in said
     )
     assert "at N = 4096 F.rms_norm is the fastest, the site's kernel" in said
-    assert "가장 빠르며(두 번째로 빠른 구현과 라운드 범위가 겹침) 이 사이트의" in (
-        page.headline(results, page.WORDS["ko"])[9]
+    assert (
+        "가장 빠르며(두 번째로 빠른 구현과 라운드 범위가 겹침) 이 사이트의"
+        in (page.headline(results, page.WORDS["ko"])[9])
     )
     korean_host = page.headline(results, page.WORDS["ko"])[9]
     assert "1000번 연달아 호출해 잰" in korean_host

@@ -48,6 +48,38 @@ def test_gradcheck_runs_where_the_implementation_computes_in_float64():
     assert "gradcheck in float64 passes" in gradients.detail
 
 
+def mean_square_summed_in_float32(x, weight, eps=1e-6):
+    # The rest in float64 for float64 input: gradcheck's steps vanish in that sum.
+    compute = torch.promote_types(x.dtype, torch.float32)
+    mean_square = x.float().pow(2).mean(-1, keepdim=True).to(compute)
+    y = weight.to(compute) * x.to(compute) * torch.rsqrt(mean_square + eps)
+    return y.to(x.dtype)
+
+
+def test_gradcheck_is_not_run_on_a_statistic_summed_in_float32():
+    # The probe's rows have mean squares no float32 value equals: the sum shows.
+    gradients = next(
+        v
+        for v in check(mean_square_summed_in_float32).verdicts
+        if v.check == "gradients"
+    )
+    assert gradients.passed and "gradcheck not run" in gradients.detail
+
+
+def test_a_hand_written_backward_without_a_slip_passes():
+    # So each slip below is what fails its check.
+    assert failing(with_backward_slip("none")) == set()
+
+
+def f_rms_norm(x, weight, eps=1e-6):
+    return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
+@pytest.mark.parametrize("eps", [0.5, 3.0])
+def test_a_large_eps_declared_is_taken_in_when_the_form_is_measured(eps):
+    assert failing(f_rms_norm, eps=eps) == set()
+
+
 def layer_norm_like(x, weight, eps=1e-6):
     x = x - x.mean(-1, keepdim=True)  # subtracts the mean: not RMSNorm
     return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
@@ -344,6 +376,120 @@ def statistic_of_whole_blocks(x, weight, eps=1e-6):
     return (x32 * r * weight.float()).to(x.dtype)
 
 
+class BackwardSlip(torch.autograd.Function):
+    """The right forward, in float32; the page's backward with one slip, `slip`."""
+
+    @staticmethod
+    def forward(ctx, x, weight, slip, eps):
+        h = x.float()
+        r = torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+        y = (h * r * weight.float()).to(x.dtype)
+        ctx.save_for_backward(x, weight, r, y)
+        ctx.slip, ctx.eps = slip, eps
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight, r, y = ctx.saved_tensors
+        n, slip = x.shape[-1], ctx.slip
+        if slip == "statistic without the upcast":  # recomputed in x's dtype
+            r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + ctx.eps).float()
+        if slip == "x read as contiguous":  # as a kernel given only x's pointer
+            contiguous = torch.empty_like(x, memory_format=torch.contiguous_format)
+            x = x.as_strided(x.shape, contiguous.stride(), x.storage_offset())
+        x_hat = x.float() * r
+        if slip == "x / RMS rebuilt as y / gain":  # saves memory; 0 / 0 at a zero gain
+            x_hat = y.float() / weight.float()
+        g = grad.float() * weight.float()
+        products = (g * x_hat).reshape(-1, n)
+        if slip == "rows squeezed":  # (1, n) becomes (n,): its mean over dim 1 raises
+            products = products.squeeze()
+        mean = products.mean(1, keepdim=True).reshape(*x.shape[:-1], 1)
+        dx = r * (g - x_hat * mean)
+        dw = (grad.float() * x_hat).reshape(-1, n).sum(0)
+        if slip == "dw of whole blocks only":  # a last partial block of 64 dropped
+            dw[n - n % 64 :] = 0
+        return dx.to(x.dtype), dw.to(weight.dtype), None, None
+
+
+def with_backward_slip(slip):
+    def norm(x, weight, eps=1e-6):
+        return BackwardSlip.apply(x, weight, slip, eps)
+
+    norm.__name__ = "backward_with_" + re.sub(r"\W+", "_", slip)
+    return norm
+
+
+def upcasts_only_batches(x, weight, eps=1e-6):
+    # A decode step's path, one row, without the upcast.
+    if x.shape[:-1].numel() == 1:
+        return no_upcast(x, weight, eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def upcasts_only_under_autograd(x, weight, eps=1e-6):
+    # An inference path, taken under no_grad, without the upcast.
+    if not torch.is_grad_enabled():
+        return no_upcast(x, weight, eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def upcasts_only_small_inputs(x, weight, eps=1e-6):
+    # A path for inputs past 2**20 elements without the upcast.
+    if x.numel() > 2**20:
+        return no_upcast(x, weight, eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+class AnotherEpsInEval(RMSNorm):
+    """Right in training; in eval mode (a fused kernel's path) with eps 1e-5."""
+
+    def forward(self, x):
+        eps = self.eps if self.training else 1e-5
+        return rms_norm(x, self.normalized_shape, self.weight, eps)
+
+
+class WeightConvertedOnce(RMSNorm):
+    """A float32 weight converted to the input's dtype on the first call and kept: later
+    weights (an optimizer's updates) never reach the output."""
+
+    def forward(self, x):
+        if self.weight.dtype == x.dtype:
+            return super().forward(x)
+        if not hasattr(self, "converted"):
+            self.converted = self.weight.detach().to(x.dtype)
+        return rms_norm(x, self.normalized_shape, self.converted, self.eps)
+
+
+class IgnoresItsConfigEps(torch.nn.Module):
+    """Takes ε by the configuration's name, rms_norm_eps, and uses 1e-6 whatever it is."""
+
+    def __init__(self, n, rms_norm_eps=1e-5):
+        super().__init__()
+        self.weight, self.eps = torch.nn.Parameter(torch.ones(n)), 1e-6
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1], self.weight, self.eps)
+
+
+class GainNotAParameter(torch.nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps = torch.ones(n), eps  # a plain tensor: never trained
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1], self.weight, self.eps)
+
+
+class BiasStartedAtOnes(RMSNorm):
+    def __init__(self, n):
+        super().__init__(n)
+        self.bias = torch.nn.Parameter(torch.ones(n))  # a bias starts at zeros
+
+    def forward(self, x):
+        return super().forward(x) + self.bias
+
+
 def weight_read_as_input_dtype(x, weight, eps=1e-6):
     # A kernel that loads the weight with x's element type: a float32 weight's bytes
     # read as bfloat16 numbers.
@@ -373,6 +519,20 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
         (pooled_over_rows, "shapes"),
         (statistic_of_whole_blocks, "sizes"),
         (TruncNormalInit, "init"),
+        # Paths and parts a model reaches that the first checks did not.
+        (upcasts_only_batches, "half"),
+        (upcasts_only_under_autograd, "half"),
+        (upcasts_only_small_inputs, "half"),
+        (with_backward_slip("statistic without the upcast"), "half"),
+        (AnotherEpsInEval, "forward"),
+        (WeightConvertedOnce, "mixed"),
+        (with_backward_slip("rows squeezed"), "gradients"),
+        (with_backward_slip("x / RMS rebuilt as y / gain"), "gradients"),
+        (with_backward_slip("dw of whole blocks only"), "sizes"),
+        (with_backward_slip("x read as contiguous"), "strides"),
+        (IgnoresItsConfigEps, "eps"),
+        (GainNotAParameter, "init"),
+        (BiasStartedAtOnes, "init"),
     ],
     ids=lambda v: getattr(v, "__name__", v),
 )
@@ -726,6 +886,16 @@ def test_a_shape_error_is_told_to_pass_dim_1_only_where_dim_1_runs():
     # A norm over the last dimension given channel-first inputs is refused, not passed.
     with pytest.raises(UsageError, match=r"x of shape \(rows, 64, 1, 1\)"):
         check(RMSNorm, dim=1)
+
+
+def written_for_three_dims(x, weight, eps=1e-6):
+    _, _, channels = x.shape  # B, T, C: as nanoGPT-style code reads it
+    return F.rms_norm(x, (channels,), weight, eps)
+
+
+def test_a_norm_written_for_one_rank_is_told_to_read_the_last_size():
+    with pytest.raises(UsageError, match=r"unpacks x's shape.*x\.shape\[-1\]"):
+        check(written_for_three_dims)
 
 
 def make_norm(hidden_size):
@@ -1111,7 +1281,8 @@ def test_a_norm_that_writes_into_its_input_is_told_to_be_given_a_copy():
         check(in_place_in_float16)
     report = check(lambda x, weight: normalizes_in_place(x.clone(), weight))
     passed = {verdict.check for verdict in report.verdicts if verdict.passed}
-    assert {"forward", "eps", "shapes", "strides"} <= passed  # half fails: no upcast
+    # half fails (no upcast), and every backward (written over what autograd saved).
+    assert {"forward", "eps", "shapes"} <= passed
 
 
 def returns_its_input(x, weight, eps=1e-6):
@@ -1156,7 +1327,10 @@ class NamedEpsilonTwice(NamedEpsilon):
 
 
 def test_eps_a_target_cannot_receive_is_a_usage_error():
-    with pytest.raises(UsageError, match="takes no argument named eps or epsilon"):
+    with pytest.raises(
+        UsageError,
+        match="takes no argument named eps, epsilon, rms_norm_eps or norm_eps",
+    ):
         check(lambda x, weight: F.rms_norm(x, x.shape[-1:], weight), eps=1e-5)
 
 
@@ -1241,7 +1415,7 @@ def test_eps_outside_told_fails_a_norm_with_eps_inside():
 
 def test_the_one_file_checker_the_check_page_offers_runs_alone(built_site, tmp_path):
     """downloads/check_rmsnorm.py, copied into an empty folder beside a reader's norm and run
-    in isolated mode, gives the package's verdicts (snippets/check/cli.py shows its report)."""
+    in isolated mode, gives the package's verdicts (snippets/check/examples.py shows its report)."""
     checker = built_site / "downloads" / "check_rmsnorm.py"
     (tmp_path / checker.name).write_bytes(checker.read_bytes())
     (tmp_path / "my_norm.py").write_text(

@@ -108,7 +108,7 @@ def main(argv=None) -> int:
         text = json.dumps({**asdict(report), "passed": report.passed}, indent=2)
     else:
         text = report.table()
-    # Written to sys.stdout, which a caller can redirect (the Check page's cli.py does).
+    # Written to sys.stdout, which a caller can redirect (the Check page's examples.py does).
     sys.stdout.write(text + "\n")
     return 0 if report.passed else 1
 

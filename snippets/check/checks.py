@@ -28,19 +28,26 @@ from snippets.check.target import (
 )
 
 def check_forward(norm, found, device):
+    """Rows of RMS 1e-2 to 1e2 against float64, as training calls the norm and as a model
+    serves (eval mode, inference_mode), where a norm may take another path."""
     x = rows([1e-2, 1e-1, 1.0, 10.0, 100.0], device)
     w = weight(found, device, seed=1)
-    y = norm(x, w)
     ref = reference(
         x, gain(found, w), found["eps"] or 0.0, found["eps placement"] == "inside"
     )
-    error = ((y.double() - ref).abs().amax(-1) / ref.abs().amax(-1)).max().item()
-    ok = error < (1e-12 if y.dtype == torch.float64 else 1e-5)
+    trained = norm(x, w)
+    with norm.serving():
+        served = norm(x, w)
+    errors = [
+        ((y.double() - ref).abs().amax(-1) / ref.abs().amax(-1)).max().item()
+        for y in (trained, served)
+    ]
+    bound = 1e-12 if trained.dtype == torch.float64 else 1e-5
+    detail = f"float32 rows of RMS 1e-2 to 1e2: largest error {errors[0]:.1e}"
+    if errors[1] != errors[0]:
+        detail += f"; in eval mode under inference_mode {errors[1]:.1e}"
     return Verdict(
-        "forward",
-        ok,
-        f"float32 rows of RMS 1e-2 to 1e2: largest error {error:.1e}",
-        "math/#the-rmsnorm-definition",
+        "forward", max(errors) < bound, detail, "math/#the-rmsnorm-definition"
     )
 
 def check_eps(norm, found, device):
@@ -136,23 +143,58 @@ PAST_FLOAT16 = HALF_ROWS[1:]
 # A model's hidden size besides the checker's 64 features: a kernel may take another path
 # for wide rows (one without the upcast).
 WIDE = 4096
+# Rows of WIDE features in the large batch: over 2**20 elements, as code that picks its
+# path by the input's size may switch there.
+LARGE_BATCH = 257
+# The input gradient's bound, relative to its largest entry: a row lost to overflow is off
+# by about 1; the rounding of a right one, a few ulps.
+HALF_GRADIENT = 0.1
 
 def half_errors(norm, found, device, dtype, n):
-    """The relative error of each of the HALF_ROWS of n features (inf for NaN), and the
-    output's dtype."""
+    """The relative error of each of the HALF_ROWS of n features (inf for NaN), for each
+    way of calling the norm (the three rows at once, keyed "", first), and the output's
+    dtype. A norm may take another path called on one row (a decode step), on a large
+    batch, or as a model serves, and its backward may lose what its forward keeps."""
     x = rows([1.0, 300.0, 1.0], device, dtype, n=n)
     # An outlier channel, as activations have: 256 squared overflows float16 though the
     # row's RMS is only about 32 (about 4 at 4096 features).
     x[-1, 7] = 256.0
     w = weight(found, device, seed=2, n=n).to(dtype)
     y = norm(x, w, dtype=dtype)
+    outputs = {
+        "": y,
+        "one row at a time": torch.cat([norm(row[None], w, dtype=dtype) for row in x]),
+    }
+    if n == WIDE:
+        filler = rows([1.0] * (LARGE_BATCH - len(x)), device, dtype, seed=25, n=n)
+        large = norm(torch.cat([x, filler]), w, dtype=dtype)[: len(x)]
+        outputs[f"in a batch of {LARGE_BATCH} rows"] = large
+    with norm.serving():
+        outputs["in eval mode under inference_mode"] = norm(x, w, dtype=dtype)
     inside = found["eps placement"] != "outside"
-    ref = reference(x, gain(found, w), found["eps"] or 0.0, inside)
+    x64 = x.double().requires_grad_()
+    ref = reference(x64, gain(found, w), found["eps"] or 0.0, inside)
     # Relative to each output, or to 1e-2 for smaller ones (the outputs' RMS is about 1):
     # at 4096 features x / ||x||, which forms like F.normalize(x) * sqrt(n) go through,
     # holds values near float16's subnormal range, with fewer bits, in such outputs.
-    relative = (y.double() - ref).abs() / ref.abs().clamp_min(1e-2)
-    return relative.amax(-1).nan_to_num(nan=math.inf).tolist(), y.dtype
+    errors = {
+        way: ((out.double() - ref.detach()).abs() / ref.detach().abs().clamp_min(1e-2))
+        .amax(-1)
+        .nan_to_num(nan=math.inf)
+        .tolist()
+        for way, out in outputs.items()
+    }
+    given = x.clone().requires_grad_()
+    y = norm(given, w, dtype=dtype)
+    if y.requires_grad:  # scaled to the outputs' bound: HALF_GRADIENT is 3 ulps here
+        upstream = rows([1.0] * len(x), device, dtype, seed=26, n=n)
+        torch.autograd.backward(y, upstream.clone())  # a backward may write into it
+        torch.autograd.backward(ref, upstream.double())
+        wrong = (given.grad.double() - x64.grad).abs().amax(-1)
+        relative = (wrong / x64.grad.abs().amax(-1)).nan_to_num(nan=math.inf)
+        ulp = torch.finfo(dtype).eps
+        errors["input gradient"] = (relative * 3 * ulp / HALF_GRADIENT).tolist()
+    return errors, y.dtype
 
 def check_half(norm, found, device):
     details, failed, unreliable = [], False, False
@@ -160,14 +202,23 @@ def check_half(norm, found, device):
     for dtype in (torch.float16, torch.bfloat16):
         ulp, short = torch.finfo(dtype).eps, str(dtype).removeprefix("torch.")
         errors, wrong, wrong_widths, outs, lost = [], [], [], set(), True
+        ways, gradient = [], 0.0  # the ways of calling it that go wrong; dx's error
         for n in widths:
             target = norm if n == N else norm.at_width(n)
-            at_n, out = half_errors(target, found, device, dtype, n)
+            by_way, out = half_errors(target, found, device, dtype, n)
             outs.add(str(out).removeprefix("torch."))
-            errors += at_n
-            rows_wrong = [r for r, e in zip(HALF_ROWS, at_n) if not e <= 3 * ulp]
-            # Overflow loses a row (zeros or NaN), not a few ulps of it.
-            lost &= all(e >= 0.5 for e in at_n if not e <= 3 * ulp)
+            scaled = by_way.get("input gradient", [0.0])
+            gradient = max(gradient, max(scaled) * HALF_GRADIENT / (3 * ulp))
+            errors += [e for way, at_n in by_way.items() if way != "input gradient"
+                       for e in at_n]  # fmt: skip
+            rows_wrong = []
+            for way, at_n in by_way.items():
+                wrong_here = [r for r, e in zip(HALF_ROWS, at_n) if not e <= 3 * ulp]
+                rows_wrong += [r for r in wrong_here if r not in rows_wrong]
+                ways += [way] if wrong_here and way not in ways else []
+                # Overflow loses a row (zeros or NaN), not a few ulps of it.
+                if way != "input gradient":
+                    lost &= all(e >= 0.5 for e in at_n if not e <= 3 * ulp)
             wrong += [row for row in rows_wrong if row not in wrong]
             wrong_widths += [str(n)] if rows_wrong else []
         out = ", ".join(sorted(outs))
@@ -185,6 +236,10 @@ def check_half(norm, found, device):
             detail += (
                 f", on {' and '.join(wrong)}, of {' and '.join(wrong_widths)} features"
             )
+            if "" not in ways:  # right called on all rows at once: say how it was wrong
+                detail += f", {' and '.join(ways)} only"
+                if "input gradient" in ways:
+                    detail += f", off by {gradient:.2g} of its largest entry"
             if dtype == torch.float16 and set(wrong) <= set(PAST_FLOAT16) and lost:
                 detail += ", where values square to more than float16's largest, 65504"
         details.append(f"{short} {'wrong' if bad else 'ok'} ({detail})")
@@ -194,33 +249,49 @@ def check_half(norm, found, device):
         "; ".join(details)
         + "; rows of RMS 1 and 300 and one with an outlier channel, of "
         + " and ".join(str(n) for n in widths)
-        + " features",
+        + " features: at once, one at a time"
+        + (f", among {LARGE_BATCH} rows" if WIDE in widths else "")
+        + " and in eval mode under inference_mode, and the input gradient",
         "pitfalls/#no-float32-upcast",
     )
 
 def check_mixed(norm, found, device):
     """A float32 weight with bfloat16 input, as in a model whose weights stay in float32:
-    the output, in whichever dtype it comes, within 3 bfloat16 ulps of float64. A clear
-    error refusing the mix is reported, not failed."""
+    the output, in whichever dtype it comes, within 3 bfloat16 ulps of float64, with one
+    weight and then another (a weight converted once and kept would miss its updates), and
+    a gradient reaching the weight. A clear error refusing the mix is reported, not
+    failed."""
     see = "pitfalls/#no-float32-upcast"
-    x, w = rows([1.0, 300.0], device, torch.bfloat16), weight(found, device, seed=17)
-    try:
-        with warnings.catch_warnings():
-            # torch.nn.RMSNorm's: no fused kernel for the mix. The check asks for it.
-            warnings.filterwarnings("ignore", message="Mismatch dtype")
-            y = norm(x, w)
-    except REFUSALS as error:
-        refused = f"refuses it ({type(error).__name__}: {error})"
-        return Verdict("mixed", None, refused[:160], see)
-    ref = reference(
-        x, gain(found, w), found["eps"] or 0.0, found["eps placement"] == "inside"
-    )
-    ulp = torch.finfo(torch.bfloat16).eps
-    error = ((y.double() - ref).abs() / ref.abs().clamp_min(1e-3)).max().item()
-    ok = bool(torch.isfinite(y).all()) and error <= 3 * ulp
+    x = rows([1.0, 300.0], device, torch.bfloat16)
+    ulp, errors, ok = torch.finfo(torch.bfloat16).eps, [], True
+    for seed in (17, 30):
+        w = weight(found, device, seed=seed).requires_grad_()
+        try:
+            with warnings.catch_warnings():
+                # torch.nn.RMSNorm's: no fused kernel for the mix. The check asks for it.
+                warnings.filterwarnings("ignore", message="Mismatch dtype")
+                y = norm(x, w)
+        except REFUSALS as error:
+            refused = f"refuses it ({type(error).__name__}: {error})"
+            return Verdict("mixed", None, refused[:160], see)
+        inside = found["eps placement"] == "inside"
+        ref = reference(x, gain(found, w.detach()), found["eps"] or 0.0, inside)
+        errors.append(
+            ((y.detach().double() - ref).abs() / ref.abs().clamp_min(1e-3)).max().item()
+        )
+        ok &= bool(torch.isfinite(y).all()) and errors[-1] <= 3 * ulp
     out = str(y.dtype).removeprefix("torch.")
-    error = f"error {error / ulp:.1f} bfloat16 ulp"
-    detail = f"float32 weight, bfloat16 input: {error}, out {out}"
+    detail = (
+        f"float32 weight, bfloat16 input: error {max(errors) / ulp:.1f} bfloat16 ulp"
+    )
+    if errors[1] > 3 * ulp >= errors[0]:
+        detail += " with a second weight (the first one kept?)"
+    detail += f", out {out}"
+    if y.requires_grad:
+        y.sum().backward()
+        if w.grad is None:
+            ok = False
+            detail += "; no gradient reaches the float32 weight"
     return Verdict("mixed", ok, detail, see)
 
 def percent(share: float) -> str:
@@ -388,6 +459,19 @@ def check_gradients(norm, found, device):
     errors, _ = gradient_errors(norm, found, *again, g, between=other)
     ok &= max(errors) < 1e-4
     detail += f"; after a second forward: {errors[0]:.1e}, {errors[1]:.1e}"
+    # One row, as a decode step has it; and a gain of 0 on one feature (one a model turned
+    # off), where a backward that rebuilds x / RMS as y / gain divides by 0.
+    switched_off = weight(found, device, seed=4)
+    switched_off[5] = 0.0 if found["gain"] == "w" else -1.0
+    cases = {
+        "one row": (x.detach()[2:3], w.detach(), g[2:3]),
+        "a gain of 0 on one feature": (x.detach(), switched_off, g),
+    }
+    for name, (rows_in, gains, upstream) in cases.items():
+        inputs = rows_in.clone().requires_grad_(), gains.clone().requires_grad_()
+        errors, _ = gradient_errors(norm, found, *inputs, upstream)
+        ok &= max(errors) < 1e-4  # a NaN fails too
+        detail += f"; {name}: {errors[0]:.1e}, {errors[1]:.1e}"
     if wrote:
         detail += "; the backward wrote into the upstream gradient (allowed, noted)"
     if runs_in_float64(norm, found, device):
@@ -434,7 +518,7 @@ def check_dw(norm, found, device):
 
 def check_sizes(norm, found, device):
     """Rows of 769 and 3584 features (odd, and a hidden size that is no power of two) against
-    float64, forward and input gradient: a kernel whose blocks assume a multiple of their
+    float64, forward and both gradients: a kernel whose blocks assume a multiple of their
     size, or a power of two, misses or misreads the last features."""
     if norm.init:
         detail = "not run: the constructor's arguments (--init) are set for 64 features"
@@ -443,7 +527,7 @@ def check_sizes(norm, found, device):
     for n in (769, 3584):
         wide = norm.at_width(n)
         x = rows([0.5, 2.0, 30.0], device, seed=21, n=n).requires_grad_()
-        w = weight(found, device, seed=22, n=n)
+        w = weight(found, device, seed=22, n=n).requires_grad_()
         try:
             y = wide(x, w)
         except REFUSALS as error:  # a clear refusal of a size is reported, not failed
@@ -452,39 +536,44 @@ def check_sizes(norm, found, device):
         sizes.append(str(n))
         dy = rows([1.0] * 3, device, seed=23, n=n)
         x64 = x.detach().double().requires_grad_()
+        w64 = w.detach().double().requires_grad_()
         inside = found["eps placement"] == "inside"
-        ref = reference(x64, gain(found, w), found["eps"] or 0.0, inside)
+        ref = reference(x64, gain(found, w64), found["eps"] or 0.0, inside)
         pairs = [(y.detach(), ref.detach())]
-        if y.requires_grad:  # and the input gradient, where there is one
+        if y.requires_grad:  # and the gradients, where there are
             torch.autograd.backward(y, dy.clone())  # a backward may write into it
             torch.autograd.backward(ref, dy.double())
             pairs.append((x.grad, x64.grad))
+            if w.grad is not None:  # none reaching the weight fails dw
+                pairs.append((w.grad, w64.grad))
         errors = [
             ((a.double() - b).abs().max() / b.abs().max()).item() for a, b in pairs
         ]
-        if errors[0] > 1e-5 or errors[-1] > 1e-4:
+        if errors[0] > 1e-5 or max(errors[1:], default=0.0) > 1e-4:
             wrong.append(f"{n} (errors {', '.join(f'{e:.1e}' for e in errors)})")
             forward_wrong |= errors[0] > 1e-5
     see = "math/#the-rmsnorm-definition"
     if y is None:
         return Verdict("sizes", None, "; ".join(refused), see)
-    checked = "forward and input gradient" if y.requires_grad else "forward"
+    checked = "forward and gradients" if y.requires_grad else "forward"
     detail = (
         "wrong at " + " and ".join(wrong) + f" features, {checked}"
         if wrong
         else f"rows of {' and '.join(sizes)} features: {checked} as float64's"
     )
     if not y.requires_grad:
-        detail += f"; input gradient {NO_AUTOGRAD}"
+        detail += f"; gradients {NO_AUTOGRAD}"
     detail = "; ".join([detail, *refused])
-    # Only the input gradient wrong: the backward is at fault, not the formula.
+    # Only the gradients wrong: the backward is at fault, not the formula.
     if wrong and not forward_wrong:
         see = "gradients/#a-custom-autograd-function"
     return Verdict("sizes", not wrong, detail, see)
 
 def runs_in_float64(norm, found, device) -> bool:
-    """Whether float64 input is computed in float64 (many upcast only to float32)."""
-    x, w = rows([1.0, 3.0], device, torch.float64), weight(found, device, 11).double()
+    """Whether float64 input is computed in float64 (many upcast only to float32). The rows'
+    mean squares are not float32 values, so a statistic summed in float32 shows too."""
+    x = rows([1.37, 3.1], device, torch.float64)
+    w = weight(found, device, 11).double()
     try:
         y = norm(x, w)
     except Exception:  # noqa: BLE001 (float64 refused: nothing to gradcheck)
@@ -531,31 +620,44 @@ def check_shapes(norm, found, device):
 
 def check_strides(norm, found, device):
     """Rows that are views, not contiguous copies: every other element of a wider tensor, and
-    a batch transposed. A kernel that reads memory as if rows were contiguous gets them wrong.
-    """
+    a batch transposed, forward and input gradient. A kernel, or a backward, that reads
+    memory as if rows were contiguous gets them wrong."""
     w = weight(found, device, seed=12)
     x = rows([0.5 + 0.25 * i for i in range(8)], device, seed=13)
     wider = torch.zeros(8, 2 * N, device=device)
     wider[:, ::2] = x
+    # Each view taken from a leaf, whose gradient holds the view's in the same places.
     views = {
-        "every other element": wider[:, ::2],
-        "a transposed batch": x.reshape(2, 4, N).transpose(0, 1),
+        "every other element": (wider, lambda t: t[:, ::2]),
+        "a transposed batch": (x.reshape(2, 4, N), lambda t: t.transpose(0, 1)),
     }
+    upstream = rows([1.0] * 8, device, seed=27).reshape(4, 2, N)
     wrong, refused = [], []
-    for name, view in views.items():
+    for name, (base, view_of) in views.items():
+        leaf = base.clone().requires_grad_()
+        view = view_of(leaf)
         try:
             y = norm(view, w)
         except REFUSALS as error:
             refused.append(f"{name} ({type(error).__name__}: {error})"[:120])
             continue
-        if not torch.allclose(y, norm(view.contiguous(), w), rtol=1e-6, atol=1e-7):
+        copy = view.detach().contiguous().requires_grad_()
+        y_copy = norm(copy, w)
+        if not torch.allclose(y, y_copy, rtol=1e-6, atol=1e-7):
             wrong.append(name)
+        elif y.requires_grad:
+            g = upstream.reshape(y.shape)
+            torch.autograd.backward(y, g.clone())  # a backward may write into it
+            torch.autograd.backward(y_copy, g.clone())
+            grad = view_of(leaf.grad)
+            if not torch.allclose(grad, copy.grad, rtol=1e-6, atol=1e-7):
+                wrong.append(f"{name} (its input gradient)")
     if wrong:
         detail = "wrong on " + " and ".join(wrong) + ", against contiguous copies"
     elif refused:
         detail = "refuses " + "; ".join(refused)
     else:
-        detail = "strided rows and a transposed batch: the output of contiguous copies"
+        detail = "strided rows and a transposed batch: as contiguous copies, forward and backward"
     passed = False if wrong else (None if refused else True)
     return Verdict("strides", passed, detail, "kernel/#the-kernels")  # its Layouts
 
@@ -578,9 +680,24 @@ def check_batch(norm, found, device):
     return Verdict("batch", None, detail, "numerics/#batch-invariance")
 
 def check_init(norm, found, device):
-    """A fresh module's weight is the identity gain: ones for w, zeros for 1 + w."""
+    """A fresh module's weight is the identity gain: ones for w, zeros for 1 + w; any other
+    parameter of its shape (a bias) starts at zeros; and a gain kept as a plain tensor
+    attribute, not a parameter, fails: no optimizer sees it, no state_dict saves it."""
     see = "pitfalls/#gains-initialized-like-a-linear-layers-weights"
-    if norm.module is None or norm.weightless:
+    if norm.module is None:
+        return Verdict("init", None, "not applicable: no weight of its own", see)
+    if norm.weightless:
+        plain = [
+            name
+            for name, value in vars(norm.module).items()
+            if isinstance(value, torch.Tensor) and value.shape == (N,)
+        ]
+        if plain:
+            detail = (
+                f"{plain[0]} is a plain tensor of shape ({N},), not an nn.Parameter: a gain"
+                " kept so never trains and is not in the state_dict"
+            )
+            return Verdict("init", False, detail, see)
         return Verdict("init", None, "not applicable: no weight of its own", see)
     fresh = dict(norm.module.named_parameters())[norm.weight_name].detach()
     identity = 1.0 if found["gain"] == "w" else 0.0
@@ -594,7 +711,11 @@ def check_init(norm, found, device):
             f"{found['gain']}, starts with a gain of {start:g}: stored the other way?"
         )
         see = "pitfalls/#loading-gains-stored-the-other-way"
-    return Verdict("init", off == 0, detail, see)
+    parameters = dict(norm.module.named_parameters())
+    biased = [name for name in norm.held if bool(parameters[name].ne(0).any())]
+    if biased:
+        detail += f"; fresh {biased[0]}: not zeros, where a bias starts"
+    return Verdict("init", off == 0 and not biased, detail, see)
 
 def agreement(norm, found, device):
     """Bit-for-bit agreement with torch.nn.RMSNorm and transformers' norm (reported)."""
@@ -681,6 +802,13 @@ def call_hint(error, norm, device) -> str:
         return "; it took x for a size: if it builds the norm, pass --factory"
     if norm.dim == -1 and runs_channel_first(norm, device):
         return "; a norm over dim 1 (channel-first): pass --dim 1"
+    if isinstance(error, ValueError) and "values to unpack" in words:
+        # B, T, C = x.shape: written for one rank, where a layer takes any.
+        return (
+            "; it unpacks x's shape into a fixed number of sizes, where a norm over the"
+            " last dim takes any number of leading ones (the checker passes 1-D to 4-D"
+            " inputs): read the size as x.shape[-1]"
+        )
     return ""
 
 def check(

@@ -1,13 +1,20 @@
+import contextlib
 import importlib
+import io
+import os
+import tempfile
+from pathlib import Path
 
 import torch
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
+from snippets.check.__main__ import main
 from snippets.check.checks import check
 from snippets.check.target import UsageError
 from snippets.implementations.rms_norm_module import RMSNorm
 from snippets.implementations.variants import rms_norm_paper_code
 
+# --8<-- [start:forms]
 def no_upcast(x, weight, eps=1e-6):
     # The formula in x's own dtype: x * x overflows in float16 for |x| >= 256.
     return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
@@ -61,6 +68,7 @@ for name, report in reports.items():
     #> eps_twice_small     none       half
     #> no_eps              none       half, zero rows
     #> TruncNormalInit     float32    init
+# --8<-- [end:forms]
 
 # --8<-- [start:libraries]
 # transformers' norm classes, by model: module, class, and constructor arguments beyond
@@ -131,3 +139,60 @@ def test_rmsnorm_has_none_of_the_mistakes():
     assert check(RMSNorm).passed
 
 test_rmsnorm_has_none_of_the_mistakes()
+
+# The command line, as the Check page's "What it prints" shows it.
+def run_in_folder(files: dict[str, str], argv: list[str]) -> tuple[str, int]:
+    """What `python check_rmsnorm.py ARGV` prints and the exit status it returns, run from
+    a folder that holds `files` (name: text)."""
+    with tempfile.TemporaryDirectory() as folder:
+        for name, text in files.items():
+            Path(folder, name).write_text(text)
+        here = os.getcwd()
+        os.chdir(folder)
+        report = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(report):
+                status = main(argv)
+        finally:
+            os.chdir(here)
+    return report.getvalue().rstrip(), status
+
+# --8<-- [start:cli]
+# An RMSNorm as it is often written from memory: no float32 upcast.
+MY_NORM = """
+import torch
+
+class MyRMSNorm(torch.nn.Module):
+    def __init__(self, dim, eps=1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = torch.nn.Parameter(torch.ones(dim))
+
+    def forward(self, x):
+        return self.weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+"""
+
+# python check_rmsnorm.py my_norm.py:MyRMSNorm, run from a folder that holds my_norm.py:
+printed, status = run_in_folder({"my_norm.py": MY_NORM}, ["my_norm.py:MyRMSNorm"])
+print(printed)
+"""
+my_norm.py:MyRMSNorm: gain w, eps 1e-06, eps placement inside, rounding none
+  pass  forward     float32 rows of RMS 1e-2 to 1e2: largest error 8.0e-08
+  pass  eps         eps 1e-06 inside the square root (rows of RMS 0.0001, 0.0003)
+  FAIL  half        float16 wrong (error 1024.0 ulp, out float16, on the row of RMS 300 and the row with an outlier channel, of 64 and 4096 features, where values square to more than float16's largest, 65504); bfloat16 ok (error 1.1 ulp, out bfloat16); rows of RMS 1 and 300 and one with an outlier channel, of 64 and 4096 features: at once, one at a time, among 257 rows and in eval mode under inference_mode, and the input gradient
+                  see https://rmsnorm-reference.github.io/pitfalls/#no-float32-upcast
+  pass  mixed       float32 weight, bfloat16 input: error 0.2 bfloat16 ulp, out float32
+  info  rounding    float32 differs on 35% of outputs, by up to 2 ulps; llama differs on 45% of outputs, by up to 2 ulps; 65% correctly rounded
+  pass  zero rows   all-zero row: zeros out, finite gradients, as the formula's
+  pass  gradients   input and weight against float64 autograd: errors 6.2e-08, 8.3e-08; 3-D: 6.2e-08, 8.3e-08; 3-D, strided upstream gradient: 6.2e-08, 4.2e-08; after a second forward: 6.2e-08, 8.3e-08; one row: 6.7e-08, 9.4e-08; a gain of 0 on one feature: 7.3e-08, 8.3e-08; gradcheck in float64 passes
+  pass  dw          over 4097 bfloat16 rows: error under 1 ulp of the largest entry
+  pass  shapes      1-D, 3-D and 4-D inputs agree; rows independent
+  pass  sizes       rows of 769 and 3584 features: forward and gradients as float64's
+  pass  strides     strided rows and a transposed batch: as contiguous copies, forward and backward
+  info  batch       the same bits alone and in batches of 7, 256 and 4097 rows
+  pass  init        fresh weight: 0 of 64 entries differ from 1
+  info  agreement   torch.nn.RMSNorm float32 differs; torch.nn.RMSNorm bfloat16 differs; LlamaRMSNorm float32 differs; LlamaRMSNorm bfloat16 differs
+"""
+print("exit status:", status)
+#> exit status: 1
+# --8<-- [end:cli]

@@ -46,11 +46,13 @@ def reference(x, gain, eps, inside=True):
 
 def not_rms_norm(norm, neutral, device) -> str | None:
     """What the target computes instead of x / RMS(x) over the whole row, in words, or None
-    for an RMSNorm. Rows of RMS about 104 and 85 (eps negligible) with a mean of about 30,
-    so that the RMS, the standard deviation and its unbiased form all differ."""
+    for an RMSNorm. Rows of RMS about 104 and 85 (a usual eps negligible; a declared one
+    is taken in, in the form told) with a mean of about 30, so that the RMS, the standard
+    deviation and its unbiased form all differ."""
     x = rows([100.0, 80.0], device) + 30.0
     y, x = norm(x, neutral).double(), x.double()
-    if torch.allclose(y, reference(x, torch.ones_like(x[0]), 0.0), rtol=1e-4):
+    eps, inside = norm.declared_eps or 0.0, not norm.eps_outside
+    if torch.allclose(y, reference(x, torch.ones_like(x[0]), eps, inside), rtol=1e-4):
         return None
     centred = x - x.mean(-1, keepdim=True)
     if torch.allclose(

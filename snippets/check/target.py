@@ -1,6 +1,7 @@
 """The target: loaded from module:name or file.py:name, and called as norm(x, weight)
 whatever its form (a module class, a function, with or without its own weight)."""
 
+import contextlib
 import copy
 import importlib
 import importlib.util
@@ -14,9 +15,11 @@ import torch
 from torch.func import functional_call
 
 N = 64  # features per row: small enough for gradcheck, large enough for a mean
-# The names an eps goes by: PyTorch's `eps`, and `epsilon` in code ported from Flax or
-# Keras; transformers' modules keep theirs as the attribute `variance_epsilon`.
-EPS_ARGUMENTS = ("eps", "epsilon")
+# The names an eps goes by: PyTorch's `eps`, `epsilon` in code ported from Flax or Keras,
+# and a configuration's `rms_norm_eps` (transformers) or `norm_eps` (Meta's params.json)
+# in code that takes it as it is named there; transformers' modules keep theirs as the
+# attribute `variance_epsilon`.
+EPS_ARGUMENTS = ("eps", "epsilon", "rms_norm_eps", "norm_eps")
 EPS_ATTRIBUTES = (*EPS_ARGUMENTS, "variance_epsilon")
 
 class UsageError(Exception):
@@ -102,6 +105,20 @@ class Subject:
                 self.declared_eps = default
         else:
             raise UsageError(f"{obj!r} is neither an nn.Module class nor a function")
+
+    @contextlib.contextmanager
+    def serving(self):
+        """Calls made as a model serves: the module in eval mode, under inference_mode (a
+        norm may take another path there, a fused kernel without autograd)."""
+        training = self.module.training if self.module is not None else None
+        if self.module is not None:
+            self.module.eval()
+        try:
+            with torch.inference_mode():
+                yield
+        finally:
+            if self.module is not None:
+                self.module.train(training)
 
     def at_width(self, n):
         """The same target for rows of n features (a module class built again, Cls(n))."""
@@ -287,8 +304,8 @@ def _eps_argument(obj, eps, takes) -> str | None:
     # A declared eps that the target never receives would blame the target for it.
     if eps is not None and name is None:
         raise UsageError(
-            f"--eps {eps:g}: {obj.__name__} takes no argument named eps or epsilon to"
-            " pass it to"
+            f"--eps {eps:g}: {obj.__name__} takes no argument named"
+            f" {', '.join(EPS_ARGUMENTS[:-1])} or {EPS_ARGUMENTS[-1]} to pass it to"
         )
     return name
 
