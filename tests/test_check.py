@@ -409,6 +409,8 @@ class BackwardSlip(torch.autograd.Function):
         dw = (grad.float() * x_hat).reshape(-1, n).sum(0)
         if slip == "dw of whole blocks only":  # a last partial block of 64 dropped
             dw[n - n % 64 :] = 0
+        if slip == "dw without r beside a float32 weight" and weight.dtype != x.dtype:
+            dw = (grad.float() * x.float()).reshape(-1, n).sum(0)  # a mixed path's slip
         return dx.to(x.dtype), dw.to(weight.dtype), None, None
 
 
@@ -472,6 +474,23 @@ class IgnoresItsConfigEps(torch.nn.Module):
         return rms_norm(x, x.shape[-1], self.weight, self.eps)
 
 
+class GainKeptButNotApplied(torch.nn.Module):
+    """vLLM's RMSNorm built with has_weight=False: a ones tensor kept for a kernel's
+    signature, never applied. Not a gain: init has nothing to judge."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps = torch.ones(n), eps
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1], None, self.eps)
+
+
+def test_a_plain_tensor_the_norm_does_not_apply_is_not_taken_for_its_gain():
+    assert failing(GainKeptButNotApplied) == set()
+    assert verdict(check(GainKeptButNotApplied), "init").passed is None
+
+
 class GainNotAParameter(torch.nn.Module):
     def __init__(self, n, eps=1e-6):
         super().__init__()
@@ -526,6 +545,7 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
         (with_backward_slip("statistic without the upcast"), "half"),
         (AnotherEpsInEval, "forward"),
         (WeightConvertedOnce, "mixed"),
+        (with_backward_slip("dw without r beside a float32 weight"), "mixed"),
         (with_backward_slip("rows squeezed"), "gradients"),
         (with_backward_slip("x / RMS rebuilt as y / gain"), "gradients"),
         (with_backward_slip("dw of whole blocks only"), "sizes"),
@@ -783,9 +803,11 @@ def refuses_mixed_dtypes(x, weight, eps=1e-6):
 
 
 def test_a_weight_without_gradient_fails_dw_and_a_refused_mix_is_reported():
-    assert verdict(check(no_weight_gradient), "dw").detail == (
-        "no gradient reaches the weight"
-    )
+    report = check(no_weight_gradient)
+    assert verdict(report, "dw").detail == "no gradient reaches the weight"
+    # Named in the other checks too, not a crash where they read it.
+    assert verdict(report, "zero rows").detail == "all-zero row: no weight gradient"
+    assert ", inf;" in verdict(report, "gradients").detail
     mixed = verdict(check(refuses_mixed_dtypes), "mixed")
     assert mixed.passed is None and mixed.detail.startswith("refuses it (TypeError")
 

@@ -246,6 +246,17 @@ def test_numbers_keep_their_sign_and_count_and_may_follow_hangul():
 
 # Home's routes by goal: (goal, the pages it points to), in both languages.
 ROUTES = [
+    (
+        "new to it",
+        [
+            "math.md#the-rmsnorm-definition",
+            "math.md#a-worked-example",
+            "#why-models-use-it",
+            "placement.md",
+            "pitfalls.md",
+            "check.md",
+        ],
+    ),
     ("implement", ["implementations.md#a-module-to-copy", "pitfalls.md", "check.md"]),
     ("understand", ["math.md", "gradients.md", "placement.md", "dynamics.md"]),
     (
