@@ -39,6 +39,7 @@ from site_layout import (
     url_path,
 )
 
+from hooks import numbers as numbers_hook
 from hooks import standalone as standalone_hook
 from scripts import standalone
 
@@ -350,6 +351,33 @@ def test_the_one_not_found_page_is_english_and_points_korean_readers_home(built_
     assert "페이지가 없습니다" in korean.get_text()
     assert korean.a["href"] == f"{SITE_PATH}ko/"
     assert [p.name for p in built_site.rglob("404.html")] == ["404.html"]
+
+
+def test_a_number_in_scientific_notation_is_kept_on_one_line():
+    # In prose only: code and formulas as they are, and the text itself unchanged.
+    html = (
+        "<p>ε is 1e-5, 2.0e-07 or 3e+2를, not x2e-5 nor 1.2.3e-4 <code>1e-5</code>"
+        "<math><mn>1e-5</mn></math> <a title='1e-5'>6.1e-05</a></p>"
+    )
+    wrapped = numbers_hook.nowrap_numbers(html)
+    assert wrapped.count('<span class="nowrap">') == 4
+    assert '<span class="nowrap">2.0e-07</span>' in wrapped
+    assert "<code>1e-5</code><math><mn>1e-5</mn></math>" in wrapped
+    assert "<a title='1e-5'><span class=\"nowrap\">6.1e-05</span></a>" in wrapped
+    assert re.sub(r"<[^>]*>", "", wrapped) == re.sub(r"<[^>]*>", "", html)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_number_in_scientific_notation_can_break_in_the_prose(built_site, language):
+    # Models: numbers followed by a Korean particle (1e-5를) too.
+    soup = built_page(built_site, language, Path("models.md"))
+    loose = [
+        text
+        for text in soup.select_one(".md-content").find_all(string=numbers_hook._NUMBER)
+        if not text.find_parent(["code", "pre", "math"])
+        and not text.find_parent("span", class_="nowrap")
+    ]
+    assert loose == []
 
 
 PAGE_BUDGET = 300_000  # bytes of HTML before compression
