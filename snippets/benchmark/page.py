@@ -172,8 +172,8 @@ WORDS = {
             "forward+backward": "the bare launches of the forward and backward kernels",
         },
         "bare_case": "{us} µs, bare {bare} µs",
-        "host_close": "; decided by {margin} µs, less than the two GPUs' hosts differ, so by "
-        "one measurement",
+        "host_close": "; decided by {margin} µs, less than the 10 µs by which the two GPUs' "
+        "hosts differ: not settled",
         "ceiling": "No figure above {limit}% of its copy (rows, QK-norm rows, wide rows: "
         "every dtype, implementation, pass and timing)",
         "figure_case": "{name}, {where}, {mode}, {timing}",
@@ -380,8 +380,8 @@ WORDS = {
             "forward+backward": "순전파 커널과 역전파 커널만 띄우는 시간",
         },
         "bare_case": "{us} µs, 커널만 띄우면 {bare} µs",
-        "host_close": "(판정을 가른 차이 {margin} µs가 두 GPU의 호스트 시간 차이보다 작아 "
-        "한 번의 측정에 기댄 판정)",
+        "host_close": "(판정을 가른 차이 {margin} µs가 두 GPU의 호스트 시간 차이 10 µs보다 "
+        "작아 확정되지 않은 판정)",
         "ceiling": "일반 행, QK-norm 행, 긴 행의 모든 dtype, 구현, 패스, 측정 방식에서 어떤 "
         "수치도 복사 대비 {limit}%를 넘지 않음",
         "figure_case": "{name}, {where}, {mode}, {timing}",
@@ -798,7 +798,7 @@ def _host_target(results, words, mode) -> tuple[str, str]:
     return _status(words, [case] if ratio > HOST_LIMIT[mode] else [], case)
 
 def _host_close(margin_us: float, words) -> str:
-    """Said of a host verdict decided by less than the hosts' spread: one measurement."""
+    """Said of a host verdict decided by less than the hosts' spread: not settled."""
     if abs(margin_us) >= HOST_SPREAD_US:
         return ""
     return words["host_close"].format(margin=f"{abs(margin_us):.1f}")

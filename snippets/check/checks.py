@@ -259,8 +259,8 @@ def check_mixed(norm, found, device):
     """A float32 weight with bfloat16 input, as in a model whose weights stay in float32:
     the output, in whichever dtype it comes, within 3 bfloat16 ulps of float64, with one
     weight and then another (a weight converted once and kept would miss its updates), and
-    a gradient reaching the weight. A clear error refusing the mix is reported, not
-    failed."""
+    the weight's gradient within 3 bfloat16 ulps of float64's largest entry. A clear error
+    refusing the mix is reported, not failed."""
     see = "pitfalls/#no-float32-upcast"
     x = rows([1.0, 300.0], device, torch.bfloat16)
     ulp, errors, ok = torch.finfo(torch.bfloat16).eps, [], True
