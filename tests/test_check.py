@@ -422,25 +422,29 @@ def with_backward_slip(slip):
     return norm
 
 
-def upcasts_only_batches(x, weight, eps=1e-6):
-    # A decode step's path, one row, without the upcast.
-    if x.shape[:-1].numel() == 1:
-        return no_upcast(x, weight, eps)
-    return rms_norm(x, x.shape[-1], weight, eps)
+def without_upcast_when(takes_the_path, name):
+    """Right, but for a path of its own, taken when takes_the_path(x), without the upcast."""
+
+    def norm(x, weight, eps=1e-6):
+        if takes_the_path(x):
+            return no_upcast(x, weight, eps)
+        return rms_norm(x, x.shape[-1], weight, eps)
+
+    norm.__name__ = name
+    return norm
 
 
-def upcasts_only_under_autograd(x, weight, eps=1e-6):
-    # An inference path, taken under no_grad, without the upcast.
-    if not torch.is_grad_enabled():
-        return no_upcast(x, weight, eps)
-    return rms_norm(x, x.shape[-1], weight, eps)
-
-
-def upcasts_only_small_inputs(x, weight, eps=1e-6):
-    # A path for inputs past 2**20 elements without the upcast.
-    if x.numel() > 2**20:
-        return no_upcast(x, weight, eps)
-    return rms_norm(x, x.shape[-1], weight, eps)
+# A decode step's path (one row), an inference path (under no_grad), and one for inputs
+# past 2**20 elements.
+upcasts_only_batches = without_upcast_when(
+    lambda x: x.shape[:-1].numel() == 1, "upcasts_only_batches"
+)
+upcasts_only_under_autograd = without_upcast_when(
+    lambda x: not torch.is_grad_enabled(), "upcasts_only_under_autograd"
+)
+upcasts_only_small_inputs = without_upcast_when(
+    lambda x: x.numel() > 2**20, "upcasts_only_small_inputs"
+)
 
 
 class AnotherEpsInEval(RMSNorm):
