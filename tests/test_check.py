@@ -1084,13 +1084,17 @@ def writes_into_its_upstream_gradient(x, weight, eps=1e-6):
 
 
 def test_a_backward_that_writes_into_the_upstream_gradient_passes_with_a_note():
-    (gradients,) = [
-        verdict
-        for verdict in check(writes_into_its_upstream_gradient).verdicts
-        if verdict.check == "gradients"
-    ]
+    gradients = verdict(check(writes_into_its_upstream_gradient), "gradients")
     assert gradients.passed, gradients.detail
     assert "wrote into the upstream gradient" in gradients.detail
+    # y.sum() gives one element expanded to every output: writing into it raises.
+    refused = "refuses y.sum()'s upstream gradient (RuntimeError: unsupported operation"
+    assert refused in gradients.detail
+
+
+def test_a_right_backward_takes_the_upstream_gradient_of_y_sum():
+    gradients = verdict(check(RMSNorm), "gradients")
+    assert gradients.passed and "y.sum()'s upstream gradient: " in gradients.detail
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device here")

@@ -412,7 +412,8 @@ def gradient_errors(norm, found, x, w, g, between=None):
     to run forward after x's forward and before its backward."""
     # A copy of the upstream gradient for the target: a backward may write into it to save
     # memory (Liger-Kernel's does), and the reference below needs it as it was.
-    given = g.clone()  # strided as g is (clone keeps the strides)
+    # Strided as g is: clone keeps a view's strides but makes an expanded g contiguous.
+    given = g.clone().as_strided(g.shape, g.stride())
     y = norm(x, w)
     if not y.requires_grad:
         return None
@@ -440,9 +441,10 @@ def gradient_errors(norm, found, x, w, g, between=None):
 def check_gradients(norm, found, device):
     """Input and weight gradients on 2-D rows, then on a (2, 2, n) batch: a backward that
     reduces over the sequence too goes wrong there; and on that batch with the upstream
-    gradient a transposed view, where one that reads it as contiguous goes wrong (only this
-    case may be refused); then on the 2-D rows with another forward run before their
-    backward, where one that keeps state between calls goes wrong."""
+    gradient a transposed view, where one that reads it as contiguous goes wrong, and as
+    y.sum() gives it, one element expanded (only these two may be refused); then on the
+    2-D rows with another forward run before their backward, where one that keeps state
+    between calls goes wrong."""
     see = "gradients/#a-custom-autograd-function"
     x = rows([1e-3, 1e-1, 1.0, 10.0], device).requires_grad_()
     w = weight(found, device, seed=4).requires_grad_()
@@ -454,11 +456,14 @@ def check_gradients(norm, found, device):
     ok = max(errors) < 1e-4
     detail = f"input and weight against float64 autograd: errors {errors[0]:.1e}, {errors[1]:.1e}"
     # A 3-D batch of the same rows, whose upstream gradient comes contiguous, then as a
-    # transposed view: only the view may be refused.
+    # transposed view, then as y.sum() gives it (strides 0: writing into it raises, and
+    # reading it as rows of its own reads past its one element): only these may be refused.
     upstream = g.reshape(2, 2, N)
+    one = torch.ones((), device=device)
     cases = {
         "3-D": upstream,
-        "3-D, strided upstream gradient": upstream.transpose(0, 1),
+        "3-D, a strided upstream gradient": upstream.transpose(0, 1),
+        "3-D, y.sum()'s upstream gradient": one.expand(upstream.shape),
     }
     for name, given in cases.items():
         batch = x.detach().reshape(2, 2, N).requires_grad_()
@@ -468,7 +473,7 @@ def check_gradients(norm, found, device):
         except REFUSALS as error:
             if given.is_contiguous():  # a 3-D input itself must work
                 raise
-            detail += f"; refuses a strided upstream gradient ({said(error)})"
+            detail += f"; refuses {name.removeprefix('3-D, ')} ({said(error)})"
             continue
         ok &= max(errors) < 1e-4
         wrote |= wrote_too
