@@ -40,7 +40,7 @@ def changed(norm, x, batches=(7, 256, 4097)):
     alone = torch.cat([norm(x[i : i + 1]) for i in range(7)])
     return [(norm(x[:m])[:7] != alone).any(-1).sum().item() for m in batches]
 
-# float32 rows, where a last-bit difference of the sum shows in the output. NumPy draws
+# float32 rows, where a last-bit difference of the sum can show in the output. NumPy draws
 # them: torch.randn's values can follow the CPU's vector width.
 rng = np.random.default_rng(2)
 x = torch.from_numpy(rng.standard_normal((4097, 4096), dtype=np.float32))

@@ -15,7 +15,7 @@ print(f"bfloat16 step above 1: {torch.finfo(torch.bfloat16).eps}")
 #> bfloat16 step above 1: 0.0078125
 print(f"1 + 3e-4 in bfloat16: {torch.tensor(1 + 3e-4, dtype=torch.bfloat16).item()}")
 #> 1 + 3e-4 in bfloat16: 1.0
-# float16 keeps 11: 2^-10 apart above 1, still more than the step.
+# float16 keeps 11: 2^-10 apart above 1, still more than twice the step.
 print(f"float16 step above 1: {torch.finfo(torch.float16).eps}")
 #> float16 step above 1: 0.0009765625
 print(f"1 + 3e-4 in float16: {torch.tensor(1 + 3e-4, dtype=torch.float16).item()}")
