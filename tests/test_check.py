@@ -309,14 +309,17 @@ class TruncNormalInit(RMSNorm):
 
 
 class WeightGradientInBfloat16(torch.autograd.Function):
-    """A backward that adds each row's share of dW into an accumulator of the weight's
-    dtype: in bfloat16, rounded after every row."""
+    """A backward that adds each row's share of dW into accumulators of the weight's
+    dtype, in bfloat16 rounded after every row: one for all rows, or one per block of rows
+    whose sums are then added in float32 (as Triton's layer-norm tutorial adds rows into
+    GROUP_SIZE_M buffer rows of x's dtype)."""
 
     @staticmethod
-    def forward(ctx, x, weight):
+    def forward(ctx, x, weight, block):
         h = x.float()
         r = torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)
         ctx.save_for_backward(x, weight, r)
+        ctx.block = block
         return (h * r * weight.float()).to(x.dtype)
 
     @staticmethod
@@ -325,10 +328,13 @@ class WeightGradientInBfloat16(torch.autograd.Function):
         x_hat, g = x.float() * r, grad.float() * weight.float()
         dx = r * (g - x_hat * (g * x_hat).mean(-1, keepdim=True))
         rows = (grad.float() * x_hat).reshape(-1, x.shape[-1])
-        dw = torch.zeros_like(weight)
-        for row in rows:
-            dw = dw + row.to(weight.dtype)
-        return dx.to(x.dtype), dw
+        dw = torch.zeros(x.shape[-1])
+        for block in rows.split(ctx.block or len(rows)):
+            block_sum = torch.zeros_like(weight)
+            for row in block:
+                block_sum = block_sum + row.to(weight.dtype)
+            dw += block_sum.float()
+        return dx.to(x.dtype), dw.to(weight.dtype), None
 
 
 def upcasts_only_loud_rows(x, weight, eps=1e-6):
@@ -365,7 +371,11 @@ def mean_square_floored_at_zero(x, weight, eps=1e-6):
 
 
 def dw_summed_in_bfloat16(x, weight, eps=1e-6):
-    return WeightGradientInBfloat16.apply(x, weight)
+    return WeightGradientInBfloat16.apply(x, weight, None)
+
+
+def dw_summed_in_bfloat16_blocks(x, weight, eps=1e-6):
+    return WeightGradientInBfloat16.apply(x, weight, 128)
 
 
 def statistic_of_whole_blocks(x, weight, eps=1e-6):
@@ -539,6 +549,7 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
         (StateBetweenCalls, "gradients"),
         (eps_written_into_the_code, "eps"),
         (dw_summed_in_bfloat16, "dw"),
+        (dw_summed_in_bfloat16_blocks, "dw"),
         (pooled_over_rows, "shapes"),
         (statistic_of_whole_blocks, "sizes"),
         (TruncNormalInit, "init"),

@@ -518,8 +518,9 @@ def check_gradients(norm, found, device):
 
 def check_dw(norm, found, device):
     """The weight's gradient over 4097 bfloat16 rows (a batch of tokens): present, and within
-    2 bfloat16 ulps of the largest entry of float64's, as a sum kept in float32 and rounded
-    once gives; a sum rounded to bfloat16 as it goes drifts further with every row."""
+    1 bfloat16 ulp of the largest entry of float64's. A sum kept in float32 and rounded once
+    stays near half an ulp; one rounded to bfloat16 as it goes drifts further with every row,
+    past 1 ulp here even when it is rounded only in blocks of 128 rows."""
     see = "gradients/#the-derivation"
     m = 4097
     x = rows([0.5 + 0.5 * (i % 7) for i in range(m)], device, torch.bfloat16, seed=18)
@@ -541,12 +542,12 @@ def check_dw(norm, found, device):
     # Below 1 ulp the digits follow the CPU's vector width: only the bound is said.
     size = "under 1 ulp" if error < ulp else f"{error / ulp:.1f} ulps"
     detail = f"over {m} bfloat16 rows: error {size} of the largest entry"
-    if not error <= 2 * ulp and under_triton_interpreter(norm):
+    if not error <= ulp and under_triton_interpreter(norm):
         # The interpreter emulates bfloat16 with NumPy, not faithfully: no verdict.
         return Verdict(
             "dw", None, detail + ", unreliable under Triton's interpreter", see
         )
-    return Verdict("dw", error <= 2 * ulp, detail, see)
+    return Verdict("dw", error <= ulp, detail, see)
 
 def check_sizes(norm, found, device):
     """Rows of 769 and 3584 features (odd, and a hidden size that is no power of two) against
