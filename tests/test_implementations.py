@@ -194,6 +194,16 @@ def test_the_in_place_fused_add_refuses_bad_shapes_before_writing(x, weight):
     assert torch.equal(residual, before)
 
 
+def test_the_in_place_fused_add_refuses_a_residual_of_another_dtype_before_writing():
+    from snippets.implementations.fused_add_in_place import fused_add_rms_norm_
+
+    x, residual = torch.randn(4, 8).bfloat16(), torch.randn(4, 8)
+    before = residual.clone()
+    with pytest.raises(TypeError, match="got torch.bfloat16, torch.float32 and"):
+        fused_add_rms_norm_(x, residual, torch.ones(8, dtype=torch.bfloat16))
+    assert torch.equal(residual, before)
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_all_zero_rows_give_zeros(dtype):
     y = RMSNorm(8)(torch.zeros(3, 8, dtype=dtype))

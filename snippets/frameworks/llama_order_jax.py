@@ -10,6 +10,10 @@ def llama_rms_norm(x, weight, eps):
     multiply by the weight (rounding again)."""
     h = x.astype(jnp.float32)
     h = h * jax.lax.rsqrt(jnp.mean(h * h, axis=-1, keepdims=True) + eps)
+    # A fusion may keep float32 where the code rounds (XLA's "excess precision"):
+    # reduce_precision makes the rounding to x's dtype happen on every device.
+    finfo = jnp.finfo(x.dtype)
+    h = jax.lax.reduce_precision(h, finfo.nexp, finfo.nmant)
     return weight * h.astype(x.dtype)
 
 def to_jax(t):  # NumPy has no bfloat16: through float32, which is exact

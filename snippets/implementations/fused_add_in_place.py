@@ -15,6 +15,11 @@ def fused_add_rms_norm_(x, residual, weight, eps=1e-6):
             f" got x {tuple(x.shape)}, residual {tuple(residual.shape)},"
             f" weight {tuple(weight.shape)}"
         )
+    if not x.dtype == residual.dtype == weight.dtype:  # vLLM's kernel takes one dtype
+        raise TypeError(
+            f"expected x, residual and weight of one dtype; got {x.dtype},"
+            f" {residual.dtype} and {weight.dtype}"
+        )
     residual.add_(x)
     x.copy_(rms_norm_llama(residual, weight, eps))
 
