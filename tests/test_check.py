@@ -632,11 +632,17 @@ def mean_square_floored_at_eps(x, weight, eps=1e-6):
     return (weight.float() * h * r).to(x.dtype)
 
 
-def test_a_floor_on_the_mean_square_is_named_and_not_sent_to_eps_outside():
-    report = check(mean_square_floored_at_eps)
+@pytest.mark.parametrize("eps", [1e-6, 1e-5])
+def test_a_floor_on_the_mean_square_is_named_and_not_sent_to_eps_outside(eps):
+    # A floor of 1e-5 reads as eps inside the root on rows of mean square 1e-8 and 9e-8:
+    # 1e-5 - 1e-8 and 1e-5 - 9e-8 agree to 0.8%.
+    def floored(x, weight, eps=eps):
+        return mean_square_floored_at_eps(x, weight, eps)
+
+    report = check(floored)
     (verdict,) = [v for v in report.verdicts if v.check == "eps"]
     assert verdict.passed is False
-    assert "it floors the mean square at 1e-06, max(mean square, eps)" in verdict.detail
+    assert f"it floors the mean square at {eps:.3g}, max(mean square" in verdict.detail
     assert "--eps-outside" not in verdict.detail
 
 
