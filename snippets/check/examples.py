@@ -133,8 +133,8 @@ for name, target, init in norms:
     #> Qwen3NextRMSNormGated  not checked: it needs another input, as a gated norm does
 # --8<-- [end:libraries]
 
-# In your own CI: a pytest test of three lines (your implementation in place of the site's;
-# with the downloaded file beside it, `from check_rmsnorm import check`).
+# In your own CI: a pytest test of three lines, these two and, with the downloaded file
+# beside it, `from check_rmsnorm import check` (your implementation in place of the site's).
 def test_rmsnorm_has_none_of_the_mistakes():
     assert check(RMSNorm).passed
 
