@@ -8,7 +8,9 @@ page's (snippets/placement/tiny_lm.py).
 # --8<-- [start:knobs]
 LAYERS = 4  # transformer blocks; try 8 or 12
 LEARNING_RATES = [1e-3, 2e-2]  # AdamW, constant, no warmup; try adding 1e-2
-STEPS = 60  # batches of 16 windows of 32 words (the Placement page trains for 200)
+# Batches of 16 windows of 32 words (the Placement page trains for 200); a multiple of 10,
+# as the plot averages 10 steps at a time.
+STEPS = 60
 SEED = 0  # the initialization and the batch order
 LANGUAGE = "en"  # the figures' labels: "en" or "ko" (Korean: NanumGothic font)
 # --8<-- [end:knobs]

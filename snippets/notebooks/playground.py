@@ -8,7 +8,7 @@ turns each page into a notebook and runs it.
 import torch
 
 # In the mean square (RMSNorm) or variance (LayerNorm). The paper's code uses 1e-8, which
-# its PyTorch version adds to the RMS instead.
+# its PyTorch version adds to the RMS instead. The checked RMSNorm refuses 0.
 EPS = 1e-6
 DTYPE = torch.float32  # try torch.bfloat16 or torch.float16
 HIDDEN = 4096  # the size of the normalized (last) dimension
@@ -41,7 +41,8 @@ from snippets.implementations.variants import rms_norm_scratch
 NORMS = {
     # The Implementations page's checked function: float32 math, one rounding at the end.
     "RMSNorm": lambda x: rms_norm(x, HIDDEN, eps=EPS),
-    # The formula as written, in x's own dtype throughout (no float32 upcast).
+    # The formula as written, each step rounded to x's dtype (no float32 upcast; torch's
+    # mean still adds in float32 before it rounds).
     "RMSNorm, no upcast": lambda x: rms_norm_scratch(
         x, torch.ones(HIDDEN, dtype=x.dtype), eps=EPS
     ),
