@@ -133,11 +133,14 @@ for name, target, init in norms:
     #> Qwen3NextRMSNormGated  not checked: it needs another input, as a gated norm does
 # --8<-- [end:libraries]
 
-# In your own CI: a pytest test of three lines, these two and, with the downloaded file
-# beside it, `from check_rmsnorm import check` (your implementation in place of the site's).
+# --8<-- [start:ci]
+# In your own CI, with the downloaded check_rmsnorm.py beside the test file, and your
+# implementation in place of the site's RMSNorm: from check_rmsnorm import check
 def test_rmsnorm_has_none_of_the_mistakes():
-    assert check(RMSNorm).passed
+    report = check(RMSNorm)
+    assert report.passed, report.table()  # a failure shows the whole report
 
+# --8<-- [end:ci]
 test_rmsnorm_has_none_of_the_mistakes()
 
 # The command line, as the Check page's "What it prints" shows it.
