@@ -807,8 +807,13 @@ def test_triton_code_under_the_interpreter_is_recognized(monkeypatch):
     assert not under_triton_interpreter(Subject(rms_norm_triton))
 
 
-def test_the_rounding_is_not_measured_under_the_interpreter():
-    report = check(rms_norm_triton, convention="float32")
+@pytest.mark.parametrize("wrapped", [False, True], ids=["kernel", "custom op"])
+def test_the_rounding_is_not_measured_under_the_interpreter(wrapped):
+    # The custom op's module imports no Triton itself: the kernels come from another one.
+    from snippets.kernel_in_practice import custom_op
+
+    target = custom_op.rms_norm if wrapped else rms_norm_triton
+    report = check(target, convention="float32")
     assert report.conventions["rounding"] == "not measured under Triton's interpreter"
     assert verdict(report, "rounding").passed is None  # told, but cannot be seen here
 
@@ -1184,6 +1189,24 @@ class ScalarGain(torch.nn.Module):
 
     def forward(self, x):
         return F.normalize(x, dim=-1, eps=self.eps) * self.scale * self.g
+
+
+class RMSClampedAtEps(torch.nn.Module):
+    """x-transformers' legacy RMSNorm: x / max(RMS, eps), eps clamping the RMS from below."""
+
+    def __init__(self, n, eps=1e-8):
+        super().__init__()
+        self.scale, self.eps = n**-0.5, eps
+        self.g = torch.nn.Parameter(torch.ones(n))
+
+    def forward(self, x):
+        rms = torch.norm(x, dim=-1, keepdim=True) * self.scale
+        return x / rms.clamp(min=self.eps) * self.g
+
+
+def test_an_eps_that_clamps_the_rms_is_named_not_failed():
+    eps = verdict(check(RMSClampedAtEps), "eps")
+    assert eps.passed and eps.detail == "eps 1e-08 clamps the RMS, none added"
 
 
 class InterpreterError(Exception):

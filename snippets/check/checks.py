@@ -62,8 +62,9 @@ def check_eps(norm, found, device):
                 "none added: x / RMS(x) exactly at rows of RMS 1e-4 (see zero rows)"
             )
             return Verdict("eps", True, detail, see)
-        if clamps_the_norm(norm, found, device, declared):
-            detail = f"eps {declared:.6g} clamps the L2 norm (F.normalize's form), none added"
+        clamped = clamped_by(norm, found, device, declared)
+        if clamped:
+            detail = f"eps {declared:.6g} clamps {clamped}, none added"
             return Verdict("eps", True, detail, see)
         return Verdict("eps", False, f"declares eps {declared:.6g} but adds none", see)
     another_form = "pitfalls/#running-a-checkpoint-with-another-form"
@@ -124,13 +125,19 @@ def floors_the_mean_square(norm, found, device) -> float | None:
         return 1 / scale[0].item() ** 2
     return None
 
-def clamps_the_norm(norm, found, device, eps) -> bool:
-    """Whether a row whose L2 norm is eps / 2 comes out as x / eps times sqrt(n), as
-    x / max(||x||, eps) * sqrt(n) gives (F.normalize(x, eps=eps) * sqrt(n))."""
+def clamped_by(norm, found, device, eps) -> str | None:
+    """What a declared eps clamps from below, read on a row whose L2 norm is eps / 2: the L2
+    norm when it comes out as x / eps times sqrt(n), as x / max(||x||, eps) * sqrt(n) gives
+    (F.normalize(x, eps=eps) * sqrt(n)); the RMS when it comes out as x / eps, as
+    x / max(RMS, eps) gives; else None."""
     x = rows([eps / 2 / math.sqrt(N)], device)  # RMS = ||x|| / sqrt(n)
     neutral = torch.ones(N, device=device) if found["gain"] == "w" else torch.zeros(N)
-    scale = (norm(x, neutral.to(device)).double() / x.double()).mean().item()
-    return abs(scale - math.sqrt(N) / eps) <= 1e-2 * math.sqrt(N) / eps
+    scale = (norm(x, neutral.to(device)).double() / x.double()).mean().item() * eps
+    clamps = {"the L2 norm (F.normalize's form)": math.sqrt(N), "the RMS": 1.0}
+    for what, expected in clamps.items():
+        if abs(scale - expected) <= 1e-2 * expected:
+            return what
+    return None
 
 # The rows check_half tries, and the two with values whose squares pass float16's largest
 # value, 65504.

@@ -310,16 +310,31 @@ def _eps_argument(obj, eps, takes) -> str | None:
     return name
 
 def under_triton_interpreter(norm) -> bool:
-    """Whether the target is Triton code run by Triton's interpreter (TRITON_INTERPRET=1)."""
+    """Whether the target is Triton code run by Triton's interpreter (TRITON_INTERPRET=1):
+    its module uses Triton, or the module of a name its code reads does (a wrapper around
+    kernels defined elsewhere)."""
+    if os.environ.get("TRITON_INTERPRET") != "1":
+        return False
     target = norm.module if norm.module is not None else norm.function
     module = inspect.getmodule(target)
-    names = (
-        [getattr(value, "__name__", "") for value in vars(module).values()]
-        if module
-        else []
+    if module is None:
+        return False
+    # The modules of the names the target's own code reads: a wrapper's kernels' module.
+    code = getattr(getattr(target, "forward", target), "__code__", None)
+    read = [vars(module).get(name) for name in code.co_names] if code else []
+    sources = [inspect.getmodule(value) for value in read if value is not None]
+    return any(
+        from_triton(value)
+        for source in [module, *filter(None, sources)]
+        for value in vars(source).values()
     )
-    uses_triton = any(name.split(".")[0] == "triton" for name in names)
-    return uses_triton and os.environ.get("TRITON_INTERPRET") == "1"
+
+def from_triton(value) -> bool:
+    """Whether a module-level value is Triton's: the module itself, or one of its objects
+    (a kernel made by triton.jit is an object of a Triton class)."""
+    names = [getattr(value, "__name__", None), getattr(value, "__module__", None)]
+    names.append(type(value).__module__)
+    return any(isinstance(n, str) and n.split(".")[0] == "triton" for n in names)
 
 def load(target: str):
     """`module:name` or `path/to/file.py:name`, importable from the working directory."""
