@@ -215,14 +215,15 @@ def rms_norm_backward_wide_kernel(
 # --8<-- [start:settings]
 # Launch settings. A thread holds BLOCK_M * BLOCK_N / (32 * num_warps) values of each
 # tile-sized tensor: at most 64 with these settings. The backward keeps several such tensors
-# live (x, dy, intermediates; w and dw are a row's), and a program of 16 or 32 warps gets at most 128 or 64
-# registers per thread. So ptxas spills registers to local memory in some settings: compiled
-# for sm_90 as the tests compile (triton 3.9, bfloat16, without the alignment Triton
-# specializes a real launch for), the stack frame per thread is 296 bytes for the backward
-# at 16384, 488 for the forward at 65536 (1032 with the residual add), 112 at 32768 (184),
-# 24 to 1200 for the backward's short-row tiles (200 to 2312 adding dh), and none for rows
-# of 1024 to 8192 and for the wide kernels alone. Spilled values are still right, at the
-# cost of traffic; each spilling setting but the untimed 512 measured the fastest tried.
+# live (x, dy, intermediates; w and dw are a row's), and a program of 16 or 32 warps gets
+# at most 128 or 64 registers per thread. So ptxas spills registers to local memory in some
+# settings: compiled for sm_90 as the tests compile (triton 3.9, bfloat16, without the
+# alignment Triton specializes a real launch for), the stack frame per thread is 296 bytes
+# for the backward at 16384, 488 for the forward at 65536 (1032 with the residual add), 112
+# at 32768 (184), 24 to 1200 for the backward's short-row tiles (200 to 2312 adding dh),
+# and none for rows of 1024 to 8192 and for the wide kernels alone. Spilled values are
+# still right, at the cost of traffic; each spilling setting but the untimed 512 measured
+# the fastest tried.
 # Longer rows than each table's last line go to the wide kernels, which loop over chunks.
 
 # Forward: (largest BLOCK_N, rows per program, num_warps). Picked on an H100 (bfloat16): from
@@ -249,8 +250,9 @@ FORWARD_WIDE = (4096, 16)  # (chunk, num_warps) of the wide forward
 # picked by an earlier sweep of programs x warps for the kernel with one row per step on an
 # H100 (bfloat16, M = 16384) whose timings are not published; each program writes a float32
 # dw partial, so at N <= 2048 BLOCK_M = 2 keeps the picked setting's rows in flight (8 and 4
-# programs per SM of one row) with half the programs (BLOCK_M = 2 never swept against 1). The shorter rows
-# and the wide kernel's setting by `python -m snippets.benchmark.tune` (512 untimed).
+# programs per SM of one row) with half the programs (BLOCK_M = 2 never swept against 1).
+# The shorter rows and the wide kernel's setting by `python -m snippets.benchmark.tune`
+# (512 untimed).
 BACKWARD_SETTINGS = (
     (64, 2, 128, 4),  # QK-norm's head_dim 64: tiles of 8192 values
     (128, 2, 64, 4),

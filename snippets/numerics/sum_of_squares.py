@@ -63,7 +63,7 @@ for name, (dtype, u) in DTYPES.items():
         stats = [np.median(abs(running)), np.max(abs(running))]
         stats += [same_sign, np.median(abs(tree)), np.max(abs(tree))]
         # Worst cases of the inner product x . x: N roundings in a row for the running
-        # total, ceil(log2(N)) + 1 for the tree; sqrt(N) u is the typical size of random ones.
+        # total, ceil(log2(N)) + 1 for the tree; sqrt(N) u, the typical size of random ones.
         bounds = [gamma(n, u), gamma(math.ceil(math.log2(n)) + 1, u), math.sqrt(n) * u]
         table.append(f"{n:6}" + "".join(cell(value) for value in stats + bounds))
 for line in table:
