@@ -311,8 +311,7 @@ class TruncNormalInit(RMSNorm):
 class WeightGradientInBfloat16(torch.autograd.Function):
     """A backward that adds each row's share of dW into accumulators of the weight's
     dtype, in bfloat16 rounded after every row: one for all rows, or one per block of rows
-    whose sums are then added in float32 (as Triton's layer-norm tutorial adds rows into
-    GROUP_SIZE_M buffer rows of x's dtype)."""
+    whose sums are then added in float32."""
 
     @staticmethod
     def forward(ctx, x, weight, block):
@@ -798,18 +797,28 @@ def test_a_result_that_follows_the_batch_is_reported_not_failed():
     assert report.passed
 
 
-def test_triton_code_under_the_interpreter_is_recognized(monkeypatch):
+def test_triton_code_under_the_interpreter_is_recognized(monkeypatch, tmp_path):
     # Its bfloat16 arithmetic is emulated, not faithful: a half failure there is no verdict.
     monkeypatch.setenv("TRITON_INTERPRET", "1")
     assert under_triton_interpreter(Subject(rms_norm_triton))
     assert not under_triton_interpreter(Subject(rms_norm))
+    # A wrapper in a module that imports no Triton: its kernel's module does.
+    (tmp_path / "wrapper.py").write_text(
+        "from snippets.kernel.rms_norm_triton import rms_norm_triton\n\n"
+        "def norm(x, weight, eps=1e-6):\n"
+        "    return rms_norm_triton(x, weight, eps)\n"
+    )
+    assert under_triton_interpreter(Subject(load(f"{tmp_path / 'wrapper.py'}:norm")))
+    # This test module imports the kernel too, but a target here that does not call it is
+    # not Triton code.
+    assert not under_triton_interpreter(Subject(dw_summed_in_bfloat16))
     monkeypatch.setenv("TRITON_INTERPRET", "0")
     assert not under_triton_interpreter(Subject(rms_norm_triton))
 
 
 @pytest.mark.parametrize("wrapped", [False, True], ids=["kernel", "custom op"])
 def test_the_rounding_is_not_measured_under_the_interpreter(wrapped):
-    # The custom op's module imports no Triton itself: the kernels come from another one.
+    # The custom op's module holds Triton objects (JITFunction) but none named triton.
     from snippets.kernel_in_practice import custom_op
 
     target = custom_op.rms_norm if wrapped else rms_norm_triton
