@@ -244,28 +244,37 @@ class BackwardOf(torch.autograd.Function):
     upstream gradient and over which dimension it averages (-1, the row, is right)."""
 
     @staticmethod
-    def forward(ctx, x, weight, contiguous_grad, dim):
+    def forward(ctx, x, weight, read, dim):
         r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
         ctx.save_for_backward(x * r, weight, r)
-        ctx.contiguous_grad, ctx.dim = contiguous_grad, dim
+        ctx.read, ctx.dim = read, dim
         return weight * x * r
 
     @staticmethod
     def backward(ctx, grad):
         x_hat, weight, r = ctx.saved_tensors
-        if ctx.contiguous_grad:  # a kernel that takes x's strides for the gradient's
+        if ctx.read == "x's strides":  # a kernel that reads it with x's strides
             grad = grad.as_strided(x_hat.shape, x_hat.stride(), grad.storage_offset())
+        elif ctx.read == "rows":  # unsloth's, before its fix: a reshape, then the rows'
+            rows = grad.reshape(-1, x_hat.shape[-1])  # stride and a unit column stride
+            rows = rows.as_strided(rows.shape, (rows.stride(0), 1))
+            grad = rows.reshape(x_hat.shape)
         g = grad * weight
         dx = r * (g - x_hat * (g * x_hat).mean(ctx.dim, keepdim=True))
         return dx, (grad * x_hat).reshape(-1, x_hat.shape[-1]).sum(0), None, None
 
 
 def backward_over_the_sequence_too(x, weight, eps=1e-6):
-    return BackwardOf.apply(x, weight, False, 1)  # dim 1 is -1 only for 2-D rows
+    return BackwardOf.apply(x, weight, None, 1)  # dim 1 is -1 only for 2-D rows
 
 
 def backward_reading_the_gradient_as_contiguous(x, weight, eps=1e-6):
-    return BackwardOf.apply(x, weight, True, -1)
+    return BackwardOf.apply(x, weight, "x's strides", -1)
+
+
+def backward_reading_the_gradient_by_its_row_stride(x, weight, eps=1e-6):
+    # Right for a transposed gradient (the reshape copies it), wrong for y.sum()'s.
+    return BackwardOf.apply(x, weight, "rows", -1)
 
 
 class FromTheModule(torch.autograd.Function):
@@ -545,6 +554,7 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
         (backward_without_r, "gradients"),
         (backward_over_the_sequence_too, "gradients"),
         (backward_reading_the_gradient_as_contiguous, "gradients"),
+        (backward_reading_the_gradient_by_its_row_stride, "gradients"),
         (StateBetweenCalls, "gradients"),
         (eps_written_into_the_code, "eps"),
         (dw_summed_in_bfloat16, "dw"),

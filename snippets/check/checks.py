@@ -419,8 +419,14 @@ def gradient_errors(norm, found, x, w, g, between=None):
     to run forward after x's forward and before its backward."""
     # A copy of the upstream gradient for the target: a backward may write into it to save
     # memory (Liger-Kernel's does), and the reference below needs it as it was.
-    # Strided as g is: clone keeps a view's strides but makes an expanded g contiguous.
-    given = g.clone().as_strided(g.shape, g.stride())
+    if 0 in g.stride():
+        # y.sum()'s gradient holds one number: a backward that reads past it, taking its
+        # rows as rows of their own, reads NaN here, as a kernel reads what lies beyond.
+        storage = torch.full((g.numel(),), math.nan, dtype=g.dtype, device=g.device)
+        storage[0] = g.flatten()[0]
+        given = storage.as_strided(g.shape, g.stride())
+    else:
+        given = g.clone()  # strided as g is (clone keeps a view's strides)
     y = norm(x, w)
     if not y.requires_grad:
         return None
