@@ -584,17 +584,17 @@ def test_each_check_catches_its_mistake(target, check_name):
     assert check_name in failing(target)
 
 
+OUTLIER_AND_EPS = "the row with an outlier channel and the rows where eps shows"
+
+
 @pytest.mark.parametrize(
     "target, rows",
     [
-        (
-            no_upcast,
-            "the row of RMS 300 and the row with an outlier channel, of 64 and 4096",
-        ),
-        (upcasts_only_loud_rows, "the row with an outlier channel, of 64 and 4096"),
+        (no_upcast, f"the row of RMS 300 and {OUTLIER_AND_EPS}, of 64 and 4096"),
+        (upcasts_only_loud_rows, f"{OUTLIER_AND_EPS}, of 64 and 4096"),
         (
             upcasts_only_narrow_rows,
-            "the row of RMS 300 and the row with an outlier channel, of 4096",
+            f"the row of RMS 300 and {OUTLIER_AND_EPS}, of 4096",
         ),
     ],
     ids=lambda v: getattr(v, "__name__", ""),
@@ -602,6 +602,7 @@ def test_each_check_catches_its_mistake(target, check_name):
 def test_the_half_check_names_the_rows_it_gets_wrong_and_why(target, rows):
     (half,) = [v for v in check(target).verdicts if v.check == "half"]
     why = "where values square to more than float16's largest, 65504"
+    why += " or to less than its smallest normal, 6.1e-05"
     assert (
         f"float16 wrong (error 1024.0 ulp, out float16, on {rows} features, {why})"
         in half.detail
@@ -882,10 +883,16 @@ def normalized_and_scaled(x, weight):
     return weight * F.normalize(x, dim=-1) * x.shape[-1] ** 0.5
 
 
-def test_eps_as_a_clamp_on_the_norm_passes():
+def test_eps_as_a_clamp_on_the_norm_passes_but_not_its_float16_zero_row():
     report = check(normalized_and_scaled)
-    assert report.passed, report.table()
     assert report.conventions["eps placement"].startswith("none added")
+    assert verdict(report, "eps").passed and verdict(report, "zero rows").passed
+    # In float16 F.normalize's clamp, 1e-12, rounds to 0: an all-zero row gives NaN.
+    half = verdict(report, "half").detail
+    assert half.startswith(
+        "float16 wrong (error inf ulp, out float16, on the all-zero row"
+    )
+    assert failing(normalized_and_scaled) == {"half"}
 
 
 class ChannelFirstRMSNorm(torch.nn.Module):
@@ -1492,8 +1499,8 @@ def test_eps_outside_the_root_is_read_as_outside_and_passes_when_intended(target
     assert "eps" in failing(target)
     told = check(target, eps_outside=True)  # --eps-outside: the form intended
     assert next(v for v in told.verdicts if v.check == "eps").passed
-    if target is rms_norm_paper_code:  # it has none of the other mistakes
-        assert told.passed
+    if target is rms_norm_paper_code:  # but its eps, 1e-8, rounds to 0 in float16
+        assert failing(rms_norm_paper_code, eps_outside=True) == {"half"}
 
 
 def test_eps_outside_told_fails_a_norm_with_eps_inside():

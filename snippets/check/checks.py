@@ -147,6 +147,7 @@ HALF_ROWS = [
     "the row with an outlier channel",
 ]
 PAST_FLOAT16 = HALF_ROWS[1:]
+EPS_ROWS, ZERO_ROW = "the rows where eps shows", "the all-zero row"
 # A model's hidden size besides the checker's 64 features: a kernel may take another path
 # for wide rows (one without the upcast).
 WIDE = 4096
@@ -158,14 +159,19 @@ LARGE_BATCH = 257
 HALF_GRADIENT = 0.1
 
 def half_errors(norm, found, device, dtype, n):
-    """The relative error of each of the HALF_ROWS of n features (inf for NaN), for each
-    way of calling the norm (the three rows at once, keyed "", first), and the output's
-    dtype. A norm may take another path called on one row (a decode step), on a large
-    batch, or as a model serves, and its backward may lose what its forward keeps."""
-    x = rows([1.0, 300.0, 1.0], device, dtype, n=n)
+    """The names of the rows tried, of n features, the relative error of each (inf for
+    NaN) for each way of calling the norm (all rows at once, keyed "", first), and the
+    output's dtype. A norm may take another path called on one row (a decode step), on a
+    large batch, or as a model serves, and its backward may lose what its forward keeps;
+    such a path, or half precision itself, may also drop, move or replace eps: that shows
+    on rows of mean square eps and 9 eps (eps inside) and on an all-zero row."""
+    eps, inside = found["eps"] or 0.0, found["eps placement"] != "outside"
+    shows_eps = [math.sqrt(eps), 3 * math.sqrt(eps)] if eps and inside else []
+    names = HALF_ROWS + [EPS_ROWS] * len(shows_eps) + [ZERO_ROW]
+    x = rows([1.0, 300.0, 1.0, *shows_eps, 0.0], device, dtype, n=n)
     # An outlier channel, as activations have: 256 squared overflows float16 though the
     # row's RMS is only about 32 (about 4 at 4096 features).
-    x[-1, 7] = 256.0
+    x[2, 7] = 256.0
     w = weight(found, device, seed=2, n=n).to(dtype)
     y = norm(x, w, dtype=dtype)
     outputs = {
@@ -178,30 +184,32 @@ def half_errors(norm, found, device, dtype, n):
         outputs[f"in a batch of {LARGE_BATCH} rows"] = large
     with norm.serving():
         outputs["in eval mode under inference_mode"] = norm(x, w, dtype=dtype)
-    inside = found["eps placement"] != "outside"
-    x64 = x.double().requires_grad_()
-    ref = reference(x64, gain(found, w), found["eps"] or 0.0, inside)
+    # The all-zero row's output is zeros, also where no eps is added (a clamp's form).
+    ref = reference(x.double(), gain(found, w), eps, inside).nan_to_num(0.0)
     # Relative to each output, or to 1e-2 for smaller ones (the outputs' RMS is about 1):
     # at 4096 features x / ||x||, which forms like F.normalize(x) * sqrt(n) go through,
     # holds values near float16's subnormal range, with fewer bits, in such outputs.
     errors = {
-        way: ((out.double() - ref.detach()).abs() / ref.detach().abs().clamp_min(1e-2))
+        way: ((out.double() - ref).abs() / ref.abs().clamp_min(1e-2))
         .amax(-1)
         .nan_to_num(nan=math.inf)
         .tolist()
         for way, out in outputs.items()
     }
-    given = x.clone().requires_grad_()
+    # The input gradient on the first three rows (a clamp's form has its own at zeros).
+    given = x[: len(HALF_ROWS)].clone().requires_grad_()
     y = norm(given, w, dtype=dtype)
     if y.requires_grad:  # scaled to the outputs' bound: HALF_GRADIENT is 3 ulps here
-        upstream = rows([1.0] * len(x), device, dtype, seed=26, n=n)
+        upstream = rows([1.0] * len(given), device, dtype, seed=26, n=n)
         torch.autograd.backward(y, upstream.clone())  # a backward may write into it
+        x64 = given.detach().double().requires_grad_()
+        ref = reference(x64, gain(found, w), eps, inside)
         torch.autograd.backward(ref, upstream.double())
         wrong = (given.grad.double() - x64.grad).abs().amax(-1)
         relative = (wrong / x64.grad.abs().amax(-1)).nan_to_num(nan=math.inf)
         ulp = torch.finfo(dtype).eps
         errors["input gradient"] = (relative * 3 * ulp / HALF_GRADIENT).tolist()
-    return errors, y.dtype
+    return names, errors, y.dtype
 
 def check_half(norm, found, device):
     details, failed, unreliable = [], False, False
@@ -212,7 +220,7 @@ def check_half(norm, found, device):
         ways, gradient = [], 0.0  # the ways of calling it that go wrong; dx's error
         for n in widths:
             target = norm if n == N else norm.at_width(n)
-            by_way, out = half_errors(target, found, device, dtype, n)
+            names, by_way, out = half_errors(target, found, device, dtype, n)
             outs.add(str(out).removeprefix("torch."))
             scaled = by_way.get("input gradient", [0.0])
             gradient = max(gradient, max(scaled) * HALF_GRADIENT / (3 * ulp))
@@ -220,12 +228,13 @@ def check_half(norm, found, device):
                        for e in at_n]  # fmt: skip
             rows_wrong = []
             for way, at_n in by_way.items():
-                wrong_here = [r for r, e in zip(HALF_ROWS, at_n) if not e <= 3 * ulp]
+                wrong_here = [r for r, e in zip(names, at_n) if not e <= 3 * ulp]
                 rows_wrong += [r for r in wrong_here if r not in rows_wrong]
                 ways += [way] if wrong_here and way not in ways else []
                 # Overflow loses a row (zeros or NaN), not a few ulps of it.
                 if way != "input gradient":
-                    lost &= all(e >= 0.5 for e in at_n if not e <= 3 * ulp)
+                    past = [e for r, e in zip(names, at_n) if r in PAST_FLOAT16]
+                    lost &= all(e >= 0.5 for e in past if not e <= 3 * ulp)
             wrong += [row for row in rows_wrong if row not in wrong]
             wrong_widths += [str(n)] if rows_wrong else []
         out = ", ".join(sorted(outs))
@@ -247,14 +256,22 @@ def check_half(norm, found, device):
                 detail += f", {' and '.join(ways)} only"
                 if "input gradient" in ways:
                     detail += f", off by {gradient:.2g} of its largest entry"
-            if dtype == torch.float16 and set(wrong) <= set(PAST_FLOAT16) and lost:
+            # Values that square past float16's range, or, on the rows where eps shows,
+            # below its normal range.
+            squared = set(wrong) - {EPS_ROWS}
+            if dtype == torch.float16 and squared <= set(PAST_FLOAT16) and lost:
                 detail += ", where values square to more than float16's largest, 65504"
+                if EPS_ROWS in wrong:
+                    detail += " or to less than its smallest normal, 6.1e-05"
+            elif dtype == torch.float16 and wrong == [ZERO_ROW]:
+                detail += ", where an eps or clamp too small for float16 rounds to 0"
         details.append(f"{short} {'wrong' if bad else 'ok'} ({detail})")
     return Verdict(
         "half",
         False if failed else (None if unreliable else True),
         "; ".join(details)
-        + "; rows of RMS 1 and 300 and one with an outlier channel, of "
+        + "; rows of RMS 1 and 300, one with an outlier channel, rows where eps shows"
+        + " and an all-zero row, of "
         + " and ".join(str(n) for n in widths)
         + " features: at once, one at a time"
         + (f", among {LARGE_BATCH} rows" if WIDE in widths else "")
