@@ -13,9 +13,11 @@ from snippets.check.measure import (
     conventions,
     eps_rows,
     gain,
+    neutral_weight,
     reference,
     rounding,
     rows,
+    scales,
     weight,
 )
 from snippets.check.report import NO_AUTOGRAD, REFUSALS, Report, Verdict
@@ -118,9 +120,8 @@ def floors_the_mean_square(norm, found, device) -> float | None:
     """The floor, read as a mean square, where the rows that measure eps come out scaled by
     one number, as x * rsqrt(max(mean square, eps)) scales every row below eps; else None.
     """
-    tiny = rows(eps_rows(norm.declared_eps, norm.eps_outside).tolist(), device)
-    neutral = torch.ones(N, device=device) if found["gain"] == "w" else torch.zeros(N)
-    scale = (norm(tiny, neutral.to(device)).double() / tiny.double()).mean(-1)
+    tiny = eps_rows(norm.declared_eps, norm.eps_outside).tolist()
+    scale = scales(norm, neutral_weight(found["gain"], device), tiny)
     if (scale[0] - scale[1]).abs() <= 1e-3 * scale[0]:
         return 1 / scale[0].item() ** 2
     return None
@@ -130,9 +131,9 @@ def clamped_by(norm, found, device, eps) -> str | None:
     norm when it comes out as x / eps times sqrt(n), as x / max(||x||, eps) * sqrt(n) gives
     (F.normalize(x, eps=eps) * sqrt(n)); the RMS when it comes out as x / eps, as
     x / max(RMS, eps) gives; else None."""
-    x = rows([eps / 2 / math.sqrt(N)], device)  # RMS = ||x|| / sqrt(n)
-    neutral = torch.ones(N, device=device) if found["gain"] == "w" else torch.zeros(N)
-    scale = (norm(x, neutral.to(device)).double() / x.double()).mean().item() * eps
+    neutral = neutral_weight(found["gain"], device)
+    rms = eps / 2 / math.sqrt(N)  # RMS = ||x|| / sqrt(n)
+    scale = scales(norm, neutral, [rms]).item() * eps
     clamps = {"the L2 norm (F.normalize's form)": math.sqrt(N), "the RMS": 1.0}
     for what, expected in clamps.items():
         if abs(scale - expected) <= 1e-2 * expected:

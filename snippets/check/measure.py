@@ -111,14 +111,13 @@ def conventions(norm: Subject, device) -> dict:
         if not other.startswith(("scales", "does not scale")):
             return {"gain": "1 + w", "form": other}
         return {"gain": "neither w nor 1 + w", "form": with_zero_weight(y, x)}
-    neutral = torch.ones(N, device=device) if gain == "w" else zeros
+    neutral = neutral_weight(gain, device)
     other = not_rms_norm(norm, neutral, device)
     if other:
         return {"gain": gain, "form": other}
     declared = norm.declared_eps
     r = eps_rows(declared, norm.eps_outside)
-    tiny = rows(r.tolist(), device)
-    ratio = (norm(tiny, neutral).double() / tiny.double()).mean(-1).cpu()
+    ratio = scales(norm, neutral, r.tolist())
     inside, outside = 1 / ratio**2 - r**2, 1 / ratio - r
     found = {
         "gain": gain,
@@ -153,12 +152,21 @@ def conventions(norm: Subject, device) -> dict:
     found["rounding"] = rounding(norm, found, device)["convention"]
     return found
 
+def neutral_weight(gain, device) -> torch.Tensor:
+    """The weight that makes the gain 1: ones where it is w, zeros where it is 1 + w."""
+    return (torch.ones if gain == "w" else torch.zeros)(N, device=device)
+
+def scales(norm, neutral, rms) -> torch.Tensor:
+    """What the norm, its gain 1, multiplies rows of these RMS values by: a number a row
+    (float64, on the CPU)."""
+    x = rows(list(rms), neutral.device)
+    return (norm(x, neutral).double() / x.double()).mean(-1).cpu()
+
 def inside_at(norm, neutral, eps) -> bool:
     """Whether rows of mean square eps and 9 eps give back eps, within 1%, as eps inside
     the root does at any mean square."""
     r = torch.tensor([1.0, 3.0], dtype=torch.float64) * math.sqrt(eps)
-    x = rows(r.tolist(), neutral.device)
-    ratio = (norm(x, neutral).double() / x.double()).mean(-1).cpu()
+    ratio = scales(norm, neutral, r.tolist())
     return bool(((1 / ratio**2 - r**2 - eps).abs() <= 1e-2 * eps).all())
 
 # --8<-- [start:rounding]
