@@ -465,6 +465,28 @@ upcasts_only_small_inputs = without_upcast_when(
 )
 
 
+def with_eps_in_float32_when(takes_the_path, eps, name):
+    """Right, but for a float32 path of its own, taken when takes_the_path(x), with
+    another eps: half precision never reaches it."""
+
+    def norm(x, weight, eps_declared=1e-6):
+        if x.dtype == torch.float32 and takes_the_path(x):
+            return F.rms_norm(x, x.shape[-1:], weight, eps)
+        return rms_norm(x, x.shape[-1], weight, eps_declared)
+
+    norm.__name__ = name
+    return norm
+
+
+# A decode step's path and one for inputs past 2**20 elements, in float32.
+another_eps_on_one_row = with_eps_in_float32_when(
+    lambda x: x.shape[:-1].numel() == 1, 1e-5, "another_eps_on_one_row"
+)
+no_eps_in_large_inputs = with_eps_in_float32_when(
+    lambda x: x.numel() > 2**20, 0.0, "no_eps_in_large_inputs"
+)
+
+
 class AnotherEpsInEval(RMSNorm):
     """Right in training; in eval mode (a fused kernel's path) with eps 1e-5."""
 
@@ -568,6 +590,8 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
         (upcasts_only_small_inputs, "half"),
         (with_backward_slip("statistic without the upcast"), "half"),
         (AnotherEpsInEval, "forward"),
+        (another_eps_on_one_row, "forward"),
+        (no_eps_in_large_inputs, "forward"),
         (WeightConvertedOnce, "mixed"),
         (with_backward_slip("dw without r beside a float32 weight"), "mixed"),
         (with_backward_slip("rows squeezed"), "gradients"),
