@@ -19,6 +19,7 @@ from snippets.check.measure import (
     rows,
     scales,
     weight,
+    where_eps_shows,
 )
 from snippets.check.report import NO_AUTOGRAD, REFUSALS, Report, Verdict
 from snippets.check.target import (
@@ -175,7 +176,7 @@ def half_errors(norm, found, device, dtype, n):
     such a path, or half precision itself, may also drop, move or replace eps: that shows
     on rows of mean square eps and 9 eps (eps inside) and on an all-zero row."""
     eps, inside = found["eps"] or 0.0, found["eps placement"] != "outside"
-    shows_eps = [math.sqrt(eps), 3 * math.sqrt(eps)] if eps and inside else []
+    shows_eps = where_eps_shows(eps) if eps and inside else []
     names = HALF_ROWS + [EPS_ROWS] * len(shows_eps) + [ZERO_ROW]
     x = rows([1.0, 300.0, 1.0, *shows_eps, 0.0], device, dtype, n=n)
     # An outlier channel, as activations have: 256 squared overflows float16 though the

@@ -162,10 +162,15 @@ def scales(norm, neutral, rms) -> torch.Tensor:
     x = rows(list(rms), neutral.device)
     return (norm(x, neutral).double() / x.double()).mean(-1).cpu()
 
+def where_eps_shows(eps) -> list:
+    """The RMS of rows of mean square eps and 9 eps, where eps inside the root changes the
+    output by a factor of sqrt(2) and sqrt(10 / 9)."""
+    return [math.sqrt(eps), 3 * math.sqrt(eps)]
+
 def inside_at(norm, neutral, eps) -> bool:
     """Whether rows of mean square eps and 9 eps give back eps, within 1%, as eps inside
     the root does at any mean square."""
-    r = torch.tensor([1.0, 3.0], dtype=torch.float64) * math.sqrt(eps)
+    r = torch.tensor(where_eps_shows(eps), dtype=torch.float64)
     ratio = scales(norm, neutral, r.tolist())
     return bool(((1 / ratio**2 - r**2 - eps).abs() <= 1e-2 * eps).all())
 
