@@ -34,11 +34,11 @@ def rms_norm_by_batch(x, weight):
     rms = torch.rsqrt(sum_of_squares_by_batch(x) / x.shape[-1] + EPS)
     return (x.float() * rms * weight.float()).to(x.dtype)
 
-def changed(norm, x, batches=(7, 256, 4097)):
-    """For each batch of m rows (the first 7 rows and m - 7 more): how many of the first
-    7 rows come out with other bits than when each is normalized alone."""
-    alone = torch.cat([norm(x[i : i + 1]) for i in range(7)])
-    return [(norm(x[:m])[:7] != alone).any(-1).sum().item() for m in batches]
+def changed(norm, x, batches=(7, 256, 4097), first=7):
+    """For each batch of m rows (the first rows and m - first more): how many of the
+    first rows come out with other bits than when each is normalized alone."""
+    alone = torch.cat([norm(x[i : i + 1]) for i in range(first)])
+    return [(norm(x[:m])[:first] != alone).any(-1).sum().item() for m in batches]
 
 # float32 rows, where a last-bit difference of the sum can show in the output. NumPy draws
 # them: torch.randn's values can follow the CPU's vector width.
@@ -78,3 +78,19 @@ with torch.no_grad():
     kernel = changed(lambda rows: rms_norm_triton(rows, w, EPS), q)
     print(f"site's Triton kernel, N = 64: {kernel}")
     #> site's Triton kernel, N = 64: [0, 0, 0]
+    # A long row alone is summed by all of PyTorch's CPU threads, each taking a share;
+    # in a batch, each thread sums whole rows: another order of additions.
+    wide = torch.from_numpy(rng.standard_normal((64, 262144), dtype=np.float32))
+    wide_module = RMSNorm(262144, eps=EPS)
+    mean_square = lambda rows: rows.pow(2).mean(-1, keepdim=True)  # a row each
+    print("site's module, N = 262144, 64 rows alone and in one batch, rows changed:")
+    #> site's module, N = 262144, 64 rows alone and in one batch, rows changed:
+    threads = torch.get_num_threads()  # restored below
+    for count in (1, 2):
+        torch.set_num_threads(count)
+        [sums] = changed(mean_square, wide, [64], first=64)
+        [outputs] = changed(wide_module, wide, [64], first=64)
+        print(f"  CPU threads {count}: mean squares {sums}, outputs {outputs}")
+        #>   CPU threads 1: mean squares 0, outputs 0
+        #>   CPU threads 2: mean squares 23, outputs 7
+    torch.set_num_threads(threads)
