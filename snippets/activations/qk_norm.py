@@ -45,7 +45,9 @@ def draw(translate):
         left.plot(steps, run["max_logit"], color=color, label=translate(name))
         right.plot(steps, run["entropy"], color=color, label=translate(name))
     left.set(title=translate("largest attention logit"), yscale="log")
-    right.set(title=translate("attention entropy (nats)"), ylim=(0, None))
+    left.set_ylabel(translate("logit (log scale)"))
+    right.set(title=translate("attention entropy"), ylim=(0, None))
+    right.set_ylabel(translate("nats"))
     for ax in (left, right):
         ax.set(xlabel=translate("step"))
         ax.legend()

@@ -65,7 +65,7 @@ def gradients_figure(translate):
         ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
         ax.yaxis.set_major_formatter("{x:g}")
         ax.yaxis.set_minor_formatter(NullFormatter())
-    fig.axes[0].set_ylabel(translate("relative to layer 1"))
+    fig.axes[0].set_ylabel(translate("relative to layer 1 (log scale)"))
     fig.legend(*fig.axes[0].get_legend_handles_labels(), loc="outside right upper")
     return fig
 

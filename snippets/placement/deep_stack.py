@@ -81,14 +81,12 @@ def draw(ax, placement, key, label, color):
 
 def gradients_figure(translate):
     fig = Figure(figsize=(8, 3.2), layout="constrained")
-    titles = {
-        "weight_grad": "gradient norm, first linear layer",
-        "input_grad": "gradient norm, block input",
-    }
+    titles = {"weight_grad": "first linear layer", "input_grad": "block input"}
     for ax, (key, title) in zip(fig.subplots(1, 2), titles.items()):
         draw(ax, "post", key, "post-norm", "tab:red")
         draw(ax, "pre", key, "pre-norm", "tab:blue")
         ax.set(title=translate(title), xlabel=translate("layer"), yscale="log")
+        ax.set_ylabel(translate("gradient norm (log scale)"))
         # Ticks at 1, 2, 5, 10, ...
         ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
         ax.yaxis.set_major_formatter("{x:g}")

@@ -19,6 +19,9 @@ KOREAN_FONT = "NanumGothic"  # Debian's fonts-nanum
 KOREAN = {
     "gradient norm, first linear layer": "그래디언트 노름, 첫 번째 선형 층",
     "gradient norm, block input": "그래디언트 노름, 블록 입력",
+    "first linear layer": "첫 번째 선형 층",
+    "block input": "블록 입력",
+    "gradient norm (log scale)": "그래디언트 노름(로그 스케일)",
     "RMS of each block's input": "각 블록 입력의 RMS",
     "layer": "층",
     "learning rate": "학습률",
@@ -29,13 +32,16 @@ KOREAN = {
     "no QK-norm": "QK-norm 없음",
     "QK-norm": "QK-norm",
     "largest attention logit": "가장 큰 어텐션 로짓",
-    "attention entropy (nats)": "어텐션 엔트로피(nat)",
+    "logit (log scale)": "로짓(로그 스케일)",
+    "attention entropy": "어텐션 엔트로피",
+    "nats": "nat",
     "no weight decay": "가중치 감쇠 없음",
     "weight decay 0.01": "가중치 감쇠 0.01",
     "weight decay 0.5": "가중치 감쇠 0.5",
     "weight decay 0.5, β₁ = 0": "가중치 감쇠 0.5, β₁ = 0",
-    "angle moved per step (radians)": "스텝당 회전 각도(라디안)",
-    "relative to layer 1": "층 1 대비",
+    "angle moved per step": "스텝당 회전 각도",
+    "radians (log scale)": "라디안(로그 스케일)",
+    "relative to layer 1 (log scale)": "층 1 대비(로그 스케일)",
 }
 # Per language: the file name's ending, and the labels (from their English text).
 LANGUAGES = {
