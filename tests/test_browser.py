@@ -92,7 +92,7 @@ def check_fits_a_phone(page):
     )
     assert overflow <= 0, f"on a phone the page is {overflow}px wider than the screen"
     check_figures_are_readable(page)
-    check_glossary_rows_are_stacked(page)
+    check_reference_rows_are_stacked(page)
 
 
 FIGURES = (
@@ -120,9 +120,9 @@ def check_figures_are_readable(page):
         assert content <= shown or overflow == "auto", f"figure {index + 1} is cut off"
 
 
-def check_glossary_rows_are_stacked(page):
-    """The Glossary's rows, on a phone, are blocks: a meaning as wide as the text column,
-    not a third of a three-column table's."""
+def check_reference_rows_are_stacked(page):
+    """The rows of the Glossary and of the Check page's table of checks, on a phone, are
+    blocks: a meaning as wide as the text column, not a third of a three-column table's."""
     rows = page.locator("article table:has(td:first-child > span[id])")
     if not rows.count():
         return
@@ -130,7 +130,7 @@ def check_glossary_rows_are_stacked(page):
     widths = rows.locator("td:last-child").evaluate_all(
         "els => els.map(e => e.getBoundingClientRect().width)"
     )
-    assert min(widths) > 0.8 * article, "the Glossary's rows are table columns"
+    assert min(widths) > 0.8 * article, "the rows with anchors are table columns"
 
 
 def check_language_selector(page, server, language, path):
