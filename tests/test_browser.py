@@ -93,6 +93,7 @@ def check_fits_a_phone(page):
     assert overflow <= 0, f"on a phone the page is {overflow}px wider than the screen"
     check_figures_are_readable(page)
     check_reference_rows_are_stacked(page)
+    check_benchmark_rows_keep_one_line(page)
 
 
 FIGURES = (
@@ -131,6 +132,24 @@ def check_reference_rows_are_stacked(page):
         "els => els.map(e => e.getBoundingClientRect().width)"
     )
     assert min(widths) > 0.8 * article, "the rows with anchors are table columns"
+
+
+def check_benchmark_rows_keep_one_line(page):
+    """The benchmark's tables of each pass, on a phone, keep each row on one line and scroll
+    sideways with the implementation's name in view, rather than wrap every cell onto four
+    or five lines."""
+    tables = page.locator("article .benchmark-results .tabbed-set table")
+    if not tables.count():
+        return
+    rows = tables.first.evaluate(
+        """table => [...table.querySelectorAll("tbody tr")].map(row => [
+            row.getBoundingClientRect().height,
+            parseFloat(getComputedStyle(row.cells[1]).lineHeight),
+            getComputedStyle(row.cells[0]).position])"""
+    )
+    for height, line, position in rows:
+        assert height < 2 * line, f"a row {height:.0f}px tall, {line:.0f}px a line"
+        assert position == "sticky", "the implementation's name scrolls away"
 
 
 def check_language_selector(page, server, language, path):
