@@ -145,6 +145,14 @@ WORDS = {
         "rounded": "rounded to bfloat16",
         "kept": "kept in float32",
         "absent": "no such step",
+        "beyond": "The residual blocks of DeepNorm, Peri-LN, nGPT and DyT",
+        "next": "to the next block",
+        "f_beta": "F\n(weights × β at init)",
+        "f_is": "F: the sublayer (attention or MLP); blue: a norm, or what takes its place",
+        "deepnorm": ("post-norm, with", "the residual × α"),
+        "peri": ("pre-norm's identity", "path, F's output", "normalized too"),
+        "ngpt": ("h stays on the", "unit sphere"),
+        "dyt": ("elementwise:", "no sum over", "the features"),
     },
     "ko": {
         "placement": "pre-norm과 post-norm 잔차 블록",
@@ -199,6 +207,14 @@ WORDS = {
         "rounded": "bfloat16으로 반올림",
         "kept": "float32로 유지",
         "absent": "해당 단계 없음",
+        "beyond": "DeepNorm, Peri-LN, nGPT, DyT의 잔차 블록",
+        "next": "다음 블록으로",
+        "f_beta": "F\n(초기 가중치 × β)",
+        "f_is": "F: 서브층(어텐션 또는 MLP). 파란색: 정규화 층이나 그 자리를 대신하는 것",
+        "deepnorm": ("잔차에 α를 곱한", "post-norm"),
+        "peri": ("항등 경로는", "pre-norm처럼 두고", "F의 출력도 정규화"),
+        "ngpt": ("h는 항상", "단위 구 위에"),
+        "dyt": ("원소별 연산:", "특성에 걸친", "합 없음"),
     },
 }
 
@@ -362,11 +378,71 @@ def rounding(language: str) -> str:
     return d.svg(words["rounding"])
 
 
+def beyond(language: str) -> str:
+    words = WORDS[language]
+    d = Drawing(1000, 470, language)
+    # Four blocks, each a stream at x with its branch at x + 110, read bottom to top.
+    for x, title, state in [(60, "DeepNorm", "x"), (310, "Peri-LN", "x"),
+                            (560, "nGPT", "h"), (810, "DyT", "x")]:  # fmt: skip
+        d.text(x + 80, 26, title, bold=True)
+        d.text(x, 418, state)
+        d.text(x, 48, words["next"], size=12, color=MUTED)
+    # DeepNorm: Norm(α x + F(x)), F's weights started × β.
+    d.line((60, 400), (60, 322))
+    d.box(60, 304, 56, 36, "× α")
+    d.line((60, 286), (60, 201))
+    d.plus(60, 190)
+    d.line((60, 179), (60, 132))
+    d.box(60, 112, 80, 36, "Norm", fill=NORM)
+    d.line((60, 94), (60, 60))
+    d.line((60, 350), (170, 350), (170, 292))
+    d.box(170, 262, 150, 56, words["f_beta"])
+    d.line((170, 234), (170, 190), (71, 190))
+    d.note(110, 120, *words["deepnorm"])
+    # Peri-LN: x + Norm_out(F(Norm_in(x))), the stream never normalized.
+    d.line((310, 400), (310, 60), color=PATH, width=3.5)
+    d.plus(310, 120)
+    d.line((310, 380), (420, 380), (420, 362))
+    d.box(420, 344, 150, 36, "RMSNorm", fill=NORM)
+    d.line((420, 326), (420, 300))
+    d.box(420, 272, 150, 56, "F")
+    d.line((420, 244), (420, 218))
+    d.box(420, 200, 150, 36, "RMSNorm", fill=NORM)
+    d.line((420, 182), (420, 120), (325, 120))
+    d.note(330, 66, *words["peri"], color=PATH)
+    # nGPT: h <- Norm(h + α (Norm(F(h)) - h)), Norm the L2 norm.
+    d.line((560, 400), (560, 191))
+    d.plus(560, 180)
+    d.line((560, 169), (560, 132))
+    d.box(560, 112, 80, 36, "L2 norm", fill=NORM)
+    d.line((560, 94), (560, 60))
+    d.line((560, 390), (670, 390), (670, 372))
+    d.box(670, 344, 150, 56, "F")
+    d.line((670, 316), (670, 296))
+    d.box(670, 278, 150, 36, "L2 norm", fill=NORM)
+    d.line((670, 260), (670, 240))
+    d.box(670, 222, 150, 36, "α ⊙ (· − h)")
+    d.line((670, 204), (670, 180), (571, 180))
+    d.note(610, 120, *words["ngpt"])
+    # DyT: pre-norm with γ tanh(α x) + β in the norm's place.
+    d.line((810, 400), (810, 60), color=PATH, width=3.5)
+    d.plus(810, 140)
+    d.line((810, 370), (920, 370), (920, 350))
+    d.box(920, 322, 150, 56, "DyT\nγ ⊙ tanh(αx) + β", fill=NORM)
+    d.line((920, 294), (920, 262))
+    d.box(920, 234, 150, 56, "F")
+    d.line((920, 206), (920, 140), (825, 140))
+    d.note(830, 96, *words["dyt"])
+    d.note(500, 455, words["f_is"], anchor="middle")
+    return d.svg(words["beyond"])
+
+
 DIAGRAMS = {
     "placement_norms": placement,
     "kernel_data_flow": kernel,
     "model_norms": models,
     "rounding_conventions": rounding,
+    "beyond_blocks": beyond,
 }
 
 

@@ -15,6 +15,7 @@ PAGES = {
     "kernel_data_flow": "kernel.md",
     "model_norms": "models.md",
     "rounding_conventions": "numerics.md",
+    "beyond_blocks": "beyond.md",
 }
 IMAGE = re.compile(
     r'!\[(?P<md>[^\]]+)\]\((?P<src>[^)]+)\)|<img src="(?P<html>[^"]+)" alt="(?P<alt>[^"]+)"'
