@@ -152,6 +152,7 @@ WORDS = {
         "deepnorm": ("post-norm, with", "the residual × α"),
         "peri": ("pre-norm's identity", "path, F's output", "normalized too"),
         "ngpt": ("h stays on the", "unit sphere"),
+        "l2": "L2 norm",
         "dyt": ("elementwise:", "no sum over", "the features"),
     },
     "ko": {
@@ -213,7 +214,8 @@ WORDS = {
         "f_is": "F: 서브층(어텐션 또는 MLP). 파란색: 정규화 층이나 그 자리를 대신하는 것",
         "deepnorm": ("잔차에 α를 곱한", "post-norm"),
         "peri": ("항등 경로는", "pre-norm처럼 두고", "F의 출력도 정규화"),
-        "ngpt": ("h는 항상", "단위 구 위에"),
+        "ngpt": ("h는 늘 단위 구", "위에 머묾"),
+        "l2": "L2 노름",
         "dyt": ("원소별 연산:", "특성에 걸친", "합 없음"),
     },
 }
@@ -414,12 +416,12 @@ def beyond(language: str) -> str:
     d.line((560, 400), (560, 191))
     d.plus(560, 180)
     d.line((560, 169), (560, 132))
-    d.box(560, 112, 80, 36, "L2 norm", fill=NORM)
+    d.box(560, 112, 80, 36, words["l2"], fill=NORM)
     d.line((560, 94), (560, 60))
     d.line((560, 390), (670, 390), (670, 372))
     d.box(670, 344, 150, 56, "F")
     d.line((670, 316), (670, 296))
-    d.box(670, 278, 150, 36, "L2 norm", fill=NORM)
+    d.box(670, 278, 150, 36, words["l2"], fill=NORM)
     d.line((670, 260), (670, 240))
     d.box(670, 222, 150, 36, "α ⊙ (· − h)")
     d.line((670, 204), (670, 180), (571, 180))
