@@ -8,7 +8,7 @@ the paper's arXiv link and names the pages that cite it, in both languages.
   never 등.
 - Every entry of the References page is cited, and lists exactly the pages that cite it, by
   their navigation titles; the two languages' References pages hold the same entries in the
-  same order, each with one arXiv link.
+  same order, each with one arXiv link (or, for a paper never posted there, its PMLR page).
 """
 
 import re
@@ -39,6 +39,9 @@ ENTRY = re.compile(
 )
 ARXIV = re.compile(
     r"\[arXiv:(?P<id>\d{4}\.\d{4,5})\]\(https://arxiv\.org/abs/(?P=id)\)"
+)
+PMLR = re.compile(
+    r"\[PMLR (?P<volume>\d+)\]\(https://proceedings\.mlr\.press/v(?P=volume)/\w+\.html\)"
 )
 CITED_ON = re.compile(r"\[(?P<title>[^\]]+)\]\((?P<page>[\w/]+\.md)\)")
 CITED_ON_WORDS = {"en": "Cited on: ", "ko": "인용한 페이지: "}
@@ -113,14 +116,16 @@ def test_each_reference_is_cited_and_names_the_pages_citing_it(language):
         assert set(shown) == cited[key], f"{language}: {key} names other pages"
         for page, title in shown.items():
             assert title == titles[page], f"{language}: {key} calls {page} {title!r}"
-        assert len(ARXIV.findall(text)) == 1, f"{language}: {key} needs one arXiv link"
+        links = ARXIV.findall(text) + PMLR.findall(text)
+        assert len(links) == 1, f"{language}: {key} needs one arXiv (or PMLR) link"
 
 
 def test_both_languages_list_the_same_papers_in_the_same_order():
     english, korean = (entries(language) for language in LANGUAGES)
     assert list(english) == list(korean)
     for key in english:
-        assert ARXIV.findall(english[key]) == ARXIV.findall(korean[key]), key
+        for link in (ARXIV, PMLR):
+            assert link.findall(english[key]) == link.findall(korean[key]), key
     assert list(english) == sorted(english), "entries in order of first author and year"
     assert len(english) == len(set(english)) > 10
     assert REFERENCES in pages("en")
