@@ -148,12 +148,12 @@ WORDS = {
         "beyond": "The residual blocks of DeepNorm, Peri-LN, nGPT and DyT",
         "next": "to the next block",
         "f_beta": "F\n(weights × β at init)",
-        "f_is": "F: the sublayer (attention or MLP); blue: a norm, or what takes its place",
+        "f_is": "F: the sublayer (attention or MLP); light-blue box: a norm, or what takes its place; thick blue line: the identity path",
         "deepnorm": ("post-norm, with", "the residual × α"),
         "peri": ("pre-norm's identity", "path, F's output", "normalized too"),
         "ngpt": ("h stays on the", "unit sphere"),
         "l2": "L2 norm",
-        "dyt": ("elementwise:", "no sum over", "the features"),
+        "dyt": ("DyT is elementwise:", "no sum over", "the features"),
     },
     "ko": {
         "placement": "pre-norm과 post-norm 잔차 블록",
@@ -211,12 +211,12 @@ WORDS = {
         "beyond": "DeepNorm, Peri-LN, nGPT, DyT의 잔차 블록",
         "next": "다음 블록으로",
         "f_beta": "F\n(초기 가중치 × β)",
-        "f_is": "F: 서브층(어텐션 또는 MLP). 파란색: 정규화 층이나 그 자리를 대신하는 것",
+        "f_is": "F: 서브층(어텐션 또는 MLP). 하늘색 상자: 정규화 층이나 그 자리를 대신하는 것. 굵은 파란 선: 항등 경로",
         "deepnorm": ("잔차에 α를 곱한", "post-norm"),
         "peri": ("항등 경로는", "pre-norm처럼 두고", "F의 출력도 정규화"),
         "ngpt": ("h는 늘 단위 구", "위에 머묾"),
         "l2": "L2 노름",
-        "dyt": ("원소별 연산:", "특성에 걸친", "합 없음"),
+        "dyt": ("DyT는 원소별 연산:", "특성에 걸친", "합 없음"),
     },
 }
 
@@ -405,11 +405,11 @@ def beyond(language: str) -> str:
     d.line((310, 400), (310, 60), color=PATH, width=3.5)
     d.plus(310, 120)
     d.line((310, 380), (420, 380), (420, 362))
-    d.box(420, 344, 150, 36, "RMSNorm", fill=NORM)
+    d.box(420, 344, 150, 36, "Norm", fill=NORM)
     d.line((420, 326), (420, 300))
     d.box(420, 272, 150, 56, "F")
     d.line((420, 244), (420, 218))
-    d.box(420, 200, 150, 36, "RMSNorm", fill=NORM)
+    d.box(420, 200, 150, 36, "Norm", fill=NORM)
     d.line((420, 182), (420, 120), (325, 120))
     d.note(330, 66, *words["peri"], color=PATH)
     # nGPT: h <- Norm(h + α (Norm(F(h)) - h)), Norm the L2 norm.

@@ -141,8 +141,10 @@ def check_benchmark_rows_keep_one_line(page):
     tables = page.locator("article .benchmark-results .tabbed-set table")
     if not tables.count():
         return
-    rows = tables.first.evaluate(
-        """table => [...table.querySelectorAll("tbody tr")].map(row => [
+    rows = tables.evaluate_all(
+        """tables => tables
+          .flatMap(table => [...table.querySelectorAll("tbody tr")])
+          .map(row => [
             row.getBoundingClientRect().height,
             parseFloat(getComputedStyle(row.cells[1]).lineHeight),
             getComputedStyle(row.cells[0]).position])"""

@@ -163,8 +163,8 @@ def scales(norm, neutral, rms) -> torch.Tensor:
     return (norm(x, neutral).double() / x.double()).mean(-1).cpu()
 
 def where_eps_shows(eps) -> list:
-    """The RMS of rows of mean square eps and 9 eps, where eps inside the root changes the
-    output by a factor of sqrt(2) and sqrt(10 / 9)."""
+    """The RMS of rows of mean square eps and 9 eps, where eps inside the root divides the
+    output by sqrt(2) and sqrt(10 / 9)."""
     return [math.sqrt(eps), 3 * math.sqrt(eps)]
 
 def inside_at(norm, neutral, eps) -> bool:

@@ -82,15 +82,21 @@ with torch.no_grad():
     # in a batch, each thread sums whole rows: another order of additions.
     wide = torch.from_numpy(rng.standard_normal((64, 262144), dtype=np.float32))
     wide_module = RMSNorm(262144, eps=EPS)
-    mean_square = lambda rows: rows.pow(2).mean(-1, keepdim=True)  # a row each
+    mean_square = lambda rows: rows.pow(2).mean(-1)  # the module's statistic, per row
     print("site's module, N = 262144, 64 rows alone and in one batch, rows changed:")
     #> site's module, N = 262144, 64 rows alone and in one batch, rows changed:
-    threads = torch.get_num_threads()  # restored below
+    threads, sums = torch.get_num_threads(), {}  # the thread count is restored below
     for count in (1, 2):
         torch.set_num_threads(count)
-        [sums] = changed(mean_square, wide, [64], first=64)
+        alone = torch.cat([mean_square(row[None]) for row in wide])
+        sums[count] = alone, mean_square(wide)
+        differ = (alone != sums[count][1]).sum().item()
         [outputs] = changed(wide_module, wide, [64], first=64)
-        print(f"  CPU threads {count}: mean squares {sums}, outputs {outputs}")
+        print(f"  CPU threads {count}: mean squares {differ}, outputs {outputs}")
         #>   CPU threads 1: mean squares 0, outputs 0
         #>   CPU threads 2: mean squares 23, outputs 7
     torch.set_num_threads(threads)
+    # Which sums moved: the rows alone, split between the threads, not the batch's.
+    moved = [(sums[1][i] != sums[2][i]).sum().item() for i in (0, 1)]
+    print(f"  1 to 2 threads, sums changed: alone {moved[0]}, in a batch {moved[1]}")
+    #>   1 to 2 threads, sums changed: alone 23, in a batch 0
