@@ -410,8 +410,16 @@ class BackwardSlip(torch.autograd.Function):
     def backward(ctx, grad):
         x, weight, r, y = ctx.saved_tensors
         n, slip = x.shape[-1], ctx.slip
+        half = x.dtype in (torch.float16, torch.bfloat16)
         if slip == "statistic without the upcast":  # recomputed in x's dtype
             r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + ctx.eps).float()
+        if slip == "eps dropped in half precision" and half:  # a half path's own kernel
+            r = torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True))
+        if slip == "upstream gradient read as contiguous in half precision" and half:
+            contiguous = torch.empty_like(grad, memory_format=torch.contiguous_format)
+            grad = grad.as_strided(
+                grad.shape, contiguous.stride(), grad.storage_offset()
+            )
         if slip == "x read as contiguous":  # as a kernel given only x's pointer
             contiguous = torch.empty_like(x, memory_format=torch.contiguous_format)
             x = x.as_strided(x.shape, contiguous.stride(), x.storage_offset())
@@ -452,8 +460,8 @@ def without_upcast_when(takes_the_path, name):
     return norm
 
 
-# A decode step's path (one row), an inference path (under no_grad), and one for inputs
-# past 2**20 elements.
+# A decode step's path (one row), an inference path (under no_grad), one for inputs past
+# 2**20 elements, one for a model's 3-D activations and one for a batch of decode steps.
 upcasts_only_batches = without_upcast_when(
     lambda x: x.shape[:-1].numel() == 1, "upcasts_only_batches"
 )
@@ -463,6 +471,21 @@ upcasts_only_under_autograd = without_upcast_when(
 upcasts_only_small_inputs = without_upcast_when(
     lambda x: x.numel() > 2**20, "upcasts_only_small_inputs"
 )
+upcasts_only_2d_inputs = without_upcast_when(
+    lambda x: x.dim() == 3, "upcasts_only_2d_inputs"
+)
+upcasts_only_outside_decode_batches = without_upcast_when(
+    lambda x: x.dim() == 3 and x.shape[1] == 1, "upcasts_only_outside_decode_batches"
+)
+
+
+def forward_without_upcast_while_training(x, weight, eps=1e-6):
+    # A training kernel whose forward skips the upcast while its backward, recomputed in
+    # float32, is right: only the output of a call that records gradients is wrong.
+    y = rms_norm(x, x.shape[-1], weight, eps)
+    if not x.requires_grad:
+        return y
+    return y + (no_upcast(x, weight, eps) - y).detach()
 
 
 def with_eps_in_float32_when(takes_the_path, eps, name):
@@ -588,6 +611,16 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
         (upcasts_only_batches, "half"),
         (upcasts_only_under_autograd, "half"),
         (upcasts_only_small_inputs, "half"),
+        (upcasts_only_2d_inputs, "half"),
+        (upcasts_only_outside_decode_batches, "half"),
+        (forward_without_upcast_while_training, "half"),
+        (with_backward_slip("eps dropped in half precision"), "half"),
+        (
+            with_backward_slip(
+                "upstream gradient read as contiguous in half precision"
+            ),
+            "half",
+        ),
         (with_backward_slip("statistic without the upcast"), "half"),
         (AnotherEpsInEval, "forward"),
         (another_eps_on_one_row, "forward"),

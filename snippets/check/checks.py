@@ -187,6 +187,9 @@ def half_errors(norm, found, device, dtype, n):
     outputs = {
         "": y,
         "one row at a time": torch.cat([norm(row[None], w, dtype=dtype) for row in x]),
+        # A model's activations, (batch, tokens, features), and a batch of decode steps.
+        "as (1, tokens, features)": norm(x[None], w, dtype=dtype)[0],
+        "as (batch, 1, features)": norm(x[:, None], w, dtype=dtype)[:, 0],
     }
     if n == WIDE:
         filler = rows([1.0] * (LARGE_BATCH - len(x)), device, dtype, seed=25, n=n)
@@ -196,27 +199,39 @@ def half_errors(norm, found, device, dtype, n):
         outputs["in eval mode under inference_mode"] = norm(x, w, dtype=dtype)
     # The all-zero row's output is zeros, also where no eps is added (a clamp's form).
     ref = reference(x.double(), gain(found, w), eps, inside).nan_to_num(0.0)
-    # Relative to each output, or to 1e-2 for smaller ones (the outputs' RMS is about 1):
-    # at 4096 features x / ||x||, which forms like F.normalize(x) * sqrt(n) go through,
-    # holds values near float16's subnormal range, with fewer bits, in such outputs.
-    errors = {
-        way: ((out.double() - ref).abs() / ref.abs().clamp_min(1e-2))
-        .amax(-1)
-        .nan_to_num(nan=math.inf)
-        .tolist()
-        for way, out in outputs.items()
-    }
-    # The input gradient on the first three rows (a clamp's form has its own at zeros).
-    given = x[: len(HALF_ROWS)].clone().requires_grad_()
+
+    def relative(out, ref):
+        """Relative to each output, or to 1e-2 for smaller ones (the outputs' RMS is about
+        1): at 4096 features x / ||x||, which forms like F.normalize(x) * sqrt(n) go
+        through, holds values near float16's subnormal range, with fewer bits, there."""
+        error = (out.double() - ref).abs() / ref.abs().clamp_min(1e-2)
+        return error.amax(-1).nan_to_num(nan=math.inf).tolist()
+
+    errors = {way: relative(out, ref) for way, out in outputs.items()}
+    # Called as training calls it, recording gradients (a path of its own, whose forward
+    # may differ), on every row but the all-zero one (a clamp's form has its own gradient
+    # at zeros; a backward without eps shows on the rows where eps shows); then its
+    # backward from a column-major upstream gradient, a transposed output's, unless the
+    # target refuses one.
+    given = x[:-1].clone().requires_grad_()
     y = norm(given, w, dtype=dtype)
+    errors["while recording gradients"] = relative(y.detach(), ref[: len(given)])
     if y.requires_grad:  # scaled to the outputs' bound: HALF_GRADIENT is 3 ulps here
         upstream = rows([1.0] * len(given), device, dtype, seed=26, n=n)
-        torch.autograd.backward(y, upstream.clone())  # a backward may write into it
+        upstream = upstream.t().contiguous().t()  # the same values, column-major
+        try:
+            torch.autograd.backward(y, upstream.clone())  # a backward may write into it
+        except REFUSALS:  # reported by the gradients check: here, a contiguous one
+            given.grad = None
+            torch.autograd.backward(norm(given, w, dtype=dtype), upstream.contiguous())
         x64 = given.detach().double().requires_grad_()
         ref = reference(x64, gain(found, w), eps, inside)
         torch.autograd.backward(ref, upstream.double())
         wrong = (given.grad.double() - x64.grad).abs().amax(-1)
         relative = (wrong / x64.grad.abs().amax(-1)).nan_to_num(nan=math.inf)
+        # A gradient past the dtype's range (1 / RMS on rows of a tiny eps) is inf there.
+        fits = x64.grad.abs().amax(-1) < torch.finfo(dtype).max
+        relative = torch.where(fits, relative, 0.0)
         ulp = torch.finfo(dtype).eps
         errors["input gradient"] = (relative * 3 * ulp / HALF_GRADIENT).tolist()
     return names, errors, y.dtype
@@ -239,7 +254,7 @@ def check_half(norm, found, device):
             rows_wrong = []
             for way, at_n in by_way.items():
                 wrong_here = [r for r, e in zip(names, at_n) if not e <= 3 * ulp]
-                rows_wrong += [r for r in wrong_here if r not in rows_wrong]
+                rows_wrong = list(dict.fromkeys(rows_wrong + wrong_here))
                 ways += [way] if wrong_here and way not in ways else []
                 # Overflow loses a row (zeros or NaN), not a few ulps of it.
                 if way != "input gradient":
@@ -269,6 +284,7 @@ def check_half(norm, found, device):
             # Values that square past float16's range, or, on the rows where eps shows,
             # below its normal range.
             squared = set(wrong) - {EPS_ROWS}
+            lost &= ways != ["input gradient"]  # outputs lost, not only a gradient
             if dtype == torch.float16 and squared <= set(PAST_FLOAT16) and lost:
                 detail += ", where values square to more than float16's largest, 65504"
                 if EPS_ROWS in wrong:
@@ -283,9 +299,10 @@ def check_half(norm, found, device):
         + "; rows of RMS 1 and 300, one with an outlier channel, rows where eps shows"
         + " and an all-zero row, of "
         + " and ".join(str(n) for n in widths)
-        + " features: at once, one at a time"
+        + " features: at once, one at a time, in 3-D (tokens; decode steps)"
         + (f", among {LARGE_BATCH} rows" if WIDE in widths else "")
-        + " and in eval mode under inference_mode, and the input gradient",
+        + ", in eval mode under inference_mode and recording gradients, and the input"
+        + " gradient from a column-major upstream gradient",
         "pitfalls/#no-float32-upcast",
     )
 
