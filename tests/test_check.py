@@ -479,6 +479,14 @@ upcasts_only_outside_decode_batches = without_upcast_when(
 )
 
 
+def rows_read_as_contiguous_in_half(x, weight, eps=1e-6):
+    # A half-precision kernel given only x's pointer: rows read as if contiguous.
+    if x.dtype != torch.float32:
+        contiguous = torch.empty_like(x, memory_format=torch.contiguous_format)
+        x = x.as_strided(x.shape, contiguous.stride(), x.storage_offset())
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
 def forward_without_upcast_while_training(x, weight, eps=1e-6):
     # A training kernel whose forward skips the upcast while its backward, recomputed in
     # float32, is right: only the output of a call that records gradients is wrong.
@@ -631,6 +639,7 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
         (with_backward_slip("x / RMS rebuilt as y / gain"), "gradients"),
         (with_backward_slip("dw of whole blocks only"), "sizes"),
         (with_backward_slip("x read as contiguous"), "strides"),
+        (rows_read_as_contiguous_in_half, "strides"),
         (IgnoresItsConfigEps, "eps"),
         (GainNotAParameter, "init"),
         (BiasStartedAtOnes, "init"),

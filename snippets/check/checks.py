@@ -709,45 +709,54 @@ def check_shapes(norm, found, device):
     )
 
 def check_strides(norm, found, device):
-    """Rows that are views, not contiguous copies: every other element of a wider tensor, and
-    a batch transposed, forward and input gradient. A kernel, or a backward, that reads
-    memory as if rows were contiguous gets them wrong."""
-    w = weight(found, device, seed=12)
-    x = rows([0.5 + 0.25 * i for i in range(8)], device, seed=13)
-    wider = torch.zeros(8, 2 * N, device=device)
-    wider[:, ::2] = x
-    # Each view taken from a leaf, whose gradient holds the view's in the same places.
-    views = {
-        "every other element": (wider, lambda t: t[:, ::2]),
-        "a transposed batch": (x.reshape(2, 4, N), lambda t: t.transpose(0, 1)),
-    }
-    upstream = rows([1.0] * 8, device, seed=27).reshape(4, 2, N)
+    """Rows that are views, not contiguous copies: every other element of a wider tensor (a
+    query split from a fused projection's output), and a batch transposed, forward and input
+    gradient, in float32 and bfloat16 (a half path may be a kernel of its own). A kernel, or
+    a backward, that reads memory as if rows were contiguous gets them wrong."""
     wrong, refused = [], []
-    for name, (base, view_of) in views.items():
-        leaf = base.clone().requires_grad_()
-        view = view_of(leaf)
-        try:
-            y = norm(view, w)
-        except REFUSALS as error:
-            refused.append(f"{name} ({type(error).__name__}: {error})"[:120])
-            continue
-        copy = view.detach().contiguous().requires_grad_()
-        y_copy = norm(copy, w)
-        if not torch.allclose(y, y_copy, rtol=1e-6, atol=1e-7):
-            wrong.append(name)
-        elif y.requires_grad:
-            g = upstream.reshape(y.shape)
-            torch.autograd.backward(y, g.clone())  # a backward may write into it
-            torch.autograd.backward(y_copy, g.clone())
-            grad = view_of(leaf.grad)
-            if not torch.allclose(grad, copy.grad, rtol=1e-6, atol=1e-7):
-                wrong.append(f"{name} (its input gradient)")
+    for dtype in (torch.float32, torch.bfloat16):
+        w = weight(found, device, seed=12).to(dtype)
+        x = rows([0.5 + 0.25 * i for i in range(8)], device, dtype, seed=13)
+        wider = torch.zeros(8, 2 * N, device=device, dtype=dtype)
+        wider[:, ::2] = x
+        # Each view taken from a leaf, whose gradient holds the view's in the same places.
+        views = {
+            "every other element": (wider, lambda t: t[:, ::2]),
+            "a transposed batch": (x.reshape(2, 4, N), lambda t: t.transpose(0, 1)),
+        }
+        upstream = rows([1.0] * 8, device, dtype, seed=27).reshape(4, 2, N)
+        # The same rows in another layout: the same bits, or a last-bit difference.
+        close = {"rtol": 2 * torch.finfo(dtype).eps, "atol": 1e-7}
+        in_half = "" if dtype == torch.float32 else " in bfloat16"
+        for name, (base, view_of) in views.items():
+            leaf = base.clone().requires_grad_()
+            view = view_of(leaf)
+            try:
+                y = norm(view, w, dtype=dtype)
+            except REFUSALS as error:
+                why = f"{type(error).__name__}: {error}"
+                refused.append(f"{name}{in_half} ({why})"[:120])
+                continue
+            copy = view.detach().contiguous().requires_grad_()
+            y_copy = norm(copy, w, dtype=dtype)
+            if not torch.allclose(y, y_copy, **close):
+                wrong.append(name + in_half)
+            elif y.requires_grad:
+                g = upstream.reshape(y.shape)
+                torch.autograd.backward(y, g.clone())  # a backward may write into it
+                torch.autograd.backward(y_copy, g.clone())
+                grad = view_of(leaf.grad)
+                if not torch.allclose(grad, copy.grad, **close):
+                    wrong.append(f"{name}{in_half} (its input gradient)")
     if wrong:
         detail = "wrong on " + " and ".join(wrong) + ", against contiguous copies"
     elif refused:
         detail = "refuses " + "; ".join(refused)
     else:
-        detail = "strided rows and a transposed batch: as contiguous copies, forward and backward"
+        detail = (
+            "strided rows and a transposed batch, in float32 and bfloat16: as contiguous"
+            " copies, forward and backward"
+        )
     passed = False if wrong else (None if refused else True)
     return Verdict("strides", passed, detail, "kernel/#the-kernels")  # its Layouts
 
