@@ -592,6 +592,13 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
     return rms_norm(x, x.shape[-1], weight, eps)
 
 
+def weight_read_as_float16(x, weight, eps=1e-6):
+    # The same misreading on a float16 path of its own only.
+    if x.dtype == torch.float16:
+        return weight_read_as_input_dtype(x, weight, eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
 @pytest.mark.parametrize(
     "target, check_name",
     [
@@ -602,6 +609,7 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
         (upcasts_only_loud_rows, "half"),
         (upcasts_only_narrow_rows, "half"),
         (weight_read_as_input_dtype, "mixed"),
+        (weight_read_as_float16, "mixed"),
         (no_eps, "zero rows"),
         (mean_square_floored_at_zero, "zero rows"),
         (backward_without_r, "gradients"),

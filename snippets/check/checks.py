@@ -310,8 +310,9 @@ def check_mixed(norm, found, device):
     """A float32 weight with bfloat16 input, as in a model whose weights stay in float32:
     the output, in whichever dtype it comes, within 3 bfloat16 ulps of float64, with one
     weight and then another (a weight converted once and kept would miss its updates), and
-    the weight's gradient within 3 bfloat16 ulps of float64's largest entry. A clear error
-    refusing the mix is reported, not failed."""
+    the weight's gradient within 3 bfloat16 ulps of float64's largest entry; the output
+    with float16 input too (another pair of dtypes, which a kernel may dispatch apart). A
+    clear error refusing the mix is reported, not failed."""
     see = "pitfalls/#no-float32-upcast"
     x = rows([1.0, 300.0], device, torch.bfloat16)
     ulp, errors, ok = torch.finfo(torch.bfloat16).eps, [], True
@@ -338,6 +339,19 @@ def check_mixed(norm, found, device):
     if errors[1] > 3 * ulp >= errors[0]:
         detail += " with a second weight (the first one kept?)"
     detail += f", out {out}"
+    half = rows([1.0, 10.0], device, torch.float16)  # squares within float16's range
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Mismatch dtype")
+            y_half = norm(half, w.detach())
+    except REFUSALS:
+        detail += "; refuses float16 input"
+    else:
+        ref = reference(half, gain(found, w.detach()), found["eps"] or 0.0, inside)
+        error = ((y_half.double() - ref).abs() / ref.abs().clamp_min(1e-3)).max().item()
+        half_ulp = torch.finfo(torch.float16).eps
+        detail += f"; float16 input: error {error / half_ulp:.1f} float16 ulp"
+        ok &= bool(torch.isfinite(y_half).all()) and error <= 3 * half_ulp
     if y.requires_grad:  # the weight's gradient too, for a dense upstream gradient
         upstream = rows([1.0, 1.0], device, torch.bfloat16, seed=31)
         torch.autograd.backward(y, upstream.clone())  # a backward may write into it
