@@ -526,6 +526,21 @@ class AnotherEpsInEval(RMSNorm):
         return rms_norm(x, self.normalized_shape, self.weight, eps)
 
 
+class GainCachedByAddress(RMSNorm):
+    """Right in training; when serving, a copy of the gain kept by the weight's address:
+    a weight updated in place (a state dict loaded, an optimizer's step) is not seen."""
+
+    def forward(self, x):
+        if torch.is_grad_enabled():
+            return super().forward(x)
+        if getattr(self, "address", None) != self.weight.data_ptr():
+            self.address, self.kept = (
+                self.weight.data_ptr(),
+                self.weight.detach().clone(),
+            )
+        return rms_norm(x, self.normalized_shape, self.kept, self.eps)
+
+
 class WeightConvertedOnce(RMSNorm):
     """A float32 weight converted to the input's dtype on the first call and kept: later
     weights (an optimizer's updates) never reach the output."""
@@ -639,6 +654,7 @@ def weight_read_as_float16(x, weight, eps=1e-6):
         ),
         (with_backward_slip("statistic without the upcast"), "half"),
         (AnotherEpsInEval, "forward"),
+        (GainCachedByAddress, "forward"),
         (another_eps_on_one_row, "forward"),
         (no_eps_in_large_inputs, "forward"),
         (WeightConvertedOnce, "mixed"),

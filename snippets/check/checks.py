@@ -33,7 +33,8 @@ from snippets.check.target import (
 def check_forward(norm, found, device):
     """Rows of RMS 1e-2 to 1e2 against float64, as training calls the norm, one row at a
     time (a decode step), in a large batch of wide rows and as a model serves (eval mode,
-    inference_mode): a norm may take another path there, with another eps or formula."""
+    inference_mode), there also after its weight is updated in place: a norm may take
+    another path there, with another eps or formula, or a gain it kept."""
     tried, eps = [1e-2, 1e-1, 1.0, 10.0, 100.0], found["eps"] or 0.0
     inside = found["eps placement"] == "inside"
 
@@ -49,6 +50,11 @@ def check_forward(norm, found, device):
     }
     with norm.serving():
         errors["in eval mode under inference_mode"] = error(norm(x, w), x, w)
+    # In place, as load_state_dict and an optimizer's step update a weight: a gain cached
+    # by the tensor's address would be the old one.
+    w.copy_(weight(found, device, seed=29))
+    with norm.serving():
+        errors["after its weight is updated in place"] = error(norm(x, w), x, w)
     if not norm.init:  # --init sets the arguments for 64 features
         wide, w = rows(tried, device, seed=27, n=WIDE), weight(found, device, 1, WIDE)
         filler = rows([1.0] * (LARGE_BATCH - len(tried)), device, seed=28, n=WIDE)
