@@ -56,6 +56,19 @@ def mean_square_summed_in_float32(x, weight, eps=1e-6):
     return y.to(x.dtype)
 
 
+def test_gradcheck_refused_by_a_compiled_backward_is_reported_not_failed(monkeypatch):
+    # torch.compile's backward, with donated buffers, refuses gradcheck's second pass.
+    def refuses(*args, **kwargs):
+        raise RuntimeError("compiled with donated buffers: requires retain_graph=False")
+
+    monkeypatch.setattr(torch.autograd, "gradcheck", refuses)
+    gradients = verdict(check(rms_norm), "gradients")
+    assert gradients.passed is True
+    assert (
+        "gradcheck not run: its backward refuses retain_graph=True" in gradients.detail
+    )
+
+
 def test_gradcheck_is_not_run_on_a_statistic_summed_in_float32():
     # The probe's rows have mean squares no float32 value equals: the sum shows.
     gradients = next(
