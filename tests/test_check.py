@@ -1736,6 +1736,43 @@ def add_rounding_the_stream(x, residual, weight, eps=1e-6):
     return rms_norm(h, h.shape[-1], weight, eps), h
 
 
+def add_forgetting_the_sum_when(takes_the_path, name):
+    """Right, but for a path of its own, taken when takes_the_path(x, weight), that
+    normalizes x instead of the sum."""
+
+    def norm(x, residual, weight, eps=1e-6):
+        h = x + residual
+        normalized = x if takes_the_path(x, weight) else h
+        return rms_norm(normalized, h.shape[-1], weight, eps), h
+
+    norm.__name__ = name
+    return norm
+
+
+# A bfloat16 kernel, a path for a model's 3-D activations, one for inputs past 2**20
+# elements (a prefill), one for a float32 weight beside bfloat16 inputs.
+add_forgetting_the_sum_in_bfloat16 = add_forgetting_the_sum_when(
+    lambda x, weight: x.dtype == torch.bfloat16, "add_forgetting_the_sum_in_bfloat16"
+)
+add_forgetting_the_sum_in_3d = add_forgetting_the_sum_when(
+    lambda x, weight: x.dim() == 3, "add_forgetting_the_sum_in_3d"
+)
+add_forgetting_the_sum_in_large_inputs = add_forgetting_the_sum_when(
+    lambda x, weight: x.numel() > 2**20, "add_forgetting_the_sum_in_large_inputs"
+)
+add_forgetting_the_sum_beside_a_float32_weight = add_forgetting_the_sum_when(
+    lambda x, weight: weight.dtype != x.dtype,
+    "add_forgetting_the_sum_beside_a_float32_weight",
+)
+
+
+def add_keeping_the_stream_on_one_row(x, residual, weight, eps=1e-6):
+    # A decode path that hands on the old stream: the sublayer's output is lost.
+    h = x + residual
+    kept = residual if x.shape[:-1].numel() == 1 else h
+    return rms_norm(h, h.shape[-1], weight, eps), kept
+
+
 def norm_gradients(h, weight, dy):
     """dx and dw of the norm of h, by autograd: the fused backwards below reuse them."""
     with torch.enable_grad():
@@ -1767,6 +1804,20 @@ def add_reading_gradients_as_contiguous(x, residual, weight, eps=1e-6):
     return AddReadingGradientsAsContiguous.apply(x, residual, weight)
 
 
+class AddDroppingDxFromTheResidualInBfloat16(FusedAdd):
+    @staticmethod
+    def backward(ctx, dy, dh):
+        h, weight = ctx.saved_tensors
+        dx, dw = norm_gradients(h, weight, dy)
+        # The bug, in a bfloat16 kernel: "the residual only feeds h".
+        residual_grad = dh if h.dtype == torch.bfloat16 else dx + dh
+        return dx + dh, residual_grad, dw
+
+
+def add_dropping_dx_from_the_residual_in_bfloat16(x, residual, weight, eps=1e-6):
+    return AddDroppingDxFromTheResidualInBfloat16.apply(x, residual, weight)
+
+
 class AddWithoutGain(torch.nn.Module):
     def __init__(self, n, eps=1e-6):
         super().__init__()
@@ -1790,6 +1841,13 @@ def add_returning_h_first(x, residual, weight, eps=1e-6):
         (add_in_the_weights_dtype, "add"),
         (add_rounding_the_stream, "add"),
         (add_reading_gradients_as_contiguous, "add grads"),
+        # Paths and dtypes a model reaches that the first add checks did not.
+        (add_forgetting_the_sum_in_bfloat16, "add"),
+        (add_forgetting_the_sum_in_3d, "add"),
+        (add_forgetting_the_sum_in_large_inputs, "add"),
+        (add_forgetting_the_sum_beside_a_float32_weight, "add"),
+        (add_keeping_the_stream_on_one_row, "add"),
+        (add_dropping_dx_from_the_residual_in_bfloat16, "add grads"),
     ],
     ids=lambda v: getattr(v, "__name__", v),
 )

@@ -23,7 +23,9 @@ from snippets.check.measure import (
 )
 from snippets.check.report import NO_AUTOGRAD, REFUSALS, Report, Verdict
 from snippets.check.target import (
+    LARGE_BATCH,
     N,
+    WIDE,
     AddSubject,
     Subject,
     UsageError,
@@ -164,12 +166,6 @@ HALF_ROWS = [
 ]
 PAST_FLOAT16 = HALF_ROWS[1:]
 EPS_ROWS, ZERO_ROW = "the rows where eps shows", "the all-zero row"
-# A model's hidden size besides the checker's 64 features: a kernel may take another path
-# for wide rows (one without the upcast).
-WIDE = 4096
-# Rows of WIDE features in the large batch: over 2**20 elements, as code that picks its
-# path by the input's size may switch there.
-LARGE_BATCH = 257
 # The input gradient's bound, relative to its largest entry: a row lost to overflow is off
 # by about 1; the rounding of a right one, a few ulps.
 HALF_GRADIENT = 0.1

@@ -15,6 +15,12 @@ import torch
 from torch.func import functional_call
 
 N = 64  # features per row: small enough for gradcheck, large enough for a mean
+# A model's hidden size besides the checker's 64 features: a kernel may take another path
+# for wide rows (one without the upcast).
+WIDE = 4096
+# Rows of WIDE features in the large batch: over 2**20 elements, as code that picks its
+# path by the input's size may switch there.
+LARGE_BATCH = 257
 # The names an eps goes by: PyTorch's `eps`, `epsilon` in code ported from Flax or Keras,
 # and a configuration's `rms_norm_eps` (transformers) or `norm_eps` (Meta's params.json)
 # in code that takes it as it is named there; transformers' modules keep theirs as the
