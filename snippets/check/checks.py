@@ -230,12 +230,12 @@ def half_errors(norm, found, device, dtype, n):
         ref = reference(x64, gain(found, w), eps, inside)
         torch.autograd.backward(ref, upstream.double())
         wrong = (given.grad.double() - x64.grad).abs().amax(-1)
-        relative = (wrong / x64.grad.abs().amax(-1)).nan_to_num(nan=math.inf)
+        off = (wrong / x64.grad.abs().amax(-1)).nan_to_num(nan=math.inf)
         # A gradient past the dtype's range (1 / RMS on rows of a tiny eps) is inf there.
         fits = x64.grad.abs().amax(-1) < torch.finfo(dtype).max
-        relative = torch.where(fits, relative, 0.0)
+        off = torch.where(fits, off, 0.0)
         ulp = torch.finfo(dtype).eps
-        errors["input gradient"] = (relative * 3 * ulp / HALF_GRADIENT).tolist()
+        errors["input gradient"] = (off * 3 * ulp / HALF_GRADIENT).tolist()
     return names, errors, y.dtype
 
 def check_half(norm, found, device):
@@ -747,8 +747,8 @@ def check_strides(norm, found, device):
             "a transposed batch": (x.reshape(2, 4, N), lambda t: t.transpose(0, 1)),
         }
         upstream = rows([1.0] * 8, device, dtype, seed=27).reshape(4, 2, N)
-        # The same rows in another layout: the same bits, or a last-bit difference.
-        close = {"rtol": 2 * torch.finfo(dtype).eps, "atol": 1e-7}
+        # The same rows in another layout: the same bits, or a few last-bit differences.
+        close = {"rtol": 1e-6 if dtype == torch.float32 else 2**-7, "atol": 1e-7}
         in_half = "" if dtype == torch.float32 else " in bfloat16"
         for name, (base, view_of) in views.items():
             leaf = base.clone().requires_grad_()
