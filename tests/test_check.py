@@ -620,6 +620,13 @@ def weight_read_as_input_dtype(x, weight, eps=1e-6):
     return rms_norm(x, x.shape[-1], weight, eps)
 
 
+def mean_square_by_matmul(x, weight, eps=1e-6):
+    # The statistic as a matmul of each row with itself: under autocast, in bfloat16.
+    h = x.float()
+    mean_square = (h.unsqueeze(-2) @ h.unsqueeze(-1)).squeeze(-1) / h.shape[-1]
+    return (h * torch.rsqrt(mean_square + eps) * weight.float()).to(x.dtype)
+
+
 def weight_read_as_float16(x, weight, eps=1e-6):
     # The same misreading on a float16 path of its own only.
     if x.dtype == torch.float16:
@@ -668,6 +675,7 @@ def weight_read_as_float16(x, weight, eps=1e-6):
         (with_backward_slip("statistic without the upcast"), "half"),
         (AnotherEpsInEval, "forward"),
         (GainCachedByAddress, "forward"),
+        (mean_square_by_matmul, "forward"),
         (another_eps_on_one_row, "forward"),
         (no_eps_in_large_inputs, "forward"),
         (WeightConvertedOnce, "mixed"),

@@ -33,10 +33,11 @@ from snippets.check.target import (
 )
 
 def check_forward(norm, found, device):
-    """Rows of RMS 1e-2 to 1e2 against float64, as training calls the norm, one row at a
-    time (a decode step), in a large batch of wide rows and as a model serves (eval mode,
-    inference_mode), there also after its weight is updated in place: a norm may take
-    another path there, with another eps or formula, or a gain it kept."""
+    """Rows of RMS 1e-2 to 1e2 against float64, as training calls the norm, under autocast
+    (mixed-precision training), one row at a time (a decode step), in a large batch of
+    wide rows and as a model serves (eval mode, inference_mode), there also after its
+    weight is updated in place: a norm may take another path there, with another eps or
+    formula, or a gain it kept, or lose its float32 statistic to autocast."""
     tried, eps = [1e-2, 1e-1, 1.0, 10.0, 100.0], found["eps"] or 0.0
     inside = found["eps placement"] == "inside"
 
@@ -50,6 +51,9 @@ def check_forward(norm, found, device):
         "": error(trained, x, w),
         "one row at a time": error(torch.cat([norm(row[None], w) for row in x]), x, w),
     }
+    # Autocast runs matmuls in bfloat16: a statistic taken as x @ x would be one.
+    with torch.autocast(torch.device(device).type, dtype=torch.bfloat16):
+        errors["under autocast to bfloat16"] = error(norm(x, w), x, w)
     with norm.serving():
         errors["in eval mode under inference_mode"] = error(norm(x, w), x, w)
     # In place, as load_state_dict and an optimizer's step update a weight: a gain cached
