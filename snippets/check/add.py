@@ -159,8 +159,10 @@ def check_add_gradients(norm, found, device):
     if errors is None:
         return Verdict("add grads", None, NO_AUTOGRAD, see)
     ok = max(errors) < 1e-4
-    detail = "x, residual and weight against float64 autograd: errors " + ", ".join(
-        f"{error:.1e}" for error in errors
+    detail = (
+        "gradients of x, the residual and the weight against float64 autograd, each"
+        " relative to its largest entry (bound 1e-4): "
+        + ", ".join(f"{e:.1e}" for e in errors)
     )
     strided = [g.t().contiguous().t() for g in (dy, dh)]
     try:
@@ -173,7 +175,7 @@ def check_add_gradients(norm, found, device):
     if not under_triton_interpreter(norm):  # its bfloat16 rounding is not faithful
         errors = add_gradient_errors(norm, found, device, dy.bfloat16(), dh.bfloat16())
         ok &= max(errors) < 0.1
-        detail += "; in bfloat16: " + ", ".join(f"{e:.1e}" for e in errors)
+        detail += "; in bfloat16 (bound 0.1): " + ", ".join(f"{e:.1e}" for e in errors)
     return Verdict("add grads", ok, detail, see)
 
 ADD_CHECKS = [check_add, check_sum_rounding, check_add_gradients]

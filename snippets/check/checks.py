@@ -531,7 +531,10 @@ def check_gradients(norm, found, device):
         return Verdict("gradients", None, NO_AUTOGRAD, see)
     errors, wrote = measured
     ok = max(errors) < 1e-4
-    detail = f"input and weight against float64 autograd: errors {errors[0]:.1e}, {errors[1]:.1e}"
+    detail = (
+        "input and weight gradients (each pair: dx, dw) against float64 autograd, each"
+        f" relative to its largest entry: {errors[0]:.1e}, {errors[1]:.1e}"
+    )
     # A 3-D batch of the same rows, whose upstream gradient comes contiguous, then as a
     # transposed view, then as y.sum() gives it (strides 0: writing into it raises, and
     # reading it as rows of its own reads past its one element): only these may be refused.
@@ -591,7 +594,10 @@ def check_gradients(norm, found, device):
             ok &= passed
             detail += f"; gradcheck in float64 {'passes' if passed else 'fails'}"
     else:  # gradcheck's finite differences need float64 all the way
-        detail += "; gradcheck not run: float64 input is not computed in float64"
+        detail += (
+            "; gradcheck not run: float64 input is computed in lower precision (as an"
+            " upcast written .float() does), too coarse for its finite differences"
+        )
     return Verdict(
         "gradients",
         ok,
