@@ -298,17 +298,20 @@ def check_half(norm, found, device):
             elif dtype == torch.float16 and wrong == [ZERO_ROW]:
                 detail += ", where an eps or clamp too small for float16 rounds to 0"
         details.append(f"{short} {'wrong' if bad else 'ok'} ({detail})")
-    return Verdict(
-        "half",
-        False if failed else (None if unreliable else True),
-        "; ".join(details)
-        + "; rows of RMS 1 and 300, one with an outlier channel, rows where eps shows"
+    # What was tried, said where all went well: a failure's line keeps to what failed.
+    tried = (
+        "; rows of RMS 1 and 300, one with an outlier channel, rows where eps shows"
         + " and an all-zero row, of "
         + " and ".join(str(n) for n in widths)
         + " features: at once, one at a time, in 3-D (tokens; decode steps)"
         + (f", among {LARGE_BATCH} rows" if WIDE in widths else "")
         + ", in eval mode under inference_mode and recording gradients, and the input"
-        + " gradient from a column-major upstream gradient",
+        + " gradient from a column-major upstream gradient"
+    )
+    return Verdict(
+        "half",
+        False if failed else (None if unreliable else True),
+        "; ".join(details) + ("" if failed else tried),
         "pitfalls/#no-float32-upcast",
     )
 
