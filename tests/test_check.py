@@ -1038,7 +1038,14 @@ class ContiguousChannelFirstRMSNorm(ChannelFirstRMSNorm):
 def test_a_channel_first_kernel_gets_contiguous_nchw_input_and_a_hint():
     report = check(ContiguousChannelFirstRMSNorm, dim=1)
     assert report.passed, report.table()
-    assert verdict(report, "strides").passed is None  # strided input refused, reported
+    strides = verdict(report, "strides")
+    assert strides.passed is None  # strided input refused, reported
+    # Each refusal once, with the dtypes it came in, its error whole within its brackets.
+    assert strides.detail == (
+        "refuses every other element in float32 and bfloat16 (ValueError: x must be a"
+        " contiguous (N, C, H, W) tensor); a transposed batch in float32 and bfloat16"
+        " (ValueError: x must be a contiguous (N, C, H, W) tensor)"
+    )
     with pytest.raises(UsageError, match="pass --dim 1"):  # its error names no shape
         check(ContiguousChannelFirstRMSNorm)
 

@@ -748,7 +748,7 @@ def check_strides(norm, found, device):
     query split from a fused projection's output), and a batch transposed, forward and input
     gradient, in float32 and bfloat16 (a half path may be a kernel of its own). A kernel, or
     a backward, that reads memory as if rows were contiguous gets them wrong."""
-    wrong, refused = [], []
+    wrong, refused = [], {}  # refused: (view, error) -> the dtypes it was refused in
     for dtype in (torch.float32, torch.bfloat16):
         w = weight(found, device, seed=12).to(dtype)
         x = rows([0.5 + 0.25 * i for i in range(8)], device, dtype, seed=13)
@@ -770,7 +770,8 @@ def check_strides(norm, found, device):
                 y = norm(view, w, dtype=dtype)
             except REFUSALS as error:
                 why = f"{type(error).__name__}: {error}"
-                refused.append(f"{name}{in_half} ({why})"[:120])
+                why = why if len(why) <= 140 else why[:137] + "..."
+                refused.setdefault((name, why), []).append(str(dtype)[6:])
                 continue
             copy = view.detach().contiguous().requires_grad_()
             y_copy = norm(copy, w, dtype=dtype)
@@ -786,7 +787,10 @@ def check_strides(norm, found, device):
     if wrong:
         detail = "wrong on " + " and ".join(wrong) + ", against contiguous copies"
     elif refused:
-        detail = "refuses " + "; ".join(refused)
+        detail = "refuses " + "; ".join(
+            f"{name} in {' and '.join(dtypes)} ({why})"
+            for (name, why), dtypes in refused.items()
+        )
     else:
         detail = (
             "strided rows and a transposed batch, in float32 and bfloat16: as contiguous"
