@@ -217,7 +217,14 @@ WORDS = {
         "([What is measured](benchmark.md#what-is-measured)).",
         "not_installed": "not installed",
         "reasons": {},
-        "names": {},
+        # The implementation names are run.py's identifiers; on a page some say more.
+        "names": {
+            "eager naive": "formula as written (eager)",
+            "eager Hugging Face": "Hugging Face form (eager)",
+            "torch.compile naive": "formula as written (torch.compile)",
+            "LayerNorm eager": "LayerNorm (eager)",
+            "LayerNorm compiled": "LayerNorm (torch.compile)",
+        },
         # The compiled layer's section (model.py's results).
         "model": {
             "title": "A transformer layer compiled whole (torch.compile), bfloat16, "
