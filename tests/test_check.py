@@ -695,17 +695,24 @@ def test_each_check_catches_its_mistake(target, check_name):
     assert check_name in failing(target)
 
 
-OUTLIER_AND_EPS = "the row with an outlier channel and the rows where eps shows"
+# Each wrong row with its largest error: "all lost" where overflow zeroed it.
+OUTLIER_AND_EPS = (
+    "the row with an outlier channel (all lost) and the rows where eps shows"
+)
 
 
 @pytest.mark.parametrize(
     "target, rows",
     [
-        (no_upcast, f"the row of RMS 300 and {OUTLIER_AND_EPS}, of 64 and 4096"),
-        (upcasts_only_loud_rows, f"{OUTLIER_AND_EPS}, of 64 and 4096"),
+        (
+            no_upcast,
+            f"the row of RMS 300 (all lost) and {OUTLIER_AND_EPS} (8.4 ulp), of 64"
+            + " and 4096",
+        ),
+        (upcasts_only_loud_rows, f"{OUTLIER_AND_EPS} (7.5 ulp), of 64 and 4096"),
         (
             upcasts_only_narrow_rows,
-            f"the row of RMS 300 and {OUTLIER_AND_EPS}, of 4096",
+            f"the row of RMS 300 (all lost) and {OUTLIER_AND_EPS} (8.4 ulp), of 4096",
         ),
     ],
     ids=lambda v: getattr(v, "__name__", ""),

@@ -242,6 +242,13 @@ def half_errors(norm, found, device, dtype, n):
         errors["input gradient"] = (off * 3 * ulp / HALF_GRADIENT).tolist()
     return names, errors, y.dtype
 
+def how_wrong(ulps, ulp):
+    """A row's largest output error, in words where the row is lost."""
+    if ulps == math.inf:
+        return "NaN"
+    # An error of the whole value or more: zeros (overflow) or garbage, not rounding.
+    return "all lost" if ulps * ulp >= 1 else f"{ulps:.{0 if ulps >= 10 else 1}f} ulp"
+
 def check_half(norm, found, device):
     details, failed, unreliable = [], False, False
     widths = [N] if norm.init else [N, WIDE]  # --init sets the arguments for 64
@@ -249,6 +256,7 @@ def check_half(norm, found, device):
         ulp, short = torch.finfo(dtype).eps, str(dtype).removeprefix("torch.")
         errors, wrong, wrong_widths, outs, lost = [], [], [], set(), True
         ways, gradient = [], 0.0  # the ways of calling it that go wrong; dx's error
+        worst = {}  # each wrong row's largest output error, in ulps
         for n in widths:
             target = norm if n == N else norm.at_width(n)
             names, by_way, out = half_errors(target, found, device, dtype, n)
@@ -264,6 +272,9 @@ def check_half(norm, found, device):
                 ways += [way] if wrong_here and way not in ways else []
                 # Overflow loses a row (zeros or NaN), not a few ulps of it.
                 if way != "input gradient":
+                    for r, e in zip(names, at_n):
+                        if not e <= 3 * ulp:
+                            worst[r] = max(worst.get(r, 0.0), e / ulp)
                     past = [e for r, e in zip(names, at_n) if r in PAST_FLOAT16]
                     lost &= all(e >= 0.5 for e in past if not e <= 3 * ulp)
             wrong += [row for row in rows_wrong if row not in wrong]
@@ -280,8 +291,10 @@ def check_half(norm, found, device):
         if out != short:
             detail += f", not {short}"
         if wrong:
+            named = [f"{r} ({how_wrong(worst[r], ulp)})" if r in worst else r
+                     for r in wrong]  # fmt: skip
             detail += (
-                f", on {' and '.join(wrong)}, of {' and '.join(wrong_widths)} features"
+                f", on {' and '.join(named)}, of {' and '.join(wrong_widths)} features"
             )
             if "" not in ways:  # right called on all rows at once: say how it was wrong
                 detail += f", {' and '.join(ways)} only"
