@@ -43,6 +43,16 @@ for v in ["post-norm", "DeepNorm"]:
     #> post-norm  weight gradient ratio, seeds 0 to 2: 1.25, 2.86, 0.704
     #> DeepNorm   weight gradient ratio, seeds 0 to 2: 1.04, 1.03, 0.983
 
+# Each block's second linear layer scaled by 1/sqrt(48), as the Placement page's scaled
+# initialization: pre-norm's stream grows less; Peri-LN's output norm divides it out.
+for v in ["pre-norm", "Peri-LN"]:
+    with one_thread():
+        scaled = [layer_statistics(v, s, depth=depth, scale=depth**-0.5) for s in seeds]
+    rms = torch.stack([run["stream_rms"][-1] for run in scaled]).mean()
+    print(f"{v:<10} scaled init, stream RMS at layer 48: {rms:.3g}")
+    #> pre-norm   scaled init, stream RMS at layer 48: 1.15
+    #> Peri-LN    scaled init, stream RMS at layer 48: 7.12
+
 # Plot: each variant's gradients relative to its own layer 1, so that variants whose
 # states have another scale (nGPT's have norm 1, not RMS 1) share one axis.
 colors = ["tab:blue", "tab:red", "tab:orange", "tab:green", "tab:purple", "tab:brown"]

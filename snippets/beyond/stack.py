@@ -80,10 +80,16 @@ class Stack(nn.Module):
             x = x * x.shape[-1] ** 0.5
         return self.head(x), inputs
 
-def layer_statistics(variant, seed, depth=48, width=128, batch=32, classes=16):
+def layer_statistics(
+    variant, seed, depth=48, width=128, batch=32, classes=16, scale=1.0
+):
     """Per block, at initialization: the gradient norm of its first linear layer's weight,
-    the gradient norm with respect to its input, and the RMS of that input."""
+    the gradient norm with respect to its input, and the RMS of that input. scale
+    multiplies each block's second linear layer (the Placement page's scaled init)."""
     torch.manual_seed(seed)
     model = Stack(depth, width, classes, variant).double()
+    with torch.no_grad():
+        for block in model.blocks:
+            block.fc2.weight.mul_(scale)
     x = torch.randn(batch, width, dtype=torch.float64, requires_grad=True)
     return block_statistics(model, x, torch.randint(classes, (batch,)))
