@@ -31,6 +31,9 @@ bound = runs["QK-norm"]["bound"]
 within = all(a <= b for a, b in zip(runs["QK-norm"]["max_logit"][1:], bound))
 print(f"QK-norm: every logit within sqrt(head_dim) max|gain_q| max|gain_k|: {within}")
 #> QK-norm: every logit within sqrt(head_dim) max|gain_q| max|gain_k|: True
+# With unit gains the bound is sqrt(head_dim) itself.
+print(f"bound with unit gains: {16**0.5:.1f} at head_dim 16, {128**0.5:.1f} at 128")
+#> bound with unit gains: 4.0 at head_dim 16, 11.3 at 128
 
 final = {name: sum(run["loss"][-20:]) / 20 for name, run in runs.items()}
 gap = final["no QK-norm"] - final["QK-norm"]
