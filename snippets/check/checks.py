@@ -244,8 +244,8 @@ def half_errors(norm, found, device, dtype, n):
 
 def how_wrong(ulps, ulp):
     """A row's largest output error, in words where the row is lost."""
-    if ulps == math.inf:
-        return "NaN"
+    if ulps == math.inf:  # NaN or inf in the output
+        return "not finite"
     # An error of the whole value or more: zeros (overflow) or garbage, not rounding.
     return "all lost" if ulps * ulp >= 1 else f"{ulps:.{0 if ulps >= 10 else 1}f} ulp"
 
@@ -784,7 +784,7 @@ def check_strides(norm, found, device):
             except REFUSALS as error:
                 why = f"{type(error).__name__}: {error}"
                 why = why if len(why) <= 140 else why[:137] + "..."
-                refused.setdefault((name, why), []).append(str(dtype)[6:])
+                refused.setdefault((name, why), []).append(str(dtype).removeprefix("torch."))
                 continue
             copy = view.detach().contiguous().requires_grad_()
             y_copy = norm(copy, w, dtype=dtype)
