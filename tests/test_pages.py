@@ -268,6 +268,8 @@ ROUTES = [
             "pitfalls.md#gains-trained-in-bfloat16",
             "dynamics.md#weight-decay-and-the-gain",
             "activations.md#attention-logit-growth-and-qk-norm",
+            "beyond.md#gradients-at-initialization",
+            "dynamics.md#scale-invariance-and-the-optimizer",
             "implementations.md#under-autocast",
             "implementations.md#under-fsdps-mixed-precision",
             "implementations.md#fine-tuning-with-lora",

@@ -776,6 +776,7 @@ def check_strides(norm, found, device):
         # The same rows in another layout: the same bits, or a few last-bit differences.
         close = {"rtol": 1e-6 if dtype == torch.float32 else 2**-7, "atol": 1e-7}
         in_half = "" if dtype == torch.float32 else " in bfloat16"
+        dtype_name = str(dtype).removeprefix("torch.")
         for name, (base, view_of) in views.items():
             leaf = base.clone().requires_grad_()
             view = view_of(leaf)
@@ -784,7 +785,7 @@ def check_strides(norm, found, device):
             except REFUSALS as error:
                 why = f"{type(error).__name__}: {error}"
                 why = why if len(why) <= 140 else why[:137] + "..."
-                refused.setdefault((name, why), []).append(str(dtype).removeprefix("torch."))
+                refused.setdefault((name, why), []).append(dtype_name)
                 continue
             copy = view.detach().contiguous().requires_grad_()
             y_copy = norm(copy, w, dtype=dtype)
