@@ -290,6 +290,7 @@ ROUTES = [
             "implementations.md#the-fused-add-and-norm-of-inference-engines-in-place",
             "fp8.md",
             "kernel_in_practice.md#split-across-devices",
+            "pitfalls.md#running-a-bfloat16-model-in-float16",
         ],
     ),
     ("check yours", ["check.md"]),
