@@ -251,6 +251,7 @@ def how_wrong(ulps, ulp):
 
 def check_half(norm, found, device):
     details, failed, unreliable = [], False, False
+    graded = False  # whether an input gradient was compared (none without autograd)
     widths = [N] if norm.init else [N, WIDE]  # --init sets the arguments for 64
     for dtype in (torch.float16, torch.bfloat16):
         ulp, short = torch.finfo(dtype).eps, str(dtype).removeprefix("torch.")
@@ -260,6 +261,7 @@ def check_half(norm, found, device):
         for n in widths:
             target = norm if n == N else norm.at_width(n)
             names, by_way, out = half_errors(target, found, device, dtype, n)
+            graded |= "input gradient" in by_way
             outs.add(str(out).removeprefix("torch."))
             scaled = by_way.get("input gradient", [0.0])
             gradient = max(gradient, max(scaled) * HALF_GRADIENT / (3 * ulp))
@@ -318,8 +320,12 @@ def check_half(norm, found, device):
         + " and ".join(str(n) for n in widths)
         + " features: at once, one at a time, in 3-D (tokens; decode steps)"
         + (f", among {LARGE_BATCH} rows" if WIDE in widths else "")
-        + ", in eval mode under inference_mode and recording gradients, and the input"
-        + " gradient from a column-major upstream gradient"
+        + ", in eval mode under inference_mode and recording gradients"
+        + (
+            ", and the input gradient from a column-major upstream gradient"
+            if graded
+            else " (none recorded: forward only)"
+        )
     )
     return Verdict(
         "half",
@@ -762,6 +768,7 @@ def check_strides(norm, found, device):
     gradient, in float32 and bfloat16 (a half path may be a kernel of its own). A kernel, or
     a backward, that reads memory as if rows were contiguous gets them wrong."""
     wrong, refused = [], {}  # refused: (view, error) -> the dtypes it was refused in
+    backward = False  # whether any gradient was compared (none where autograd is not)
     for dtype in (torch.float32, torch.bfloat16):
         w = weight(found, device, seed=12).to(dtype)
         x = rows([0.5 + 0.25 * i for i in range(8)], device, dtype, seed=13)
@@ -792,6 +799,7 @@ def check_strides(norm, found, device):
             if not torch.allclose(y, y_copy, **close):
                 wrong.append(name + in_half)
             elif y.requires_grad:
+                backward = True
                 g = upstream.reshape(y.shape)
                 torch.autograd.backward(y, g.clone())  # a backward may write into it
                 torch.autograd.backward(y_copy, g.clone())
@@ -806,9 +814,10 @@ def check_strides(norm, found, device):
             for (name, why), dtypes in refused.items()
         )
     else:
+        passes = "forward and backward" if backward else "forward only"
         detail = (
             "strided rows and a transposed batch, in float32 and bfloat16: as contiguous"
-            " copies, forward and backward"
+            f" copies, {passes}"
         )
     passed = False if wrong else (None if refused else True)
     return Verdict("strides", passed, detail, "kernel/#the-kernels")  # its Layouts
