@@ -22,3 +22,14 @@ print(
     f"largest bfloat16 value finite in float16: {values[half.isfinite()].abs().max()}"
 )
 #> largest bfloat16 value finite in float16: 65280.0
+
+# A norm's output in each dtype against float64, its input and weight rounded to it first.
+torch.manual_seed(0)
+x, w = torch.randn(256, 4096, dtype=torch.float64), 1 + torch.randn(4096) / 10
+exact = torch.nn.functional.rms_norm(x, (4096,), w.double(), 1e-6)
+for dtype in (torch.float16, torch.bfloat16):
+    y = torch.nn.functional.rms_norm(x.to(dtype), (4096,), w.to(dtype), 1e-6)
+    error = ((y.double() - exact).norm(dim=-1) / exact.norm(dim=-1)).median()
+    print(f"F.rms_norm in {str(dtype)[6:]}: median row's error {error:.1e}")
+    #> F.rms_norm in float16: median row's error 3.7e-04
+    #> F.rms_norm in bfloat16: median row's error 2.9e-03
