@@ -289,6 +289,7 @@ ROUTES = [
             "numerics.md#batch-invariance",
             "implementations.md#the-fused-add-and-norm-of-inference-engines-in-place",
             "fp8.md",
+            "frameworks.md",
             "kernel_in_practice.md#split-across-devices",
             "pitfalls.md#running-a-bfloat16-model-in-float16",
         ],
