@@ -74,6 +74,20 @@ for name, y in [
     #> equals the exact value rounded once: 74.1%
     #> equals LLaMA's cast order: 100.0%
 
+# LlamaRMSNorm with a float32 weight rounds x̂ to bfloat16 and returns float32; MLX with
+# that weight does not round x̂. Without a weight MLX keeps x's dtype: multiply after it.
+llama_f32 = weight * x_hat.to(torch.bfloat16)
+w32 = mx.array(weight.numpy())
+ways = {
+    "nn.RMSNorm, float32 weight": mx.fast.rms_norm(x16_mlx, w32, 1e-5),
+    "no weight, then multiply": w32 * mx.fast.rms_norm(x16_mlx, None, 1e-5),
+}
+for name, y in ways.items():
+    same = (torch.tensor(np.array(y)) == llama_f32).float().mean()
+    print(f"{name}: equals LlamaRMSNorm's float32 output in {same:.1%}")
+    #> nn.RMSNorm, float32 weight: equals LlamaRMSNorm's float32 output in 0.0%
+    #> no weight, then multiply: equals LlamaRMSNorm's float32 output in 100.0%
+
 # Gemma's gain, 1 + w with w bfloat16: formed in float32, so the output is float32 and
 # is rounded once, against transformers' GemmaRMSNorm; and formed in bfloat16, as
 # mlx-lm's Gemma norm does (1.0 + a bfloat16 weight stays bfloat16).
