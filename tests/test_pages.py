@@ -268,6 +268,7 @@ ROUTES = [
             "pitfalls.md#gains-trained-in-bfloat16",
             "dynamics.md#weight-decay-and-the-gain",
             "activations.md#attention-logit-growth-and-qk-norm",
+            "activations.md#what-to-log-in-a-training-run",
             "beyond.md#gradients-at-initialization",
             "dynamics.md#scale-invariance-and-the-optimizer",
             "implementations.md#under-autocast",
