@@ -145,11 +145,11 @@ def create(name: str, title: str, korean_title: str, after=None, root: Path = RO
 def renamed(text: str, old: str, new: str) -> str:
     """`text` with the page's paths, imports and links pointing to its new name."""
     text = re.sub(rf"\bsnippets([/.]){old}\b", rf"snippets\g<1>{new}", text)
-    # A link or a nav entry: (old.md#...), (../old.md), docs/en/old.md, ": old.md"; not
-    # notebooks/old.md, another page.
-    before = r"(?:(?<=[( ])|(?<=\.\./)|(?<=docs/en/)|(?<=docs/ko/))"
+    # A link or a nav entry: (old.md#...), (../old.md), docs/en/old.md, ": old.md", or a
+    # test's "old.md#..." string; not notebooks/old.md, another page.
+    before = r"(?:(?<=[( \"'])|(?<=\.\./)|(?<=docs/en/)|(?<=docs/ko/))"
     return re.sub(
-        rf"{before}{old}\.md(?=[#)\s,]|$)", f"{new}.md", text, flags=re.MULTILINE
+        rf"{before}{old}\.md(?=[#)\s,\"']|$)", f"{new}.md", text, flags=re.MULTILINE
     )
 
 

@@ -55,7 +55,7 @@ def test_a_new_page_and_a_renamed_one_pass_the_page_checks(clone: Path):
     stale = [
         p
         for p in files
-        if re.search(r"[(/ ]frameworks\.md|snippets.frameworks", p.read_text())
+        if re.search(r"[(/ \"]frameworks\.md|snippets.frameworks", p.read_text())
     ]
     assert (
         stale == [] and (clone / "snippets/framework_apis/flax_rms_norm.py").is_file()
@@ -67,10 +67,12 @@ def test_a_rename_rewrites_the_pages_names_and_not_a_notebooks_of_the_same_name(
     text = (
         "- Pre-norm: old.md\n[a](old.md#x) [b](../old.md) docs/en/old.md docs/ko/old.md\n"
         "[nb](notebooks/old.md) bold.md from snippets.old import f; snippets/old/f.py\n"
+        'ROUTES = ["old.md", "old.md#x"]\n'
     )
     assert new_page.renamed(text, "old", "new") == (
         "- Pre-norm: new.md\n[a](new.md#x) [b](../new.md) docs/en/new.md docs/ko/new.md\n"
         "[nb](notebooks/old.md) bold.md from snippets.new import f; snippets/new/f.py\n"
+        'ROUTES = ["new.md", "new.md#x"]\n'
     )
 
 

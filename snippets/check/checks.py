@@ -324,7 +324,7 @@ def check_half(norm, found, device):
         + (
             ", and the input gradient from a column-major upstream gradient"
             if graded
-            else " (none recorded: forward only)"
+            else "; forward only (its output has no gradient)"
         )
     )
     return Verdict(

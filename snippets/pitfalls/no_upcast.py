@@ -32,8 +32,9 @@ for eps in (1e-5, 1e-6):
     #> 1e-05 in float16: 1.001e-05 (+0.1%)
     #> 1e-06 in float16: 1.013e-06 (+1.3%)
 
-# Code that sums the squares, then divides by n, overflows sooner in float16: the sum
-# passes 65504 once the row's RMS passes sqrt(65504 / n). PyTorch's mean adds in float32.
+# Code that sums the squares, then divides by n, overflows sooner in float16: the sum,
+# stored in float16, passes 65504 once the row's RMS passes sqrt(65504 / n).
+# torch.mean divides before it stores.
 n = 4096
 print(f"sum of squares overflows past an RMS of {(65504 / n) ** 0.5:.1f} at n = {n}")
 #> sum of squares overflows past an RMS of 4.0 at n = 4096
