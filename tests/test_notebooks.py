@@ -13,13 +13,16 @@ run in a Jupyter kernel, rendered by mkdocs-jupyter in both languages.
   The downloaded notebook links to the published site's pages, not to their .md files, and
   its first cell names the packages it needs, as the page does under its link.
 - A cell that raises fails `mkdocs build`.
+- The Playground's Try this items: each knob change gives what its item says.
 """
 
 import re
+import runpy
 from pathlib import Path
 
 import nbformat
 import pytest
+import torch
 from page_text import built_page
 from site_layout import (
     DOCS,
@@ -226,3 +229,43 @@ def test_a_run_with_a_warning_is_not_cached(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(notebooks, "run_cells", run_writing("stdout"))
     notebooks.execute(nb, cache=tmp_path)
     assert [path.suffix for path in tmp_path.iterdir()] == [".ipynb"]
+
+
+def playground_run(folder: Path, **knobs) -> dict:
+    """The Playground's outputs with some knobs changed, as a reader sets them: its knobs,
+    inputs and norms cells run as one script."""
+    code = (ROOT / "snippets/notebooks/playground.py").read_text(encoding="utf-8")
+    cells = [
+        re.search(rf"\[start:{name}\]\n(.*?)# --8<-- \[end:{name}\]", code, re.DOTALL)[
+            1
+        ]
+        for name in ("knobs", "inputs", "norms")
+    ]
+    for knob, value in knobs.items():
+        cells[0] = re.sub(
+            rf"^{knob} = .*$", f"{knob} = {value}", cells[0], flags=re.MULTILINE
+        )
+    script = folder / "playground.py"
+    script.write_text("\n".join(cells), encoding="utf-8")
+    return runpy.run_path(str(script))["outputs"]
+
+
+def rms(values) -> float:
+    return values.double().pow(2).mean().sqrt().item()
+
+
+def test_the_playgrounds_try_this_items_say_what_a_reader_sees(tmp_path: Path):
+    """Try this: eps = 1e-8 brings the scaled input's RMS near 1, and at SCALE = 1 eps hardly
+    matters; float16 at SCALE = 300 zeroes the scaled rows without the upcast (every value
+    0, so the skewness is nan) while the checked RMSNorm gives RMS 1; at the default SCALE
+    the squares are subnormal and the RMSNorm without upcast is off too."""
+    scaled = ("scaled", "RMSNorm")
+    assert rms(playground_run(tmp_path)[scaled]) < 0.8  # the default eps shows
+    assert rms(playground_run(tmp_path, EPS=1e-8)[scaled]) > 0.99
+    assert abs(rms(playground_run(tmp_path, SCALE=1)[scaled]) - 1) < 1e-5
+    half = playground_run(tmp_path, DTYPE="torch.float16", SCALE=300)
+    assert torch.count_nonzero(half["scaled", "RMSNorm, no upcast"]) == 0
+    assert abs(rms(half[scaled]) - 1) < 1e-2
+    half = playground_run(tmp_path, DTYPE="torch.float16")
+    gap = rms(half["scaled", "RMSNorm, no upcast"]) - rms(half[scaled])
+    assert abs(gap) > 1e-3  # both round to float16 (steps of 4.9e-4 near 0.7)
