@@ -20,6 +20,8 @@ for a in [-3.0, 1e-3]:
     #> a = 0.001: True
 
 # So with a fixed eps, scaling x is invisible only while eps / a^2 stays small.
+print(f"the row's RMS: {x.pow(2).mean().sqrt():.4f}")
+#> the row's RMS: 0.9964
 for a in [10.0, 1e-3]:
     ratio = rms_norm(a * x, eps).norm() / rms_norm(x, eps).norm()
     print(f"a = {a:g}: output size ratio {ratio:.4f}")
