@@ -31,6 +31,14 @@ ulps = np.abs(flax_y - torch_y) / np.spacing(np.abs(torch_y))  # units in the la
 within = bool(ulps.max() <= 16)
 print("float32: within 16 units in the last place of F.rms_norm:", within)
 #> float32: within 16 units in the last place of F.rms_norm: True
+
+# A row's bits depend on its batch's shape: jax.jit compiles each shape on its own.
+jitted = jax.jit(lambda rows: norm(rows))
+among = np.asarray(jitted(jnp.asarray(x.repeat(64, 1).numpy())))[:64]  # 4096 rows
+alone = np.concatenate([np.asarray(jitted(jnp.asarray(r[None].numpy()))) for r in x])
+print("jitted, rows alone and among 4096, same bits:", bool((alone == among).all()))
+#> jitted, rows alone and among 4096, same bits: False
+
 # flax.linen's RMSNorm, given the same scale, computes the same.
 params = {"params": {"scale": jnp.asarray(weight.numpy())}}
 linen_y = np.asarray(linen.RMSNorm().apply(params, jnp.asarray(x.numpy())))
