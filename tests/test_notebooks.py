@@ -235,12 +235,7 @@ def playground_run(folder: Path, **knobs) -> dict:
     """The Playground's outputs with some knobs changed, as a reader sets them: its knobs,
     inputs and norms cells run as one script."""
     code = (ROOT / "snippets/notebooks/playground.py").read_text(encoding="utf-8")
-    cells = [
-        re.search(rf"\[start:{name}\]\n(.*?)# --8<-- \[end:{name}\]", code, re.DOTALL)[
-            1
-        ]
-        for name in ("knobs", "inputs", "norms")
-    ]
+    cells = [notebooks.section(code, name) for name in ("knobs", "inputs", "norms")]
     for knob, value in knobs.items():
         cells[0] = re.sub(
             rf"^{knob} = .*$", f"{knob} = {value}", cells[0], flags=re.MULTILINE
