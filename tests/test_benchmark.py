@@ -717,8 +717,12 @@ def test_the_h200_is_held_to_its_own_copy_targets_in_every_dtype(smoke_results):
 
 
 def test_no_figure_may_pass_its_copy_by_more_than_one_percent(smoke_results):
-    results = with_kernel_at(json.loads(smoke_results.read_text()), 101)
+    results = json.loads(smoke_results.read_text())
     results["runs"] = [r for r in results["runs"] if r["implementation"] == page.KERNEL]
+    # Every timing: the ceiling holds for eager figures too, which the CPU's smoke run
+    # times at random (one came out at 179%).
+    for entry in results["runs"]:
+        entry["copy_percent"] = 101.0
     highest = target(page.targets(results, "en"), CEILING)
     assert "**met** (highest 101.0%: Triton (this site), " in highest
     for percent, entry in zip([101.5, 103, 102, 104, 105, 106, 107], results["runs"]):
