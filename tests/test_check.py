@@ -1365,6 +1365,25 @@ def test_an_eps_that_clamps_the_rms_is_named_not_failed():
     assert eps.passed and eps.detail == "eps 1e-08 clamps the RMS, none added"
 
 
+def eps_after_division(x, weight, eps=1e-5):
+    # coremltools' float16 norm (apple/coremltools#2821): eps added to mean((x / m)^2).
+    m = x.abs().amax(-1, keepdim=True)
+    return weight * (x / m) * torch.rsqrt((x / m).pow(2).mean(-1, keepdim=True) + eps)
+
+
+def eps_declared_not_added(x, weight, eps=1e-5):
+    return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True))
+
+
+def test_an_eps_that_grows_with_the_rows_largest_value_is_named():
+    eps = verdict(check(eps_after_division), "eps")
+    assert not eps.passed
+    assert eps.detail.startswith("adds eps 1e-05 times the square of the row's largest")
+    assert eps.see == "pitfalls/#where-there-is-no-float32"
+    eps = verdict(check(eps_declared_not_added), "eps")
+    assert not eps.passed and eps.detail == "declares eps 1e-05 but adds none"
+
+
 class InterpreterError(Exception):
     """Named as Triton's interpreter names its errors."""
 

@@ -89,6 +89,12 @@ def check_eps(norm, found, device):
         if clamped:
             detail = f"eps {declared:.6g} clamps {clamped}, none added"
             return Verdict("eps", True, detail, see)
+        if adds_eps_times_largest_square(norm, found, device, declared):
+            detail = (
+                f"adds eps {declared:.6g} times the square of the row's largest magnitude"
+                " m (eps added after dividing the row by m, not divided by m^2 too)"
+            )
+            return Verdict("eps", False, detail, "pitfalls/#where-there-is-no-float32")
         return Verdict("eps", False, f"declares eps {declared:.6g} but adds none", see)
     another_form = "pitfalls/#running-a-checkpoint-with-another-form"
     if found["eps placement"].startswith("neither"):
@@ -160,6 +166,20 @@ def clamped_by(norm, found, device, eps) -> str | None:
         if abs(scale - expected) <= 1e-2 * expected:
             return what
     return None
+
+def adds_eps_times_largest_square(norm, found, device, eps) -> bool:
+    """Whether the norm adds eps m^2, m the row's largest magnitude, as
+    sqrt(mean((x / m)^2) + eps) * m does: read on rows of one value m among values m / 100,
+    where eps m^2 is about eps n against the mean square, at m = 1 and m = 100."""
+    x = torch.full((2, WIDE), 1e-2, device=device)
+    x[:, 0] = 1.0
+    x[1] *= 100.0
+    neutral = neutral_weight(found["gain"], device, WIDE)
+    scale = norm.at_width(WIDE)(x, neutral).double() / x.double()
+    mean_square = x.double().pow(2).mean(-1)
+    added = 1 / scale.mean(-1).cpu() ** 2 - mean_square.cpu()
+    largest = torch.tensor([1.0, 1e4], dtype=torch.float64)
+    return bool(((added / largest - eps).abs() <= 0.05 * eps).all())
 
 # The rows check_half tries, and the two with values whose squares pass float16's largest
 # value, 65504.

@@ -152,9 +152,9 @@ def conventions(norm: Subject, device) -> dict:
     found["rounding"] = rounding(norm, found, device)["convention"]
     return found
 
-def neutral_weight(gain, device) -> torch.Tensor:
+def neutral_weight(gain, device, n=N) -> torch.Tensor:
     """The weight that makes the gain 1: ones where it is w, zeros where it is 1 + w."""
-    return (torch.ones if gain == "w" else torch.zeros)(N, device=device)
+    return (torch.ones if gain == "w" else torch.zeros)(n, device=device)
 
 def scales(norm, neutral, rms) -> torch.Tensor:
     """What the norm, its gain 1, multiplies rows of these RMS values by: a number a row
