@@ -961,6 +961,42 @@ def test_the_rounding_is_not_measured_under_the_interpreter(wrapped):
     assert verdict(report, "rounding").passed is None  # told, but cannot be seen here
 
 
+class ScaledWeightGradient(torch.autograd.Function):
+    """The weight unchanged forward; its gradient times `factor` backward."""
+
+    @staticmethod
+    def forward(ctx, weight, factor):
+        ctx.factor = factor
+        return weight.view_as(weight)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * ctx.factor, None
+
+
+def dw_off_by(ulps):
+    """A norm whose weight gradient is `ulps` bfloat16 ulps too large."""
+
+    def norm(x, weight, eps=1e-6):
+        factor = 1 + ulps * torch.finfo(torch.bfloat16).eps
+        return rms_norm(x, x.shape[-1], ScaledWeightGradient.apply(weight, factor), eps)
+
+    return norm
+
+
+def test_under_the_interpreter_a_dw_error_past_twice_its_bound_fails(monkeypatch):
+    # Its truncation to bfloat16 errs by up to twice rounding's: within that, not judged;
+    # past it, the target's error, as a dw summed in bfloat16 row after row (9.6 ulps).
+    monkeypatch.setattr(
+        "snippets.check.checks.under_triton_interpreter", lambda n: True
+    )
+    within = verdict(check(dw_off_by(1.5)), "dw")
+    assert within.passed is None
+    assert within.detail.endswith("(within the 2 ulps its truncation allows)")
+    assert verdict(check(dw_off_by(4)), "dw").passed is False
+    assert verdict(check(dw_summed_in_bfloat16), "dw").passed is False
+
+
 def no_weight_gradient(x, weight, eps=1e-6):
     return rms_norm(x, x.shape[-1], weight.detach(), eps)
 

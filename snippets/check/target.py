@@ -315,6 +315,11 @@ def _eps_argument(obj, eps, takes) -> str | None:
         )
     return name
 
+# Triton's interpreter converts float32 to bfloat16 by truncating, which errs by up to one
+# ulp where rounding errs by half: there a bfloat16 error within twice a check's bound may
+# be the interpreter's (not judged), and one past it is the target's (failed).
+TRUNCATION = 2
+
 def under_triton_interpreter(norm) -> bool:
     """Whether the target is Triton code run by Triton's interpreter (TRITON_INTERPRET=1):
     its module uses Triton, or the module of a name its code reads does (a wrapper around
