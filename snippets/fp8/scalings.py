@@ -27,9 +27,9 @@ def error(approx, exact, channels):
     return (diff.pow(2).mean() / exact[:, channels].pow(2).mean()).sqrt().item()
 
 # The error of the ordinary channels, and the share of their FP8 values per token that
-# fall below e4m3's smallest normal value (2**-6), where fewer bits are left.
-print("outlier: bfloat16 y, FP8 per token, per group of 128; per token below normal")
-#> outlier: bfloat16 y, FP8 per token, per group of 128; per token below normal
+# fall below e4m3's smallest normal value (2**-6), where fewer bits are left, or to 0.
+print("outlier: bfloat16 y, FP8 per token, per group of 128; per token below normal, 0")
+#> outlier: bfloat16 y, FP8 per token, per group of 128; per token below normal, 0
 for outlier in [0.0, 100.0, 1e4, 1e5]:
     y = normalized(outlier)
     q, scales = quantize(y)
@@ -38,11 +38,12 @@ for outlier in [0.0, 100.0, 1e4, 1e5]:
     kinds = [y.bfloat16().float(), per_token, per_group]
     errors = ", ".join(f"{error(e, y, ordinary):.4f}" for e in kinds)
     below = (q[:, ordinary].float().abs() < 2**-6).float().mean().item()
-    print(f"{outlier:g}: {errors}; {below:.1%}")
-    #> 0: 0.0016, 0.0265, 0.0257; 0.0%
-    #> 100: 0.0017, 0.0266, 0.0258; 0.3%
-    #> 10000: 0.0017, 0.0270, 0.0258; 25.6%
-    #> 100000: 0.0016, 0.1258, 0.0404; 99.9%
+    zero = (q[:, ordinary].float() == 0).float().mean().item()
+    print(f"{outlier:g}: {errors}; {below:.1%}, {zero:.1%}")
+    #> 0: 0.0016, 0.0265, 0.0257; 0.0%, 0.0%
+    #> 100: 0.0017, 0.0266, 0.0258; 0.3%, 0.0%
+    #> 10000: 0.0017, 0.0270, 0.0258; 25.6%, 1.7%
+    #> 100000: 0.0016, 0.1258, 0.0404; 99.9%, 17.4%
 
 # A static scale comes from a calibration batch; one without the outliers sets it too low,
 # and the outlier channels saturate at 448 times it.
@@ -88,11 +89,22 @@ for outlier in [0.0, 100.0, 1e4, 1e5]:
     #> 10000: 0.0286 (0.4%), 0.0266; 0.0240
     #> 100000: 0.0351 (0.9%), 0.0325; 0.0304
 
-# At 100000 the ordinary values are so small (under 1/512) that most groups' scales are
-# the quantizer's floor, MIN_SCALE = 1 / (448 * 512), not their largest value over 448.
+# At 100000 the ordinary values in a group that holds an outlier get its scale, as with a
+# scale per token. The other groups' values are so small (under 1/512) that most of their
+# scales are the quantizer's floor, MIN_SCALE = 1 / (448 * 512), not their largest over 448.
 y = normalized(1e5)
-floored = [(quantize(y, group=g)[1] == MIN_SCALE).float().mean() for g in (128, 32)]
-print(
-    f"100000: scales at the floor, per 128: {floored[0]:.1%}, per 32: {floored[1]:.1%}"
-)
-#> 100000: scales at the floor, per 128: 93.5%, per 32: 98.4%
+print("100000: ordinary values beside an outlier (error), the rest; floored scales")
+#> 100000: ordinary values beside an outlier (error), the rest; floored scales
+for group in (128, 32):
+    q, scales = quantize(y, group=group)
+    approx = dequantize(q, scales, group=group)
+    with_outlier = torch.zeros(4096, dtype=torch.bool)
+    for channel in OUTLIERS:
+        start = channel // group * group
+        with_outlier[start : start + group] = True
+    shared, rest = with_outlier & ordinary, ~with_outlier
+    floored = (scales == MIN_SCALE).float().mean()
+    beside = f"{shared.sum() / ordinary.sum():.1%} ({error(approx, y, shared):.4f})"
+    print(f"per {group}: {beside}, {error(approx, y, rest):.4f}; {floored:.1%}")
+    #> per 128: 6.2% (0.1258), 0.0265; 93.5%
+    #> per 32: 1.5% (0.1240), 0.0265; 98.4%
