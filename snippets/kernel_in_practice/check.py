@@ -56,3 +56,18 @@ for name, offset, weight in [
         #> Gemma y      8000      3983       8000    3.3e-03  1.7e-03    3.3e-03
         #> Gemma dx     8000      4070       8000    3.3e-03  1.6e-03    3.3e-03
         #> Gemma dw     1000      1000        499    1.6e-03  1.6e-03    3.4e-03
+
+# float16, which the interpreter converts to by rounding, as a GPU does (NumPy's cast):
+# the kernel's y and dx equal the exact values rounded to float16 almost everywhere.
+xs = x.to(torch.float16).requires_grad_()
+w = (torch.rand(n, device=device) + 0.5).to(torch.float16)
+y = rms_norm_triton(xs, w, eps=1e-6)
+y.backward(dy.to(torch.float16))
+x64 = xs.detach().double().requires_grad_()
+y64 = rms_norm(x64, n, w.double(), eps=1e-6)
+y64.backward(dy.double())
+for label, ours, exact in [("y", y, y64.detach()), ("dx", xs.grad, x64.grad)]:
+    rounded = same(ours, exact.to(torch.float16))
+    print(f"float16 {label}: {rounded} of {ours.numel()} equal to exact, rounded")
+    #> float16 y: 7999 of 8000 equal to exact, rounded
+    #> float16 dx: 7997 of 8000 equal to exact, rounded
