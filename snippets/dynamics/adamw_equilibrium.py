@@ -29,12 +29,20 @@ for eps in [1e-3, 1.0]:
 
 # AdamW, lr 0.01, decay 0.5 on W (lr * decay = 0.005, as in the SGD run), 4000 steps:
 # the default momentum beta1 = 0.9 without and with decay, and no momentum with decay.
-lr, decay = 0.01, 0.5
+lr, decay, C = 0.01, 0.5, 64 * 32  # C: the coordinates of W
+updates = []  # beta1 = 0: Adam's update u, where W after = (1 - lr decay) W - lr u
+
+def record(before, after):
+    """|u|^2 / C, and u's component along W (which shrinks W, as decay does)."""
+    u = ((1 - lr * decay) * before - after) / lr
+    along = (u * before).sum().item() / before.norm().item()
+    updates.append([u.pow(2).sum().item() / C, along])
+
 runs = {
     "no weight decay": train(torch.optim.AdamW, 0.0, steps=4000, lr=lr),
     "weight decay 0.5": train(torch.optim.AdamW, decay, steps=4000, lr=lr),
     "weight decay 0.5, β₁ = 0": train(
-        torch.optim.AdamW, decay, steps=4000, lr=lr, betas=(0.0, 0.999)
+        torch.optim.AdamW, decay, steps=4000, lr=lr, betas=(0.0, 0.999), seen=record
     ),
 }
 print(f"{'':25} |W| at 0   1000   2000   4000   last 1000: mean |W|, angle/step")
@@ -58,10 +66,25 @@ for beta1, label in [(0.9, "√(2ηλ (1 - β₁) / (1 + β₁))"), (0.0, "√(2
     #> beta1 = 0.9: predicted angle/step 0.0229
     #> beta1 = 0.0: predicted angle/step 0.1000
 
+# Momentum's share of the turn: the two runs' ratio, against sqrt((1 + 0.9) / (1 - 0.9)).
+turns = sum(runs["weight decay 0.5, β₁ = 0"][1][-1000:])
+turns /= sum(runs["weight decay 0.5"][1][-1000:])
+print(f"turn without momentum / with: {turns:.2f}, predicted {math.sqrt(19):.2f}")
+#> turn without momentum / with: 4.33, predicted 4.36
+
 # And the norm: with no momentum, each coordinate of Adam's step has an RMS near 1, so a
-# step adds about lr^2 C to |W|^2 (C = 2048 coordinates), and decay takes 2 lr decay |W|^2.
-predicted = math.sqrt(lr * 64 * 32 / (2 * decay))
+# step adds about lr^2 C to |W|^2, and decay takes 2 lr decay |W|^2.
+predicted = math.sqrt(lr * C / (2 * decay))
 print(f"predicted |W| at equilibrium: sqrt(lr C / (2 decay)) = {predicted:.2f}")
 #> predicted |W| at equilibrium: sqrt(lr C / (2 decay)) = 4.53
+
+# Over steps 3000 to 4000 (beta1 = 0) neither assumption holds exactly: |u|^2 / C is below 1
+# and u has a component along W. With both measured, |W'| = |W| on average where
+# (1 - (1 - lr decay)^2) |W|^2 + 2 lr (1 - lr decay) along |W| - lr^2 size C = 0.
+size, along = torch.tensor(updates[-1000:]).mean(0).tolist()
+a, b = 1 - (1 - lr * decay) ** 2, 2 * lr * (1 - lr * decay) * along
+balanced = (-b + math.sqrt(b * b + 4 * a * lr**2 * size * C)) / (2 * a)
+print(f"|u|^2 / C {size:.3f}, u along W {along:.2f}: balanced |W| {balanced:.2f}")
+#> |u|^2 / C 0.947, u along W 0.39: balanced |W| 4.03
 
 save_svgs(plot_runs(runs, predictions), "dynamics_adamw")

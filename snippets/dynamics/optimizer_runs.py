@@ -18,10 +18,12 @@ redrawn = torch.rand(4096, generator=generator) < 0.3
 labels[redrawn] = torch.randint(10, (int(redrawn.sum()),), generator=generator)
 
 @one_thread()
-def train(optimizer, weight_decay, steps, init_scale=1.0, loss_scale=1.0, **options):
+def train(
+    optimizer, weight_decay, steps, init_scale=1.0, loss_scale=1.0, seen=None, **options
+):
     """Batch 64, weight decay on W only, the loss multiplied by loss_scale. Returns |W|
     before each step and after the last, and the angle each step turns W by (radians).
-    """
+    seen(before, after), if given, is called with W before and after each step."""
     generator = torch.Generator().manual_seed(1)
     W = torch.randn(64, 32, dtype=torch.float64, generator=generator) / 32**0.5
     W = (init_scale * W).requires_grad_()
@@ -42,6 +44,8 @@ def train(optimizer, weight_decay, steps, init_scale=1.0, loss_scale=1.0, **opti
             apart = (W / W.norm() - before / before.norm()).norm().item()
             angles.append(2 * math.asin(apart / 2))
             norms.append(W.norm().item())
+            if seen is not None:
+                seen(before, W.detach())
     return norms, angles
 
 def plot_runs(runs, predictions):
