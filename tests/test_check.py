@@ -1401,17 +1401,18 @@ def test_an_eps_that_clamps_the_rms_is_named_not_failed():
     assert eps.passed and eps.detail == "eps 1e-08 clamps the RMS, none added"
 
 
-def eps_after_division(x, weight, eps=1e-5):
-    # coremltools' float16 norm (apple/coremltools#2821): eps added to mean((x / m)^2).
-    m = x.abs().amax(-1, keepdim=True)
-    return weight * (x / m) * torch.rsqrt((x / m).pow(2).mean(-1, keepdim=True) + eps)
-
-
 def eps_declared_not_added(x, weight, eps=1e-5):
     return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True))
 
 
-def test_an_eps_that_grows_with_the_rows_largest_value_is_named():
+def test_the_pitfalls_float16_only_norm_passes_and_its_mistake_is_named():
+    # Pitfalls, where there is no float32: every operation in float16, forward only.
+    from snippets.pitfalls.max_scaled import eps_after_division, rms_norm_float16
+
+    report = check(rms_norm_float16)
+    assert report.passed, report.table()
+    assert verdict(report, "half").passed
+    # coremltools' norm (apple/coremltools#2821): eps added to mean((x / m)^2).
     eps = verdict(check(eps_after_division), "eps")
     assert not eps.passed
     assert eps.detail.startswith("adds eps 1e-05 times the square of the row's largest")

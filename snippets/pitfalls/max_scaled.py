@@ -1,52 +1,72 @@
 import torch
+import torch.nn.functional as F
 
-def rms_norm_max_scaled(x, weight, eps=1e-5):
-    """RMSNorm for a device without float32: the row divided by its largest magnitude m
-    (at least 1: smaller values cannot overflow), so no square passes 1, and eps by m^2.
-    """
-    m = x.abs().amax(-1, keepdim=True).clamp_min(1.0)
-    s = x / m  # then sqrt(mean(s^2) + eps / m^2) * m = sqrt(mean(x^2) + eps)
-    return weight * s * torch.rsqrt(s.pow(2).mean(-1, keepdim=True) + eps / (m * m))
+def mean_float16(t):
+    """The mean over the last dim with every addition rounded to t's dtype: pairs, then
+    pairs of pairs, as a device that adds in float16 adds. PyTorch's own mean of float16
+    values adds them in float32 on a CPU."""
+    n = t.shape[-1]
+    t = F.pad(t, (0, (1 << (n - 1).bit_length()) - n))  # zeros to a power of two
+    while t.shape[-1] > 1:
+        t = t[..., ::2] + t[..., 1::2]
+    return t / n
+
+@torch.no_grad()  # for inference: the backward would overflow float16 here
+def rms_norm_float16(x, weight, eps=1e-5):
+    """RMSNorm with every operation in float16. Each row is divided by its largest
+    magnitude m, so the squares lie in [0, 1] and sum to at most n; eps is divided by m^2,
+    written (sqrt(eps) / m)^2, since sqrt(eps) is a normal float16 value and eps (1e-6) is
+    not. m is at least sqrt(eps) / 128, so that (sqrt(eps) / m)^2 stays at most 16384; below
+    that eps sets the output anyway, and an all-zero row gives zeros."""
+    root_eps = torch.tensor(eps**0.5, dtype=x.dtype)
+    m = x.abs().amax(-1, keepdim=True).clamp_min(root_eps / 128)
+    s = x / m  # for the statistic only: x / m itself may fall below the normal range
+    scale = torch.rsqrt(mean_float16(s * s) + (root_eps / m) ** 2) / m
+    return weight * (x * scale)
 
 def eps_after_division(x, weight, eps=1e-5):
     # eps added to mean(s^2) unscaled: sqrt(mean(x^2) + eps m^2), an eps that grows with m.
     m = x.abs().amax(-1, keepdim=True)
     s = x / m
-    return weight * s * torch.rsqrt(s.pow(2).mean(-1, keepdim=True) + eps)
+    return weight * s * torch.rsqrt(mean_float16(s * s) + eps)
 
-def rms_norm_half(x, weight, eps=1e-5):  # no upcast, no division
-    return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+def no_upcast(x, weight, eps=1e-5):
+    return weight * x * torch.rsqrt(mean_float16(x * x) + eps)
 
-def float64_reference(x, eps=1e-5):
-    x = x.double()
-    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+def ulps(y, x, eps=1e-5):
+    """The largest error of y in float16 ulps of each exact (float64) output."""
+    exact = x.double() * torch.rsqrt(x.double().pow(2).mean(-1, keepdim=True) + eps)
+    tiny = torch.finfo(
+        torch.float16
+    ).tiny  # below it, ulps of the smallest normal value
+    return ((y.double() - exact).abs() / exact.abs().clamp_min(tiny)).max() / 2**-10
 
-# 4096 features of RMS about 1 and one outlier channel at 300, as activations have.
-x = torch.randn(1, 4096, generator=torch.Generator().manual_seed(0))
-x[0, 7] = 300.0
-x = x.half()
-reference = float64_reference(x)
-print("relative error      float16  float32")
-#> relative error      float16  float32
-for norm in (rms_norm_half, rms_norm_max_scaled, eps_after_division):
-    errors = []
-    for dtype in (torch.float16, torch.float32):
-        y = norm(x.to(dtype), torch.ones(4096, dtype=dtype)).double()
-        errors.append(f"{((y - reference).norm() / reference.norm()).item():.1e}")
-    print(f"{norm.__name__:<20}{errors[0]:>7}  {errors[1]:>7}")
-    #> rms_norm_half       1.0e+00  1.1e-08
-    #> rms_norm_max_scaled 2.9e-04  7.1e-08
-    #> eps_after_division  1.9e-02  1.9e-02
+# Rows of 4096 features: RMS about 1 with one outlier channel, and rows of small RMS.
+generator = torch.Generator().manual_seed(0)
+rows = {}
+for outlier in (300.0, 30000.0):
+    x = torch.randn(1, 4096, generator=generator)
+    x[0, 7] = outlier
+    rows[f"outlier {outlier:g}"] = x.half()
+for rms in (1e-3, 1e-6):
+    rows[f"RMS {rms:g}"] = (rms * torch.randn(1, 4096, generator=generator)).half()
+weight = torch.ones(4096, dtype=torch.float16)
+print("largest error, float16 ulps  float32  float16  eps after  no upcast")
+#> largest error, float16 ulps  float32  float16  eps after  no upcast
+for name, x in rows.items():
+    # float32: the statistic in float32, then one rounding to float16 (the upcast).
+    float32 = F.rms_norm(x.float(), (4096,), eps=1e-5).half()
+    norms = [rms_norm_float16, eps_after_division, no_upcast]
+    errors = [ulps(float32, x)] + [ulps(norm(x, weight), x) for norm in norms]
+    print(f"{name:<28}" + "".join(f"{e:>9.2g}" for e in errors))
+    #> outlier 300                      0.49      1.3       27    1e+03
+    #> outlier 30000                     0.5     0.92       48    1e+03
+    #> RMS 0.001                        0.48     0.93  2.4e+03     0.88
+    #> RMS 1e-06                        0.48     0.48  3.2e+06      1.2
 
-# eps_after_division's error in both dtypes is the formula's: sqrt(mean(x^2) + eps m^2).
-mean_square, m = x.double().pow(2).mean(), x.double().abs().max()
-predicted = 1 - (mean_square / (mean_square + 1e-5 * m**2)).sqrt()
-print(f"1 - sqrt(mean(x^2) / (mean(x^2) + eps m^2)) = {predicted:.1e}")
-#> 1 - sqrt(mean(x^2) / (mean(x^2) + eps m^2)) = 1.9e-02
-
-# An all-zero row (a padded position): 0 / 0 without the clamp on m.
-zeros, weight = torch.zeros(1, 4096, dtype=torch.float16), torch.ones(4096).half()
-print(rms_norm_max_scaled(zeros, weight).abs().max().item())
+# An all-zero row (a padded position): 0 / 0 without a floor on m.
+zeros = torch.zeros(1, 4096, dtype=torch.float16)
+print(rms_norm_float16(zeros, weight).abs().max().item())
 #> 0.0
 print(eps_after_division(zeros, weight).isnan().all().item())
 #> True
