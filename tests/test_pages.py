@@ -293,6 +293,17 @@ ROUTES = [
             "frameworks.md",
             "kernel_in_practice.md#split-across-devices",
             "pitfalls.md#running-a-bfloat16-model-in-float16",
+            "pitfalls.md#where-there-is-no-float32",
+        ],
+    ),
+    (
+        "coming from LayerNorm",
+        [
+            "math.md#rms-mean-and-variance",
+            "models.md#what-the-norms-cost",
+            "placement.md#training-a-tiny-language-model",
+            "math.md#converting-a-pre-norm-layernorm-model",
+            "dynamics.md#weight-decay-and-the-gain",
         ],
     ),
     ("check yours", ["check.md"]),
