@@ -300,7 +300,7 @@ ROUTES = [
         "coming from LayerNorm",
         [
             "math.md#rms-mean-and-variance",
-            "models.md#what-the-norms-cost",
+            "benchmark_results.md#a-compiled-layer",
             "placement.md#training-a-tiny-language-model",
             "math.md#converting-a-pre-norm-layernorm-model",
             "dynamics.md#weight-decay-and-the-gain",

@@ -15,9 +15,10 @@ def mean_float16(t):
 def rms_norm_float16(x, weight, eps=1e-5):
     """RMSNorm with every operation in float16. Each row is divided by its largest
     magnitude m, so the squares lie in [0, 1] and sum to at most n; eps is divided by m^2,
-    written (sqrt(eps) / m)^2, since sqrt(eps) is a normal float16 value and eps (1e-6) is
-    not. m is at least sqrt(eps) / 128, so that (sqrt(eps) / m)^2 stays at most 16384; below
-    that eps sets the output anyway, and an all-zero row gives zeros."""
+    written (sqrt(eps) / m)^2: m^2 overflows float16 past m = 256, and eps (1e-5, 1e-6) is
+    subnormal there while sqrt(eps) is a normal value. m is at least sqrt(eps) / 128, so that
+    the term stays near 16384; below that eps sets the output anyway, and an all-zero row
+    gives zeros."""
     root_eps = torch.tensor(eps**0.5, dtype=x.dtype)
     m = x.abs().amax(-1, keepdim=True).clamp_min(root_eps / 128)
     s = x / m  # for the statistic only: x / m itself may fall below the normal range
@@ -34,12 +35,12 @@ def no_upcast(x, weight, eps=1e-5):
     return weight * x * torch.rsqrt(mean_float16(x * x) + eps)
 
 def ulps(y, x, eps=1e-5):
-    """The largest error of y in float16 ulps of each exact (float64) output."""
+    """The largest error of y in ulps: the gap between the float16 values around each
+    exact (float64) output, 2^(e - 10) for an exponent e of at least -14 (subnormals).
+    """
     exact = x.double() * torch.rsqrt(x.double().pow(2).mean(-1, keepdim=True) + eps)
-    tiny = torch.finfo(
-        torch.float16
-    ).tiny  # below it, ulps of the smallest normal value
-    return ((y.double() - exact).abs() / exact.abs().clamp_min(tiny)).max() / 2**-10
+    exponent = torch.floor(torch.log2(exact.abs())).clamp_min(-14)
+    return ((y.double() - exact).abs() / torch.exp2(exponent - 10)).max()
 
 # Rows of 4096 features: RMS about 1 with one outlier channel, and rows of small RMS.
 generator = torch.Generator().manual_seed(0)
@@ -59,10 +60,10 @@ for name, x in rows.items():
     norms = [rms_norm_float16, eps_after_division, no_upcast]
     errors = [ulps(float32, x)] + [ulps(norm(x, weight), x) for norm in norms]
     print(f"{name:<28}" + "".join(f"{e:>9.2g}" for e in errors))
-    #> outlier 300                      0.49      1.3       27    1e+03
-    #> outlier 30000                     0.5     0.92       48    1e+03
-    #> RMS 0.001                        0.48     0.93  2.4e+03     0.88
-    #> RMS 1e-06                        0.48     0.48  3.2e+06      1.2
+    #> outlier 300                       0.5        2       41    2e+03
+    #> outlier 30000                     0.5      1.3       66    2e+03
+    #> RMS 0.001                         0.5      1.4  4.7e+03      1.3
+    #> RMS 1e-06                         0.5     0.63  6.3e+06        2
 
 # An all-zero row (a padded position): 0 / 0 without a floor on m.
 zeros = torch.zeros(1, 4096, dtype=torch.float16)
