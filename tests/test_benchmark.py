@@ -1106,20 +1106,27 @@ def test_a_failed_copy_leaves_its_figures_without_a_percentage(smoke_results):
 
 def test_percentages_of_peak_are_shown_where_the_peak_is_known(smoke_results):
     results = json.loads(smoke_results.read_text())
-    results["peak_gbps"], results["peak_source"] = 3350, "a made-up datasheet"
+    results["peak_gbps"], results["peak_source"] = (
+        3350,
+        "Made-up GPU datasheet: 3.35 TB/s",
+    )
     for entry in results["runs"] + results["copy"]:
         if "gbps" in entry:
             entry["peak_percent"] = 100 * entry["gbps"] / 3350
     section = "\n".join(page.gpu_section("smoke", results, "en"))
-    assert "Each percentage of peak is of 3,350 GB/s (a made-up datasheet)." in section
+    assert (
+        "Each percentage of peak is of 3,350 GB/s (Made-up GPU datasheet: 3.35 TB/s)."
+        in section
+    )
     assert "GB/s (% of copy; its range over the rounds; % of peak)." in section
     entry = next(r for r in results["runs"] if r["group"] == "wide" and "gbps" in r)
     low, high = entry["copy_percent_min"], entry["copy_percent_max"]
     percents = f"{entry['copy_percent']:.1f}%, {low:.1f}–{high:.1f}"
     assert f"({percents}; {entry['peak_percent']:.1f}%)" in section
     korean = "\n".join(page.gpu_section("smoke", results, "ko"))
+    # The source, recorded in English, names its datasheet in the page's language.
     assert (
-        "최대 대역폭 대비 백분율의 기준은 3,350 GB/s(a made-up datasheet)입니다."
+        "최대 대역폭 대비 백분율의 기준은 3,350 GB/s(Made-up GPU 데이터시트: 3.35 TB/s)입니다."
         in korean
     )
 

@@ -147,6 +147,7 @@ WORDS = {
         "pass (a Triton kernel reading half and writing half), timed the same way in the "
         "same rounds.",
         "peak": "Each percentage of peak is of {gbps} GB/s ({source}).",
+        "datasheet": "datasheet",
         "decode": "Graph, decode, bfloat16, every pass: at most the time of F.rms_norm and "
         "of Liger-Kernel at every M",
         "eager": "Eager, rows, bfloat16, N ≥ {n}: at least as fast as the fastest "
@@ -303,9 +304,9 @@ WORDS = {
         "short": {"graph": "CUDA 그래프", "eager": "즉시 실행"},
         "unit": "표의 값: GB/s(복사 대비 %, 라운드별 범위)",
         "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드별 범위 / 최대 대역폭 대비 %)",
-        "headline": "{device}, PyTorch {torch}: [순전파](glossary.md#forward-pass)+[역전파]"
-        "(glossary.md#backward-pass), bfloat16, M = {m}, 호출당 µs(괄호 안은 F.rms_norm 대비 "
-        "속도로, 1배보다 크면 더 빠름)",
+        # No glossary links: the pages link these terms where their prose first uses them.
+        "headline": "{device}, PyTorch {torch}: 순전파+역전파, bfloat16, M = {m}, 호출당 "
+        "µs(괄호 안은 F.rms_norm 대비 속도로, 1배보다 크면 더 빠름)",
         "headline_timing": "측정 방식",
         "headline_timings": {"graph": "GPU 시간", "eager": "즉시 실행"},
         "headline_in": {
@@ -360,6 +361,7 @@ WORDS = {
         "복사(절반을 읽고 절반을 쓰는 Triton 커널)이며, 이 복사도 같은 방식으로 같은 "
         "라운드에서 쟀습니다.",
         "peak": "최대 대역폭 대비 백분율의 기준은 {gbps} GB/s({source})입니다.",
+        "datasheet": "데이터시트",
         "decode": "CUDA 그래프, 디코드, bfloat16, 모든 패스: 모든 M에서 F.rms_norm과 "
         "Liger-Kernel보다 느리지 않음",
         "eager": "즉시 실행, 일반 행, bfloat16, N ≥ {n}: 모든 패스에서 비교 "
@@ -905,14 +907,19 @@ def targets(results, language: str) -> list[str]:
         words["target"].format(title=title, verdict=verdict, detail=detail)
         for title, (verdict, detail) in lines
     ]
-    notes = [words["yardstick"]]
-    if results["peak_gbps"]:
-        peak = f"{results['peak_gbps']:,}"
-        notes.append(words["peak"].format(gbps=peak, source=results["peak_source"]))
+    notes = [words["yardstick"], *_peak_note(results, words)]
     title = words["targets_h200" if h200 else "targets"]
     return [title, "", *targets, "", " ".join(notes)]
 
 # --8<-- [end:targets]
+
+def _peak_note(results, words) -> list[str]:
+    """The sentence naming the peak bandwidth and its source (none without a peak). The
+    source, recorded in English by run.py, gets the page's words for a datasheet."""
+    if not results["peak_gbps"]:
+        return []
+    source = results["peak_source"].replace("datasheet", words["datasheet"])
+    return [words["peak"].format(gbps=f"{results['peak_gbps']:,}", source=source)]
 
 def _names(results, family, **where) -> list[str]:
     """The implementations of a family with entries at `where`, in the results' order."""
@@ -1483,10 +1490,7 @@ def fp8_section(stem, results, language: str) -> list[str]:
                 )
                 tab.append(f"- {line}.")
         unit = words["unit_peak" if results["peak_gbps"] else "unit"]
-        notes = [f"{unit}.", fp8["bytes"]]
-        if results["peak_gbps"]:
-            peak = f"{results['peak_gbps']:,}"
-            notes.append(words["peak"].format(gbps=peak, source=results["peak_source"]))
+        notes = [f"{unit}.", fp8["bytes"], *_peak_note(results, words)]
         tab += ["", " ".join(notes), ""]
         for dtype in _dtypes(results):
             for group in results["grid"]["groups"]:
