@@ -475,6 +475,12 @@ def test_autocast_runs_rms_norm_in_float32_on_a_gpu_and_leaves_it_on_a_cpu():
     assert on_lists.isdisjoint({"mul", "add", "mean", "to", "_to_copy", "embedding"})
     for op in ["mul.Tensor", "add.Tensor", "mean.dim", "_to_copy", "embedding"]:
         assert not registered(f"aten::{op}", "AutocastCUDA"), op
+    # So a form without casts of its own (Pitfalls' rms_norm_half) squares in float32 on
+    # a GPU only, and only as x.pow(2): x * x stays in the input's dtype.
+    for op in ["pow.Tensor_Scalar", "rsqrt"]:
+        assert registered(f"aten::{op}", "AutocastCUDA"), op
+        assert not registered(f"aten::{op}", "AutocastCPU"), op
+    assert not registered("aten::mul.Tensor", "AutocastCPU")
     # Attention casts its queries and keys, on either device.
     assert "scaled_dot_product_attention" in lists["AT_FORALL_LOWER_PRECISION_FP"]
     for key in ["AutocastCPU", "AutocastCUDA"]:

@@ -306,6 +306,17 @@ ROUTES = [
             "dynamics.md#weight-decay-and-the-gain",
         ],
     ),
+    (
+        "debug a NaN",
+        [
+            "pitfalls.md#a-nan-in-training-or-inference-where-it-starts",
+            "pitfalls.md#no-float32-upcast",
+            "implementations.md#under-autocast",
+            "pitfalls.md#running-a-bfloat16-model-in-float16",
+            "activations.md#what-to-log-in-a-training-run",
+            "activations.md#attention-logit-growth-and-qk-norm",
+        ],
+    ),
     ("check yours", ["check.md"]),
 ]
 
