@@ -20,6 +20,12 @@ x_jax = jnp.asarray(x.float().numpy(), dtype=jnp.bfloat16)  # exact, through flo
 nnx_norm = nnx.RMSNorm(n, epsilon=eps, dtype=jnp.bfloat16, rngs=nnx.Rngs(0))
 nnx_norm.scale[...] = scale
 linen_norm = linen.RMSNorm(epsilon=eps, dtype=jnp.bfloat16)
+# promote_dtype (Flax 0.12.1 on) rounds the scale to dtype; one that casts nothing keeps it.
+nnx_kept = nnx.RMSNorm(
+    n, epsilon=eps, dtype=jnp.bfloat16, promote_dtype=lambda arrays, dtype: arrays,
+    rngs=nnx.Rngs(0),
+)  # fmt: skip
+nnx_kept.scale[...] = scale
 # With the default dtype=None, flax.nnx keeps the float32 scale and returns float32.
 nnx_float32 = nnx.RMSNorm(n, epsilon=eps, rngs=nnx.Rngs(0))
 nnx_float32.scale[...] = scale
@@ -37,6 +43,7 @@ print("Gemma's JAX norm returns", gemma_bfloat16.dtype, "and", gemma_float32.dty
 outputs = {
     "flax.linen, dtype=bfloat16": linen_norm.apply({"params": {"scale": scale}}, x_jax),
     "flax.nnx, dtype=bfloat16": nnx_norm(x_jax),  # rounds the scale to bfloat16 first
+    "flax.nnx, scale not promoted": nnx_kept(x_jax),
     "flax.nnx, float32 out, cast": nnx_float32(x_jax).astype(jnp.bfloat16),
     "Gemma's JAX, bfloat16 w": gemma_bfloat16,
     "Gemma's JAX, float32 w, cast": gemma_float32.astype(jnp.bfloat16),
@@ -47,6 +54,7 @@ for name, y in outputs.items():
     print(f"{name:<28} equals GemmaRMSNorm's output: {same:.1%}")
     #> flax.linen, dtype=bfloat16   equals GemmaRMSNorm's output: 100.0%
     #> flax.nnx, dtype=bfloat16     equals GemmaRMSNorm's output: 74.0%
+    #> flax.nnx, scale not promoted equals GemmaRMSNorm's output: 100.0%
     #> flax.nnx, float32 out, cast  equals GemmaRMSNorm's output: 100.0%
     #> Gemma's JAX, bfloat16 w      equals GemmaRMSNorm's output: 56.8%
     #> Gemma's JAX, float32 w, cast equals GemmaRMSNorm's output: 63.4%

@@ -61,14 +61,6 @@ for name, gain in [("bfloat16", weight.to(torch.bfloat16)), ("float32", weight)]
     #> bfloat16 gain: equals the exact value rounded once in 100.0%
     #> float32 gain: equals the exact value rounded once in 72.8%
 
-# Gemma's rounding (a float32 gain, rounded once): the float32 policy, the output cast.
-once = keras.ops.cast(keras.ops.cast(norm(x16.float().numpy()), "bfloat16"), "float32")
-once = torch.tensor(keras.ops.convert_to_numpy(once))
-exact = bfloat16_rounded(F.rms_norm(x16.double(), (n,), weight.double(), eps=1e-6))
-share = (once == exact).float().mean()
-print(f"float32 policy, output cast: the exact value rounded once in {share:.1%}")
-#> float32 policy, output cast: the exact value rounded once in 100.0%
-
 # Another layer, not this norm: LayerNormalization(rms_scaling=True) divides x, not
 # centred, by its standard deviation (the mean is not removed), and names its gain gamma.
 shifted = x + 2  # rows whose mean is about 2, as a residual stream's can be
