@@ -21,6 +21,7 @@ table per group and scaling. The same JSON gives the same files, byte for byte.
 
 import argparse
 import json
+import re
 import statistics
 from html import escape
 from pathlib import Path
@@ -304,9 +305,10 @@ WORDS = {
         "short": {"graph": "CUDA 그래프", "eager": "즉시 실행"},
         "unit": "표의 값: GB/s(복사 대비 %, 라운드별 범위)",
         "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드별 범위 / 최대 대역폭 대비 %)",
-        # No glossary links: the pages link these terms where their prose first uses them.
-        "headline": "{device}, PyTorch {torch}: 순전파+역전파, bfloat16, M = {m}, 호출당 "
-        "µs(괄호 안은 F.rms_norm 대비 속도로, 1배보다 크면 더 빠름)",
+        # Its glossary links are kept in the results page's first title only (`headlines`).
+        "headline": "{device}, PyTorch {torch}: [순전파](glossary.md#forward-pass)+[역전파]"
+        "(glossary.md#backward-pass), bfloat16, M = {m}, 호출당 µs(괄호 안은 F.rms_norm 대비 "
+        "속도로, 1배보다 크면 더 빠름)",
         "headline_timing": "측정 방식",
         "headline_timings": {"graph": "GPU 시간", "eager": "즉시 실행"},
         "headline_in": {
@@ -1274,8 +1276,13 @@ def headlines(sections: list[tuple[str, dict]], language: str) -> str:
     """The headline of each GPU, for the top of the page."""
     lines = []
     for _, results in sections:
-        lines += headline(results, WORDS[language])
+        found = headline(results, WORDS[language])
+        lines += _unlinked(found) if lines else found  # a term is linked once a page
     return "\n".join(lines).rstrip() + "\n"
+
+def _unlinked(lines: list[str]) -> list[str]:
+    """The lines with each Markdown link replaced by its text."""
+    return [re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", line) for line in lines]
 
 def _heading(words, anchor: str) -> list[str]:
     return [f"## {words['sections'][anchor]} {{ #{anchor} }}", ""]
@@ -1291,7 +1298,8 @@ def gpu_section(stem, results, language: str) -> list[str]:
     if len(keys) != len(set(keys)):
         raise ValueError(f"{stem}: a figure appears twice (parts merged that overlap)")
     lines = []
-    if against := headline(results, words):
+    # The GPU page's own text links the headline's terms before it.
+    if against := _unlinked(headline(results, words)):
         lines += _heading(words, "against-f-rms-norm") + against
     lines += _heading(words, "device-and-versions") + [_header(results, words), ""]
     lines += _heading(words, "targets") + targets(results, language) + [""]
