@@ -1,5 +1,6 @@
 import math
 
+import numpy as np
 import torch
 
 # (a) Adam's 100 updates from 100 gradients, summed, and from the same gradients halved
@@ -43,3 +44,27 @@ print(f"iterated from N = 0: the gap first falls to 1/e at step {step}")
 #> iterated from N = 0: the gap first falls to 1/e at step 16667
 print(f"steps in a trillion tokens at 4M tokens a batch: {1e12 / 4e6:.0f}")
 #> steps in a trillion tokens at 4M tokens a batch: 250000
+
+# (d) The recursion checked: AdamW (beta2 0.95, as LLaMA's) run on a W of 1000 entries
+# whose gradients are random, orthogonal to W and scaled by 1 / |W|, as a norm after W
+# makes them. The equilibrium is the mean of |W|^2 late in the run.
+rng = np.random.default_rng(0)
+beta2, steps = 0.95, 150_000
+w = rng.standard_normal(1000) * 1e-4
+m, v = np.zeros_like(w), np.zeros_like(w)
+norms_squared = np.empty(steps)
+for t in range(1, steps + 1):
+    g = rng.standard_normal(w.size)
+    g -= (g @ w) / (w @ w) * w  # orthogonal to W
+    g /= math.sqrt(w @ w)  # smaller as W grows
+    m += (1 - beta1) * (g - m)  # Adam's running averages
+    v += (1 - beta2) * (g * g - v)
+    update = m / (1 - beta1**t) / (np.sqrt(v / (1 - beta2**t)) + 1e-8)
+    w = (1 - lr * decay) * w - lr * update  # decoupled weight decay, then the step
+    norms_squared[t - 1] = w @ w
+fixed = norms_squared[120_000:].mean()  # seven time constants on
+start = norms_squared[0]
+crossed = int(np.argmax(norms_squared > fixed - (fixed - start) / math.e)) + 1
+near = abs(crossed / 16667 - 1) < 0.03
+print(f"simulated: the gap falls to 1/e within 3% of step 16667: {near}")
+#> simulated: the gap falls to 1/e within 3% of step 16667: True
