@@ -3,7 +3,8 @@ import torch
 from snippets.gradients.backward import RMSNormFunction
 
 torch.manual_seed(0)
-for scale in [0.1, 1.0, 10.0]:
+# Scale 0: all-zero rows; 0.001: an RMS near sqrt(eps), where eps counts.
+for scale in [0.0, 0.001, 0.1, 1.0, 10.0]:
     # float64, as gradcheck compares against finite differences.
     x = (torch.randn(4, 16, dtype=torch.float64) * scale).requires_grad_()
     weight = (torch.rand(16, dtype=torch.float64) + 0.5).requires_grad_()
@@ -21,7 +22,9 @@ for scale in [0.1, 1.0, 10.0]:
     autograd = torch.autograd.grad(plain, (x, weight), grad_out)
     same = all(torch.allclose(a, b, rtol=1e-10, atol=0) for a, b in zip(ours, autograd))
     checks = f"gradcheck {passed}, gradgradcheck {twice}, matches autograd {same}"
-    print(f"input scale {scale:>4}: {checks}")
-    #> input scale  0.1: gradcheck True, gradgradcheck True, matches autograd True
-    #> input scale  1.0: gradcheck True, gradgradcheck True, matches autograd True
-    #> input scale 10.0: gradcheck True, gradgradcheck True, matches autograd True
+    print(f"input scale {scale:>5}: {checks}")
+    #> input scale   0.0: gradcheck True, gradgradcheck True, matches autograd True
+    #> input scale 0.001: gradcheck True, gradgradcheck True, matches autograd True
+    #> input scale   0.1: gradcheck True, gradgradcheck True, matches autograd True
+    #> input scale   1.0: gradcheck True, gradgradcheck True, matches autograd True
+    #> input scale  10.0: gradcheck True, gradgradcheck True, matches autograd True

@@ -8,7 +8,7 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6) -> torch.
 
 torch.manual_seed(0)
 x = torch.randn(3, 16, dtype=torch.float64)
-x[2] *= 1e-3  # a row of RMS near sqrt(eps), where eps outside the root gives 46% more
+x[2] *= 1e-3  # a row of RMS near sqrt(eps), where the place of eps matters
 weight = torch.rand(16, dtype=torch.float64) + 0.5
 
 reference = torch.nn.functional.rms_norm(x, (16,), weight, eps=1e-6)

@@ -2,7 +2,7 @@ import tempfile
 
 import torch
 from torch import nn
-from transformers import GPT2Config, GPT2LMHeadModel
+from transformers import GPT2Config, GPT2LMHeadModel, Trainer, TrainingArguments
 from transformers.utils import logging
 
 logging.set_verbosity_error()  # the wrong load below: its keys are printed instead
@@ -40,6 +40,20 @@ def gpt2_to_rms_norm(model):
     gpt2.ln_f = fold_beta(gpt2.ln_f, model.lm_head)
     return model
 
+class GainsUndecayed(Trainer):
+    """A Trainer that keeps GPT-2's gains (ln_1, ln_2, ln_f) out of weight decay."""
+
+    def get_decay_parameter_names(self, model):
+        names = super().get_decay_parameter_names(model)
+        return [name for name in names if ".ln_" not in name]
+
+def decayed_gains(model, trainer=Trainer):
+    """The norm gains a trainer of this class decays."""
+    with tempfile.TemporaryDirectory() as folder:
+        args = TrainingArguments(output_dir=folder, report_to=[], use_cpu=True)
+        names = trainer(model=model, args=args).get_decay_parameter_names(model)
+    return [name for name in names if ".ln_" in name]
+
 def new_gpt2(config):
     return GPT2LMHeadModel(config).double().eval()  # eval: no dropout
 
@@ -56,11 +70,19 @@ with torch.no_grad():  # affine terms as after training, not the initial ones an
             module.bias.normal_(0.0, 0.1)
 tokens = torch.randint(100, (2, 16))
 logits = model(tokens).logits
+before = decayed_gains(model)
 
 converted = gpt2_to_rms_norm(model)
 gap = (converted(tokens).logits - logits).abs().max()
 print(f"converted: logits move by less than 1e-13: {bool(gap < 1e-13)}")
 #> converted: logits move by less than 1e-13: True
+# Trainer leaves nn.LayerNorm out of weight decay by type, other norms by name, and ln_*
+# is not a name it knows.
+after = decayed_gains(converted)
+print(f"gains Trainer decays: {len(before)} before, {len(after)} after converting")
+#> gains Trainer decays: 0 before, 5 after converting
+print(f"gains GainsUndecayed decays: {len(decayed_gains(converted, GainsUndecayed))}")
+#> gains GainsUndecayed decays: 0
 
 # Saved as a GPT-2 checkpoint, it loads into GPT-2's LayerNorms and bias-free head.
 with tempfile.TemporaryDirectory() as folder:
