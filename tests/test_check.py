@@ -22,7 +22,12 @@ from transformers.models.llama4.modeling_llama4 import Llama4TextL2Norm
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNormGated
 
 from snippets.check.__main__ import main
-from snippets.check.checks import check, percent, under_triton_interpreter
+from snippets.check.checks import (
+    check,
+    eps_mismatch,
+    percent,
+    under_triton_interpreter,
+)
 from snippets.check.report import NO_AUTOGRAD
 from snippets.check.target import Subject, UsageError, load
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
@@ -1620,7 +1625,7 @@ def test_an_eps_named_epsilon_is_read_passed_and_held_to():
     assert check(NamedEpsilon).conventions["eps"] == 1e-6  # the attribute's value
     failed = [v for v in check(NamedEpsilonTwice).verdicts if v.passed is False]
     assert [v.check for v in failed] == ["eps"]
-    assert "uses eps 2e-06, declares 1e-06 (eps added twice, or" in failed[0].detail
+    assert "uses eps 2e-06, declares 1e-06 (eps added twice?)" in failed[0].detail
     assert failed[0].see == "pitfalls/#running-a-checkpoint-with-another-form"
 
     def function(x, weight, epsilon=1e-6):
@@ -2026,3 +2031,77 @@ def test_every_link_the_checker_prints_is_a_heading_of_its_page():
         headings = re.findall(r"^#{2,6} (.+)$", text, flags=re.MULTILINE)
         if anchor:
             assert anchor in {slugify(h, "-") for h in headings}, f"{page}/#{anchor}"
+
+
+@pytest.mark.parametrize(
+    "used, cause",
+    [
+        (2e-6, "eps added twice?"),
+        (1e-6 / 64, "eps added to the sum of squares, not to their mean?"),
+        (1e-12, "eps squared?"),
+        (
+            torch.finfo(torch.float32).eps,
+            "float32's machine epsilon, as eps=None gives?",
+        ),
+        (5e-6, "eps added twice, or an eps of the code's own, not the declared one?"),
+        (3e-7, "an eps of the code's own, not the declared one?"),
+    ],
+)
+def test_an_eps_other_than_the_declared_one_is_named_by_how_they_relate(used, cause):
+    assert eps_mismatch(used, 1e-6) == cause
+
+
+def rows_split_by_floor(x, weight, eps=1e-6):
+    """A persistent kernel's split with floor division: the last m % 132 rows of a batch
+    are never written (zeros)."""
+    m = x.reshape(-1, x.shape[-1]).shape[0]
+    done = m // min(m, 132) * min(m, 132)
+    h = x.float().reshape(m, -1)
+    y = torch.zeros_like(h)
+    head = h[:done]
+    y[:done] = head * torch.rsqrt(head.pow(2).mean(-1, keepdim=True) + eps) * weight
+    return y.to(x.dtype).reshape(x.shape)
+
+
+class DxSplitByFloor(torch.autograd.Function):
+    """A right forward whose backward leaves the last m % 132 rows without dx."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        ctx.save_for_backward(x, weight)
+        ctx.eps = eps
+        return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, weight = ctx.saved_tensors
+        with torch.enable_grad():
+            x_, w_ = x.detach().requires_grad_(), weight.detach().requires_grad_()
+            y = F.rms_norm(x_, x_.shape[-1:], w_, ctx.eps)
+            dx, dw = torch.autograd.grad(y, (x_, w_), dy)
+        m = dx.reshape(-1, dx.shape[-1]).shape[0]
+        dx.reshape(m, -1)[m // min(m, 132) * min(m, 132) :] = 0
+        return dx, dw, None
+
+
+def test_rows_a_kernel_leaves_unwritten_at_the_end_of_a_large_batch_fail():
+    """The checker compares every row of its large batches: a split by floor division
+    that skips the last rows fails the forward and half checks, and one in the backward
+    fails dw's input-gradient check."""
+    report = check(rows_split_by_floor)
+    failed = {v.check: v.detail for v in report.verdicts if v.passed is False}
+    assert "in a batch of 257 rows of 4096" in failed["forward"]
+    assert "in a batch of 257 rows only" in failed["half"]
+    report = check(lambda x, weight, eps=1e-6: DxSplitByFloor.apply(x, weight, eps))
+    failed = {v.check: v.detail for v in report.verdicts if v.passed is False}
+    assert list(failed) == ["dw"], failed
+    assert "input gradient wrong on 5 of 4097 rows (rows 4092 to 4096)" in failed["dw"]
+
+
+def test_a_half_output_in_another_dtype_links_the_cast_order():
+    def returns_float32(x, weight, eps=1e-6):
+        return F.rms_norm(x.float(), x.shape[-1:], weight.float(), eps)
+
+    [half] = [v for v in check(returns_float32).verdicts if v.check == "half"]
+    assert half.passed is False and "out float32, not float16" in half.detail
+    assert half.see == "pitfalls/#cast-order-and-the-output-dtype"
