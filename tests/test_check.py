@@ -2105,3 +2105,25 @@ def test_a_half_output_in_another_dtype_links_the_cast_order():
     [half] = [v for v in check(returns_float32).verdicts if v.check == "half"]
     assert half.passed is False and "out float32, not float16" in half.detail
     assert half.see == "pitfalls/#cast-order-and-the-output-dtype"
+
+
+def only_2d(x, weight, eps=1e-6, upcast=True):
+    """A norm that takes (tokens, features) only and says so."""
+    if x.dim() != 2:
+        raise ValueError(f"expected (tokens, features), got {tuple(x.shape)}")
+    h = x.float() if upcast else x
+    return (weight * h * torch.rsqrt(h.pow(2).mean(1, keepdim=True) + eps)).to(x.dtype)
+
+
+def test_a_norm_that_refuses_3d_input_fails_shapes_alone_and_is_checked_on_its_rows():
+    """Its refusal is the shapes check's failure; half and gradients check its rows, so a
+    missing upcast still shows."""
+    verdicts = check(only_2d).verdicts
+    assert [v.check for v in verdicts if v.passed is False] == ["shapes"]
+    gradients = next(v for v in verdicts if v.check == "gradients")
+    assert (
+        "refuses 3-D input (ValueError: expected (tokens, features)" in gradients.detail
+    )
+    without = check(lambda x, weight, eps=1e-6: only_2d(x, weight, eps, upcast=False))
+    half = next(v for v in without.verdicts if v.check == "half")
+    assert half.passed is False and "the row of RMS 300 (all lost)" in half.detail

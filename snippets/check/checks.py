@@ -1,6 +1,7 @@
 """The checks, each a verdict on one mistake, and check(): the form and conventions measured,
 then every check against a float64 reference of those conventions."""
 
+import contextlib
 import math
 import warnings
 
@@ -230,10 +231,13 @@ def half_errors(norm, found, device, dtype, n):
     outputs = {
         "": y,
         "one row at a time": torch.cat([norm(row[None], w, dtype=dtype) for row in x]),
-        # A model's activations, (batch, tokens, features), and a batch of decode steps.
-        "as (1, tokens, features)": norm(x[None], w, dtype=dtype)[0],
-        "as (batch, 1, features)": norm(x[:, None], w, dtype=dtype)[:, 0],
     }
+    # A model's activations, (batch, tokens, features), and a batch of decode steps; a
+    # norm that refuses 3-D input clearly fails the shapes check, and is checked here on
+    # its rows.
+    with contextlib.suppress(TypeError, ValueError):
+        outputs["as (1, tokens, features)"] = norm(x[None], w, dtype=dtype)[0]
+        outputs["as (batch, 1, features)"] = norm(x[:, None], w, dtype=dtype)[:, 0]
     if n == WIDE:
         filler = rows([1.0] * (LARGE_BATCH - len(x)), device, dtype, seed=25, n=n)
         # The rows last: a kernel whose programs leave the last rows unwritten fails.
@@ -290,6 +294,7 @@ def how_wrong(ulps, ulp):
 def check_half(norm, found, device):
     details, failed, unreliable = [], False, False
     rows_failed = False  # rows wrong, not only the output's dtype
+    in_3d = True  # whether the norm took the 3-D inputs (one that refuses fails shapes)
     graded = False  # whether an input gradient was compared (none without autograd)
     widths = [N] if norm.init else [N, WIDE]  # --init sets the arguments for 64
     for dtype in (torch.float16, torch.bfloat16):
@@ -301,6 +306,7 @@ def check_half(norm, found, device):
             target = norm if n == N else norm.at_width(n)
             names, by_way, out = half_errors(target, found, device, dtype, n)
             graded |= "input gradient" in by_way
+            in_3d &= "as (1, tokens, features)" in by_way
             outs.add(str(out).removeprefix("torch."))
             scaled = by_way.get("input gradient", [0.0])
             gradient = max(gradient, max(scaled) * HALF_GRADIENT / (3 * ulp))
@@ -368,7 +374,8 @@ def check_half(norm, found, device):
         "; rows of RMS 1 and 300, one with an outlier channel, rows where eps shows"
         + " and an all-zero row, of "
         + " and ".join(str(n) for n in widths)
-        + " features: at once, one at a time, in 3-D (tokens; decode steps)"
+        + " features: at once, one at a time"
+        + (", in 3-D (tokens; decode steps)" if in_3d else "")
         + (f", among {LARGE_BATCH} rows" if WIDE in widths else "")
         + ", in eval mode under inference_mode and recording gradients"
         + (
@@ -629,8 +636,11 @@ def check_gradients(norm, found, device):
         try:
             errors, wrote_too = gradient_errors(norm, found, batch, fresh, given)
         except REFUSALS as error:
-            if given.is_contiguous():  # a 3-D input itself must work
-                raise
+            if given.is_contiguous():  # 3-D input refused: the shapes check fails it
+                if not isinstance(error, (TypeError, ValueError)):
+                    raise  # a crash, not a refusal
+                detail += f"; refuses 3-D input ({said(error)})"
+                break
             detail += f"; refuses {name.removeprefix('3-D, ')} ({said(error)})"
             continue
         ok &= max(errors) < 1e-4
