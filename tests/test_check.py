@@ -2127,3 +2127,10 @@ def test_a_norm_that_refuses_3d_input_fails_shapes_alone_and_is_checked_on_its_r
     without = check(lambda x, weight, eps=1e-6: only_2d(x, weight, eps, upcast=False))
     half = next(v for v in without.verdicts if v.check == "half")
     assert half.passed is False and "the row of RMS 300 (all lost)" in half.detail
+
+
+def test_a_sizes_failure_names_the_output_and_gradients_it_measured():
+    target = with_backward_slip("dw of whole blocks only")
+    [sizes] = [v for v in check(target).verdicts if v.check == "sizes"]
+    assert sizes.passed is False
+    assert re.search(r"\(errors y \S+, dx \S+, dw \S+\)", sizes.detail), sizes.detail

@@ -774,7 +774,8 @@ def check_sizes(norm, found, device):
             ((a.double() - b).abs().max() / b.abs().max()).item() for a, b in pairs
         ]
         if errors[0] > 1e-5 or max(errors[1:], default=0.0) > 1e-4:
-            wrong.append(f"{n} (errors {', '.join(f'{e:.1e}' for e in errors)})")
+            named = zip(["y", "dx", "dw"], errors)
+            wrong.append(f"{n} (errors {', '.join(f'{v} {e:.1e}' for v, e in named)})")
             forward_wrong |= errors[0] > 1e-5
     see = "math/#the-rmsnorm-definition"
     if y is None:
