@@ -44,8 +44,11 @@ within = bool(logits.abs().max() <= math.sqrt(d) * product)
 print(f"random pairs within the bound: {within}")
 #> random pairs within the bound: True
 
-# 3. One gain g for every feature of q and of k: the bound g^2 sqrt(d) reaches 30, where
-# softmax gives a key e^30 (about 1e13) times the weight of a key 30 lower, at
-g = math.sqrt(30 / math.sqrt(d))
-print(f"g = {g:.2f}")
-#> g = 1.63
+# 3. One gain g for every feature of q and of k: a query's logits lie within
+# +-g^2 sqrt(d), reached by k = q and k = -q, so two of them differ by 30 (softmax then
+# gives one key e^30, about 1e13, times the other's weight) once
+g = math.sqrt(15 / math.sqrt(d))
+gains = g * ones
+gap = qk_logit(q, q, gains, gains) - qk_logit(q, -q, gains, gains)
+print(f"g = {g:.2f}: the logits of k = q and k = -q differ by {gap:.1f}")
+#> g = 1.15: the logits of k = q and k = -q differ by 30.0
