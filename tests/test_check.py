@@ -2134,3 +2134,20 @@ def test_a_sizes_failure_names_the_output_and_gradients_it_measured():
     [sizes] = [v for v in check(target).verdicts if v.check == "sizes"]
     assert sizes.passed is False
     assert re.search(r"\(errors y \S+, dx \S+, dw \S+\)", sizes.detail), sizes.detail
+
+
+def test_a_statistic_without_keepdim_is_named_in_the_usage_error():
+    def no_keepdim(x, weight, eps=1e-6):
+        return weight * x * torch.rsqrt(x.pow(2).mean(-1) + eps)
+
+    with pytest.raises(UsageError, match=r"a mean without keepdim=True\?"):
+        check(no_keepdim)
+
+
+def test_a_clamp_on_the_rms_is_named_where_the_zero_row_gradient_is_nan():
+    def clamp_rms(x, weight, eps=1e-6):
+        return weight * x / x.pow(2).mean(-1, keepdim=True).sqrt().clamp(min=eps)
+
+    [zero_rows] = [v for v in check(clamp_rms).verdicts if v.check == "zero rows"]
+    assert zero_rows.passed is False
+    assert "a clamp on the RMS does not remove it" in zero_rows.detail

@@ -533,9 +533,14 @@ def check_zero_rows(norm, found, device):
     ]
     if wrong:
         detail = "all-zero row: " + ", ".join(wrong)
-        if found["eps placement"] == "outside" and not torch.isfinite(x.grad).all():
+        if found["eps placement"] != "inside" and not torch.isfinite(x.grad).all():
             # x.norm() instead of sqrt(mean(x^2)) gives 0, not NaN, at a zero row.
-            detail += " (eps added after a square root, whose slope at 0 is infinite)"
+            detail += (
+                " (eps added after a square root, whose slope at 0 is infinite)"
+                if found["eps placement"] == "outside"
+                else " (the square root's slope at 0 is infinite, and a clamp on the RMS"
+                " does not remove it: clamp the mean square, or add eps inside the root)"
+            )
             see = "math/#where-goes-and-why-it-matters"
         return Verdict("zero rows", False, detail, see)
     if not found["eps"]:  # a clamp, or no eps: no formula to hold the gradient to
@@ -1064,6 +1069,12 @@ def call_hint(error, norm, device) -> str:
             "; it unpacks x's shape into a fixed number of sizes, where a norm over the"
             " last dim takes any number of leading ones (the checker passes 1-D to 4-D"
             " inputs): read the size as x.shape[-1]"
+        )
+    if isinstance(error, RuntimeError) and "must match the size of tensor" in words:
+        # x.pow(2).mean(-1) is (rows,): against (rows, features) it broadcasts wrong.
+        return (
+            "; the statistic lost its last dimension (a mean without keepdim=True?), so"
+            " it does not broadcast over each row"
         )
     return ""
 
