@@ -21,6 +21,7 @@ from transformers.models.llama.modeling_llama import LlamaRMSNorm
 from transformers.models.llama4.modeling_llama4 import Llama4TextL2Norm
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNormGated
 
+from snippets.check import checks
 from snippets.check.__main__ import main
 from snippets.check.checks import (
     check,
@@ -28,6 +29,7 @@ from snippets.check.checks import (
     percent,
     under_triton_interpreter,
 )
+from snippets.check.measure import conventions
 from snippets.check.report import NO_AUTOGRAD
 from snippets.check.target import Subject, UsageError, load
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
@@ -37,6 +39,14 @@ from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
 
 def failing(target, **options) -> set[str]:
     return {v.check for v in check(target, **options).verdicts if v.passed is False}
+
+
+def one_check(target, run):
+    """The verdict of one check function on target, as check() gives it (the others not
+    run: quicker)."""
+    norm = Subject(target)
+    norm.eps_outside, norm.dim, norm.convention = False, -1, None
+    return run(norm, conventions(norm, "cpu"), "cpu")
 
 
 @pytest.mark.parametrize(
@@ -2088,21 +2098,25 @@ def test_rows_a_kernel_leaves_unwritten_at_the_end_of_a_large_batch_fail():
     """The checker compares every row of its large batches: a split by floor division
     that skips the last rows fails the forward and half checks, and one in the backward
     fails dw's input-gradient check."""
-    report = check(rows_split_by_floor)
-    failed = {v.check: v.detail for v in report.verdicts if v.passed is False}
-    assert "in a batch of 257 rows of 4096" in failed["forward"]
-    assert "in a batch of 257 rows only" in failed["half"]
-    report = check(lambda x, weight, eps=1e-6: DxSplitByFloor.apply(x, weight, eps))
-    failed = {v.check: v.detail for v in report.verdicts if v.passed is False}
-    assert list(failed) == ["dw"], failed
-    assert "input gradient wrong on 5 of 4097 rows (rows 4092 to 4096)" in failed["dw"]
+    forward = one_check(rows_split_by_floor, checks.check_forward)
+    assert (
+        forward.passed is False and "in a batch of 257 rows of 4096" in forward.detail
+    )
+    half = one_check(rows_split_by_floor, checks.check_half)
+    assert half.passed is False and "in a batch of 257 rows only" in half.detail
+    split = one_check(
+        lambda x, weight, eps=1e-6: DxSplitByFloor.apply(x, weight, eps),
+        checks.check_dw,
+    )
+    assert split.passed is False
+    assert "input gradient wrong on 5 of 4097 rows (rows 4092 to 4096)" in split.detail
 
 
 def test_a_half_output_in_another_dtype_links_the_cast_order():
     def returns_float32(x, weight, eps=1e-6):
         return F.rms_norm(x.float(), x.shape[-1:], weight.float(), eps)
 
-    [half] = [v for v in check(returns_float32).verdicts if v.check == "half"]
+    half = one_check(returns_float32, checks.check_half)
     assert half.passed is False and "out float32, not float16" in half.detail
     assert half.see == "pitfalls/#cast-order-and-the-output-dtype"
 
@@ -2124,14 +2138,13 @@ def test_a_norm_that_refuses_3d_input_fails_shapes_alone_and_is_checked_on_its_r
     assert (
         "refuses 3-D input (ValueError: expected (tokens, features)" in gradients.detail
     )
-    without = check(lambda x, weight, eps=1e-6: only_2d(x, weight, eps, upcast=False))
-    half = next(v for v in without.verdicts if v.check == "half")
+    without = lambda x, weight, eps=1e-6: only_2d(x, weight, eps, upcast=False)
+    half = one_check(without, checks.check_half)
     assert half.passed is False and "the row of RMS 300 (all lost)" in half.detail
 
 
 def test_a_sizes_failure_names_the_output_and_gradients_it_measured():
-    target = with_backward_slip("dw of whole blocks only")
-    [sizes] = [v for v in check(target).verdicts if v.check == "sizes"]
+    sizes = one_check(with_backward_slip("dw of whole blocks only"), checks.check_sizes)
     assert sizes.passed is False
     assert re.search(r"\(errors y \S+, dx \S+, dw \S+\)", sizes.detail), sizes.detail
 
@@ -2148,6 +2161,6 @@ def test_a_clamp_on_the_rms_is_named_where_the_zero_row_gradient_is_nan():
     def clamp_rms(x, weight, eps=1e-6):
         return weight * x / x.pow(2).mean(-1, keepdim=True).sqrt().clamp(min=eps)
 
-    [zero_rows] = [v for v in check(clamp_rms).verdicts if v.check == "zero rows"]
+    zero_rows = one_check(clamp_rms, checks.check_zero_rows)
     assert zero_rows.passed is False
     assert "a clamp on the RMS does not remove it" in zero_rows.detail
