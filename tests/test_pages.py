@@ -249,8 +249,9 @@ ROUTES = [
     (
         "new to it",
         [
-            "math.md#the-rmsnorm-definition",
-            "math.md#a-worked-example",
+            "math.md#layernorm-briefly",
+            "math.md#zero-mean-input-rmsnorm-equals-layernorm",
+            "exercises.md#1-a-second-vector",
             "#why-models-use-it",
             "placement.md",
             "pitfalls.md",

@@ -1007,7 +1007,7 @@ def agreement(norm, found, device):
                 w.to(dtype),
                 dtype=None if dtype == torch.float32 else dtype,
             )
-            same = "bit for bit" if torch.equal(mine, y) else "differs"
+            same = "bit for bit" if torch.equal(mine, y) else "not bit for bit"
             said.append(f"{name} {str(dtype).removeprefix('torch.')} {same}")
     return Verdict(
         "agreement",

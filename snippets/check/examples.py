@@ -194,7 +194,7 @@ my_norm.py:MyRMSNorm: gain w, eps 1e-06, eps placement inside, rounding none
   pass  strides     strided rows and a transposed batch, in float32 and bfloat16: as contiguous copies, forward and backward
   info  batch       the same bits alone and last in batches of 7, 256 and 4097 rows
   pass  init        fresh weight: 0 of 64 entries differ from 1
-  info  agreement   torch.nn.RMSNorm float32 differs; torch.nn.RMSNorm bfloat16 differs; LlamaRMSNorm float32 differs; LlamaRMSNorm bfloat16 differs
+  info  agreement   torch.nn.RMSNorm float32 not bit for bit; torch.nn.RMSNorm bfloat16 not bit for bit; LlamaRMSNorm float32 not bit for bit; LlamaRMSNorm bfloat16 not bit for bit
 """
 print("exit status:", status)
 #> exit status: 1

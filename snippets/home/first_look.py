@@ -11,6 +11,7 @@ with torch.no_grad():
 # Every row now has root mean square 1, whatever its scale (each RMS >> sqrt(eps)) ...
 print(y.pow(2).mean(dim=-1).sqrt())
 #> tensor([1.0000, 1.0000, 1.0000, 1.0000])
-# ... but its mean is not 0: RMSNorm rescales, it does not re-center.
+# ... but its mean is not 0: RMSNorm rescales, it does not re-center. Each row's mean
+# comes out as its mean over its RMS: near 1 for the first row, nearly all 3.0.
 print(y.mean(dim=-1))
 #> tensor([0.9995, 0.9754, 0.1292, 0.4594])
