@@ -295,6 +295,7 @@ ROUTES = [
             "kernel_in_practice.md#split-across-devices",
             "pitfalls.md#running-a-bfloat16-model-in-float16",
             "pitfalls.md#where-there-is-no-float32",
+            "kernel_in_practice.md",
         ],
     ),
     (
