@@ -733,8 +733,8 @@ def check_dw(norm, found, device):
     bad_rows = (~(off <= HALF_GRADIENT)).nonzero().flatten().tolist()
     if bad_rows:
         detail += (
-            f"; input gradient wrong on {len(bad_rows)} of {m} rows (rows"
-            f" {bad_rows[0]} to {bad_rows[-1]})"
+            f"; input gradient wrong on {len(bad_rows)} of {m} rows (the first row"
+            f" {bad_rows[0]}, the last {bad_rows[-1]})"
         )
         return Verdict("dw", False, detail, see)
     if ulp < error <= TRUNCATION * ulp and under_triton_interpreter(norm):
