@@ -2061,11 +2061,16 @@ def test_an_eps_other_than_the_declared_one_is_named_by_how_they_relate(used, ca
     assert eps_mismatch(used, 1e-6) == cause
 
 
+def rows_done(m: int, programs: int = 132) -> int:
+    """The rows a persistent kernel writes when it gives each of its programs m // programs
+    rows (floor division, where a ceiling belongs): the last m % programs are skipped."""
+    return m // min(m, programs) * min(m, programs)
+
+
 def rows_split_by_floor(x, weight, eps=1e-6):
-    """A persistent kernel's split with floor division: the last m % 132 rows of a batch
-    are never written (zeros)."""
+    """A forward that leaves the last rows of a batch unwritten (zeros)."""
     m = x.reshape(-1, x.shape[-1]).shape[0]
-    done = m // min(m, 132) * min(m, 132)
+    done = rows_done(m)
     h = x.float().reshape(m, -1)
     y = torch.zeros_like(h)
     head = h[:done]
@@ -2074,7 +2079,7 @@ def rows_split_by_floor(x, weight, eps=1e-6):
 
 
 class DxSplitByFloor(torch.autograd.Function):
-    """A right forward whose backward leaves the last m % 132 rows without dx."""
+    """A right forward whose backward leaves the last rows of a batch without dx."""
 
     @staticmethod
     def forward(ctx, x, weight, eps):
@@ -2090,7 +2095,7 @@ class DxSplitByFloor(torch.autograd.Function):
             y = F.rms_norm(x_, x_.shape[-1:], w_, ctx.eps)
             dx, dw = torch.autograd.grad(y, (x_, w_), dy)
         m = dx.reshape(-1, dx.shape[-1]).shape[0]
-        dx.reshape(m, -1)[m // min(m, 132) * min(m, 132) :] = 0
+        dx.reshape(m, -1)[rows_done(m) :] = 0
         return dx, dw, None
 
 
