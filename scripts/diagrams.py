@@ -129,6 +129,7 @@ WORDS = {
         "qk": "self-attention\nq_norm, k_norm per head",
         "mlp": "MLP",
         "layer_in": "layer input",
+        "norm_key": "a norm",
         "layer_out": "next layer; after the last, the final norm",
         "rounding": "Where each rounding convention rounds to bfloat16",
         "steps": ["residual add", "gain 1 + w", "x̂ = x · r⁻¹", "output"],
@@ -192,6 +193,7 @@ WORDS = {
         "qk": "셀프 어텐션\n헤드마다 q_norm, k_norm",
         "mlp": "MLP",
         "layer_in": "층 입력",
+        "norm_key": "정규화 층",
         "layer_out": "다음 층으로. 마지막 층 다음에는 최종 정규화 층으로",
         "rounding": "각 반올림 방식이 bfloat16으로 반올림하는 단계",
         "steps": ["잔차 덧셈", "게인 1 + w", "x̂ = x · r⁻¹", "출력"],
@@ -302,7 +304,7 @@ def models(language: str) -> str:
         """A residual stream at x; each group of boxes (label, is a norm) is a branch that
         reads the stream and adds its output back."""
         d.text(x + 140, 26, title, bold=True)
-        d.text(x, 565, words["layer_in"])
+        d.text(x + 4, 565, words["layer_in"], anchor="start")
         d.text(x + 4, 52, words["layer_out"], size=12, color=MUTED, anchor="start")
         d.line((x, 550), (x, 64))
         branch, y = x + 150, 530
@@ -339,6 +341,9 @@ def models(language: str) -> str:
     ]
     layer(30, words["llama"], llama)
     layer(420, words["gemma"], gemma)
+    # The key: blue boxes are the norms (Gemma 3's q_norm and k_norm sit inside attention).
+    d.box(660, 561, 16, 12, "", fill=NORM)
+    d.text(674, 566, words["norm_key"], size=12, color=MUTED, anchor="start")
     return d.svg(words["models"])
 
 
