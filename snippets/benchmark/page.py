@@ -69,6 +69,7 @@ WORDS = {
             "backward": "backward",
             "forward+backward": "forward+backward",
         },
+        "plot_families": {"norm": "RMSNorm alone", "add": "residual add + RMSNorm"},
         "families": {
             "norm": "RMSNorm alone, with LayerNorm",
             "add": "the residual add and the norm, h = x + r, y = RMSNorm(h)",
@@ -280,6 +281,7 @@ WORDS = {
             "backward": "역전파",
             "forward+backward": "순전파+역전파",
         },
+        "plot_families": {"norm": "RMSNorm 단독", "add": "잔차 덧셈 + RMSNorm"},
         "families": {
             "norm": "RMSNorm 단독(비교용 LayerNorm 포함)",
             "add": "잔차 덧셈과 정규화(h = x + r, y = RMSNorm(h))",
@@ -1357,7 +1359,8 @@ def plot(results, dtype, timing, family, language, phone=False) -> Figure:
     for ax in axes if phone else axes[:1]:
         ax.set_ylabel(words["plot_y"])
     label = words["timings"][results["timings"][timing]]
-    fig.suptitle(f"{_short(dtype)}, {label}, {results['device']}", wrap=True)
+    what = words["plot_families"][family]  # the norm's and the add's plots side by side
+    fig.suptitle(f"{what}\n{_short(dtype)}, {label}, {results['device']}", wrap=True)
     legend = {}  # label -> handle, from every pass (one may lack a failed line)
     for ax in axes:
         legend |= dict(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
