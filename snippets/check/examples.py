@@ -182,19 +182,35 @@ print(printed)
 my_norm.py:MyRMSNorm: gain w, eps 1e-06, eps placement inside, rounding none
   pass  forward     float32 rows of RMS 1e-2 to 1e2: largest error 8.0e-08
   pass  eps         eps 1e-06 inside the square root (rows of RMS 0.0001, 0.0003)
-  FAIL  half        float16 wrong (error 1024.0 ulp, out float16, on the row of RMS 300 (all lost) and the row with an outlier channel (all lost) and the rows where eps shows (8.4 ulp), of 64 and 4096 features, where values square to more than float16's largest, 65504 or to less than its smallest normal, 6.1e-05); bfloat16 ok (error 1.1 ulp, out bfloat16)
-                  see https://rmsnorm-reference.github.io/pitfalls/#no-float32-upcast
-  pass  mixed       float32 weight, bfloat16 input: error 0.2 bfloat16 ulp, out float32; float16 input: error 0.2 float16 ulp; weight gradient error under 1 bfloat16 ulp
-  info  rounding    float32 differs on 35% of outputs, by up to 2 ulps; llama differs on 45% of outputs, by up to 2 ulps; 65% correctly rounded
+  FAIL  half        float16 wrong (error 1024.0 ulp, out float16, on the row of RMS 300
+                    (all lost) and the row with an outlier channel (all lost) and the
+                    rows where eps shows (8.4 ulp), of 64 and 4096 features, where
+                    values square to more than float16's largest, 65504 or to less than
+                    its smallest normal, 6.1e-05); bfloat16 ok (error 1.1 ulp, out
+                    bfloat16)
+                    see https://rmsnorm-reference.github.io/pitfalls/#no-float32-upcast
+  pass  mixed       float32 weight, bfloat16 input: error 0.2 bfloat16 ulp, out float32;
+                    float16 input: error 0.2 float16 ulp; weight gradient error under 1
+                    bfloat16 ulp
+  info  rounding    float32 differs on 35% of outputs, by up to 2 ulps; llama differs on
+                    45% of outputs, by up to 2 ulps; 65% correctly rounded
   pass  zero rows   all-zero row: zeros out, finite gradients, as the formula's
-  pass  gradients   input and weight gradients (each pair: dx, dw) against float64 autograd, each relative to its largest entry: 6.2e-08, 8.3e-08; 3-D: 6.2e-08, 8.3e-08; 3-D, a strided upstream gradient: 6.2e-08, 4.2e-08; 3-D, y.sum()'s upstream gradient: 7.5e-08, 6.2e-08; after a second forward: 6.2e-08, 8.3e-08; one row: 6.7e-08, 9.4e-08; a gain of 0 on one feature: 7.3e-08, 8.3e-08; gradcheck in float64 passes
+  pass  gradients   input and weight gradients (each pair: dx, dw) against float64
+                    autograd, each relative to its largest entry: 6.2e-08, 8.3e-08; 3-D:
+                    6.2e-08, 8.3e-08; 3-D, a strided upstream gradient: 6.2e-08,
+                    4.2e-08; 3-D, y.sum()'s upstream gradient: 7.5e-08, 6.2e-08; after a
+                    second forward: 6.2e-08, 8.3e-08; one row: 6.7e-08, 9.4e-08; a gain
+                    of 0 on one feature: 7.3e-08, 8.3e-08; gradcheck in float64 passes
   pass  dw          over 4097 bfloat16 rows: error under 1 ulp of the largest entry
   pass  shapes      1-D, 3-D and 4-D inputs agree; rows independent
   pass  sizes       rows of 769 and 3584 features: forward and gradients as float64's
-  pass  strides     strided rows and a transposed batch, in float32 and bfloat16: as contiguous copies, forward and backward
+  pass  strides     strided rows and a transposed batch, in float32 and bfloat16: as
+                    contiguous copies, forward and backward
   info  batch       the same bits alone and last in batches of 7, 256 and 4097 rows
   pass  init        fresh weight: 0 of 64 entries differ from 1
-  info  agreement   torch.nn.RMSNorm float32 not bit for bit; torch.nn.RMSNorm bfloat16 not bit for bit; LlamaRMSNorm float32 not bit for bit; LlamaRMSNorm bfloat16 not bit for bit
+  info  agreement   torch.nn.RMSNorm float32 not bit for bit; torch.nn.RMSNorm bfloat16
+                    not bit for bit; LlamaRMSNorm float32 not bit for bit; LlamaRMSNorm
+                    bfloat16 not bit for bit
 """
 print("exit status:", status)
 #> exit status: 1

@@ -1,5 +1,6 @@
 """The checker's verdicts, and its report: a table for a terminal, or JSON (asdict)."""
 
+import textwrap
 from dataclasses import dataclass
 
 SITE = "https://rmsnorm-reference.github.io/"
@@ -35,7 +36,16 @@ class Report:
         }
         lines = [f"{self.target}: " + ", ".join(f"{k} {v}" for k, v in shown.items())]
         for v in self.verdicts:
-            lines.append(f"  {mark[v.passed]:<4}  {v.check:<10}  {v.detail}")
+            # Wrapped at 88 columns under its own first line: readable in a terminal, a
+            # CI log and the Check page.
+            lines += textwrap.wrap(
+                v.detail,
+                88,
+                initial_indent=f"  {mark[v.passed]:<4}  {v.check:<10}  ",
+                subsequent_indent=" " * 20,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
             if v.passed is False:
-                lines.append(f"{'':18}see {SITE}{v.see}")
+                lines.append(f"{'':20}see {SITE}{v.see}")
         return "\n".join(lines)
