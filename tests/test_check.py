@@ -2172,3 +2172,15 @@ def test_a_clamp_on_the_rms_is_named_where_the_zero_row_gradient_is_nan():
     zero_rows = one_check(clamp_rms, checks.check_zero_rows)
     assert zero_rows.passed is False
     assert "a clamp on the RMS does not remove it" in zero_rows.detail
+
+
+def test_a_weight_kept_from_an_earlier_call_is_named_by_the_form_check():
+    kept = {}
+
+    def cached_weight(x, weight, eps=1e-6):
+        w = kept.setdefault("weight", weight.detach().clone())  # the first call's
+        return w * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+    [form] = check(cached_weight).verdicts
+    assert form.check == "form" and form.passed is False
+    assert "the weight given is not the one applied" in form.detail

@@ -86,6 +86,11 @@ def not_rms_norm(norm, neutral, device) -> str | None:
     for words, statistic in statistics.items():
         if torch.allclose(scale[:, 0], 1 / statistic, rtol=1e-3):
             return f"divides x by {words}, not by the RMS"
+    if not y.any():  # a weight of ones given, zeros out
+        return (
+            "returns zeros for nonzero rows with a weight of ones: the weight given is"
+            " not the one applied (one kept from an earlier call?)"
+        )
     return "scales each row by a number other than 1 / RMS"
 
 def with_zero_weight(y, x) -> str:
