@@ -1318,6 +1318,25 @@ def gpu_section(stem, results, language: str) -> list[str]:
         lines += _heading(words, "not-run-or-failed") + notes
     return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
 
+# A colour per role, the same in the norm's plots and the add's: the site's kernels red,
+# PyTorch's norm green, torch.compile purple, Liger-Kernel grey (matplotlib's C0-C9).
+COLORS = {
+    "eager naive": "C0",
+    "eager Hugging Face": "C1",
+    "torch F.rms_norm": "C2",
+    "eager add + F.rms_norm": "C2",
+    KERNEL: "C3",
+    FUSED: "C3",
+    "torch.compile naive": "C4",
+    "torch.compile add+norm": "C4",
+    "LayerNorm eager": "C5",
+    "LayerNorm compiled": "C6",
+    "Liger-Kernel": "C7",
+    FUSED_PEER: "C7",
+    "add + Triton RMSNorm (this site)": "C8",
+    "QuACK": "C9",
+}
+
 def plot(results, dtype, timing, family, language, phone=False) -> Figure:
     """% of copy against N in the group "rows", a panel per pass, a line per
     implementation of the family, the rounds' range as bars. Drawn at the size it is
@@ -1351,8 +1370,9 @@ def plot(results, dtype, timing, family, language, phone=False) -> Figure:
                 [h - m for m, h in zip(mid, high)],
             ]
             ax.errorbar(
-                n, mid, yerr=bars, marker="o", capsize=3, label=_name(name, words)
-            )
+                n, mid, yerr=bars, marker="o", capsize=3, label=_name(name, words),
+                color=COLORS.get(name),
+            )  # fmt: skip
         ax.set(xscale="log", xlabel=words["plot_x"], title=words["modes"][mode])
         ax.set_xticks(sizes, [str(n) for n in sizes])
         ax.minorticks_off()
