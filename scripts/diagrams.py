@@ -9,6 +9,7 @@ in the dark scheme (docs/assets/stylesheets/extra.css). tests/test_diagrams.py c
 the files are what this script writes and that both pages of each show theirs.
 """
 
+from contextlib import contextmanager
 from html import escape
 from pathlib import Path
 
@@ -40,6 +41,13 @@ class Drawing:
             # 18 px apart: a 14 px line's underscores (BLOCK_M) clear the line below.
             self.text(x, y + 5 + 18 * (i - (len(lines) - 1) / 2), line, code=code,
                       size=13 if code else 14)  # fmt: skip
+
+    @contextmanager
+    def moved(self, dx, dy):
+        """What is drawn inside, shifted by (dx, dy)."""
+        self.parts.append(f'<g transform="translate({dx} {dy})">')
+        yield
+        self.parts.append("</g>")
 
     def plus(self, x, y):
         self.parts.append(
@@ -149,7 +157,11 @@ WORDS = {
         "beyond": "The residual blocks of DeepNorm, Peri-LN, nGPT and DyT",
         "next": "to the next block",
         "f_beta": "F\n(weights × β at init)",
-        "f_is": "F: the sublayer (attention or MLP); light-blue box: a norm, or what takes its place; thick blue line: the identity path",
+        "f_is": (
+            "F: the sublayer (attention or MLP)",
+            "light-blue box: a norm, or what takes its place",
+            "thick blue line: the identity path",
+        ),
         "deepnorm": ("post-norm, with", "the residual × α"),
         "peri": ("pre-norm's identity", "path, F's output", "normalized too"),
         "ngpt": ("h stays on the", "unit sphere"),
@@ -213,7 +225,11 @@ WORDS = {
         "beyond": "DeepNorm, Peri-LN, nGPT, DyT의 잔차 블록",
         "next": "다음 블록으로",
         "f_beta": "F\n(초기 가중치 × β)",
-        "f_is": "F: 서브층(어텐션 또는 MLP). 하늘색 상자: 정규화 층이나 그 자리를 대신하는 것. 굵은 파란 선: 항등 경로",
+        "f_is": (
+            "F: 서브층(어텐션 또는 MLP)",
+            "하늘색 상자: 정규화 층이나 그 자리를 대신하는 것",
+            "굵은 파란 선: 항등 경로",
+        ),
         "deepnorm": ("잔차에 α를 곱한", "post-norm"),
         "peri": ("항등 경로는", "pre-norm처럼 두고", "F의 출력도 정규화"),
         "ngpt": ("h는 늘 단위 구", "위에 머묾"),
@@ -387,13 +403,16 @@ def rounding(language: str) -> str:
 
 def beyond(language: str) -> str:
     words = WORDS[language]
-    d = Drawing(1000, 470, language)
-    # Four blocks, each a stream at x with its branch at x + 110, read bottom to top.
+    # Four blocks, each a stream at x with its branch at x + 110, read bottom to top, laid
+    # out as one row of four and drawn two by two (the second pair moved under the first),
+    # so that the page shows the labels at their size.
+    d = Drawing(520, 950, language)
     for x, title, state in [(60, "DeepNorm", "x"), (310, "Peri-LN", "x"),
                             (560, "nGPT", "h"), (810, "DyT", "x")]:  # fmt: skip
-        d.text(x + 80, 26, title, bold=True)
-        d.text(x, 418, state)
-        d.text(x, 48, words["next"], size=12, color=MUTED)
+        with d.moved(*((-500, 440) if x > 500 else (0, 0))):
+            d.text(x + 80, 26, title, bold=True)
+            d.text(x, 418, state)
+            d.text(x, 48, words["next"], size=12, color=MUTED)
     # DeepNorm: Norm(α x + F(x)), F's weights started × β.
     d.line((60, 400), (60, 322))
     d.box(60, 304, 56, 36, "× α")
@@ -417,30 +436,32 @@ def beyond(language: str) -> str:
     d.box(420, 200, 150, 36, "Norm", fill=NORM)
     d.line((420, 182), (420, 120), (325, 120))
     d.note(330, 66, *words["peri"], color=PATH)
-    # nGPT: h <- Norm(h + α (Norm(F(h)) - h)), Norm the L2 norm.
-    d.line((560, 400), (560, 191))
-    d.plus(560, 180)
-    d.line((560, 169), (560, 132))
-    d.box(560, 112, 80, 36, words["l2"], fill=NORM)
-    d.line((560, 94), (560, 60))
-    d.line((560, 390), (670, 390), (670, 372))
-    d.box(670, 344, 150, 56, "F")
-    d.line((670, 316), (670, 296))
-    d.box(670, 278, 150, 36, words["l2"], fill=NORM)
-    d.line((670, 260), (670, 240))
-    d.box(670, 222, 150, 36, "α ⊙ (· − h)")
-    d.line((670, 204), (670, 180), (571, 180))
-    d.note(610, 120, *words["ngpt"])
-    # DyT: pre-norm with γ tanh(α x) + β in the norm's place.
-    d.line((810, 400), (810, 60), color=PATH, width=3.5)
-    d.plus(810, 140)
-    d.line((810, 370), (920, 370), (920, 350))
-    d.box(920, 322, 150, 56, "DyT\nγ ⊙ tanh(αx) + β", fill=NORM)
-    d.line((920, 294), (920, 262))
-    d.box(920, 234, 150, 56, "F")
-    d.line((920, 206), (920, 140), (825, 140))
-    d.note(830, 96, *words["dyt"])
-    d.note(500, 455, words["f_is"], anchor="middle")
+    # nGPT and DyT, drawn under DeepNorm and Peri-LN.
+    with d.moved(-500, 440):
+        # nGPT: h <- Norm(h + α (Norm(F(h)) - h)), Norm the L2 norm.
+        d.line((560, 400), (560, 191))
+        d.plus(560, 180)
+        d.line((560, 169), (560, 132))
+        d.box(560, 112, 80, 36, words["l2"], fill=NORM)
+        d.line((560, 94), (560, 60))
+        d.line((560, 390), (670, 390), (670, 372))
+        d.box(670, 344, 150, 56, "F")
+        d.line((670, 316), (670, 296))
+        d.box(670, 278, 150, 36, words["l2"], fill=NORM)
+        d.line((670, 260), (670, 240))
+        d.box(670, 222, 150, 36, "α ⊙ (· − h)")
+        d.line((670, 204), (670, 180), (571, 180))
+        d.note(610, 120, *words["ngpt"])
+        # DyT: pre-norm with γ tanh(α x) + β in the norm's place.
+        d.line((810, 400), (810, 60), color=PATH, width=3.5)
+        d.plus(810, 140)
+        d.line((810, 370), (920, 370), (920, 350))
+        d.box(920, 322, 150, 56, "DyT\nγ ⊙ tanh(αx) + β", fill=NORM)
+        d.line((920, 294), (920, 262))
+        d.box(920, 234, 150, 56, "F")
+        d.line((920, 206), (920, 140), (825, 140))
+        d.note(830, 96, *words["dyt"])
+    d.note(260, 900, *words["f_is"], anchor="middle")
     return d.svg(words["beyond"])
 
 
