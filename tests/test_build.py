@@ -40,6 +40,7 @@ from site_layout import (
 )
 
 from hooks import numbers as numbers_hook
+from hooks import phone_figures as phone_figures_hook
 from hooks import standalone as standalone_hook
 from scripts import standalone
 
@@ -435,3 +436,25 @@ def test_an_include_of_a_missing_file_names_its_page_and_line():
         standalone_hook.on_page_markdown(markdown, page, config, files=None)
     shown = '--8<-- "snippets/math/worked_example.py"\n'
     assert standalone_hook.on_page_markdown(shown, page, config, None) == shown
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_phone_gets_each_plot_with_its_panels_stacked(built_site, language):
+    # hooks/phone_figures.py: every plot has a phone version (snippets/placement/plots.py),
+    # and every page that shows a plot offers it to a phone.
+    plots = DOCS / "assets" / "plots"
+    desktop = {p.name for p in plots.glob("*.svg") if "-phone" not in p.name}
+    assert {p.name for p in plots.glob("*-phone*.svg")} == {
+        name.replace(".", "-phone.", 1) for name in desktop
+    }
+    shown = 0
+    for page in pages(language):
+        soup = built_page(built_site, language, page)
+        for image in soup.select("article img[src*='assets/plots/']"):
+            source = image.find_parent("picture").source
+            assert source["media"] == phone_figures_hook.PHONE
+            assert source["srcset"] == re.sub(
+                r"(\.ko)?\.svg$", r"-phone\g<0>", image["src"]
+            )
+            shown += 1
+    assert shown >= 8
