@@ -1,7 +1,8 @@
 """The norms under FSDP's mixed precision, on one CPU process. FSDP2's `fully_shard` with a
 bfloat16 `param_dtype` casts every parameter, the norms' gains too, to bfloat16 for the
 forward and backward passes, while the parameters it stores, and their gradients, stay
-float32. FSDP1 flattens the parameters it wraps into 1-D ones."""
+float32; a norm given a policy of its own keeps its float32 gain. FSDP1 flattens the
+parameters it wraps into 1-D ones."""
 
 import torch
 import torch.distributed as dist
@@ -61,6 +62,23 @@ for key, p in block.named_parameters():
     #> stored norm.weight   float32, gradient float32, dim() 1
     #> stored linear.weight float32, gradient float32, dim() 2
     #> stored linear.bias   float32, gradient float32, dim() 1
+
+# A policy of its own for the norm, applied before the block's: its input and gain in
+# float32, its output rounded to bfloat16 for the layers after it.
+block = Block()
+gain = block.norm.weight.detach().clone()
+own = MixedPrecisionPolicy(param_dtype=torch.float32, output_dtype=torch.bfloat16)
+fully_shard(block.norm, mp_policy=own)
+fully_shard(block, mp_policy=policy)
+block(torch.randint(1000, (4096,))).float().square().mean().backward()
+stream, weight, x = block.seen
+print(f"residual stream {name(stream)}, gain {name(weight)}, norm output {name(x)}")
+#> residual stream bfloat16, gain float32, norm output bfloat16
+s = stream.double()
+rms = (s.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
+same = (x == bfloat16_rounded(gain.double() * s / rms)).double().mean().item()
+print(f"outputs equal to the float32 gain's, rounded once: {same:.1%}")
+#> outputs equal to the float32 gain's, rounded once: 100.0%
 
 # FSDP1 (on one process it warns that it shards nothing) flattens what it wraps.
 flat = FSDP1(Block(), use_orig_params=False, device_id=torch.device("cpu"))
