@@ -17,6 +17,9 @@ class DyT(nn.Module):
 
     def __init__(self, width, alpha=0.5):
         super().__init__()
+        # The paper's default start. Its LLaMA 2 runs (other_tasks/LLaMA/README.md in
+        # jiachenzhu/DyT) start alpha before attention / before the MLP and the final one
+        # at 0.8 / 0.2 (7B), 0.6 / 0.15 (13B) and 0.2 / 0.05 (34B and 70B).
         self.alpha = nn.Parameter(torch.tensor(alpha))  # one learned scalar
         self.weight = nn.Parameter(torch.ones(width))  # γ
         self.bias = nn.Parameter(torch.zeros(width))  # β
