@@ -14,23 +14,23 @@ QWEN3 = {
     ),
 }  # fmt: skip
 # Per token, a norm does about 4 operations per value (square, add up, scale, weight);
-# the whole forward pass does about 2 per parameter (a multiply and an add).
+# the whole forward pass does about 2 per parameter (a multiply and an add). Values: those
+# a token sends through QK-norm in one layer (a row per query and key head), and through
+# the layer's two other norms (before attention and the MLP).
+print("model       QK-norm params   arithmetic  QK-norm values  other norms' values")
+#> model       QK-norm params   arithmetic  QK-norm values  other norms' values
 for name, config in QWEN3.items():
     with torch.device("meta"):  # shapes only: no memory, no weights
         model = Qwen3ForCausalLM(config)
     total = sum(p.numel() for p in model.parameters())
-    layer = model.model.layers[0]
-    qk = layer.self_attn.q_norm.weight.numel() + layer.self_attn.k_norm.weight.numel()
-    # Values each token sends through QK-norm in one layer: one row per query and key head.
+    attention = model.model.layers[0].self_attn
+    qk = sum(norm.weight.numel() for norm in (attention.q_norm, attention.k_norm))
+    params = config.num_hidden_layers * qk
     heads = config.num_attention_heads + config.num_key_value_heads
     values = heads * config.head_dim
     flops = config.num_hidden_layers * 4 * values / (2 * total)
-    params = qk * config.num_hidden_layers
-    others = 2 * config.hidden_size  # the layer's norms before attention and the MLP
-    share = f"{params:,} params ({params / total:.4%})"
-    print(f"{name}: {share}, {flops:.4%} of the arithmetic")
-    #> Qwen3-0.6B: 7,168 params (0.0012%), 0.0289% of the arithmetic
-    #> Qwen3-8B: 9,216 params (0.0001%), 0.0045% of the arithmetic
-    print(f"  values per token and layer: {values:,}, the other two norms {others:,}")
-    #>   values per token and layer: 3,072, the other two norms 2,048
-    #>   values per token and layer: 5,120, the other two norms 8,192
+    share = f"{params:,} ({params / total:.4%})"
+    others = 2 * config.hidden_size
+    print(f"{name:<10}  {share:<15}  {flops:>10.4%}  {values:>14,}  {others:>19,}")
+    #> Qwen3-0.6B  7,168 (0.0012%)     0.0289%           3,072                2,048
+    #> Qwen3-8B    9,216 (0.0001%)     0.0045%           5,120                8,192
