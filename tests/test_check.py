@@ -1533,6 +1533,26 @@ def test_shapes_names_the_inputs_that_disagree():
     assert verdict.detail.startswith("3-D (2, 6, 64), 4-D (2, 2, 3, 64) differ")
 
 
+def without_eps_for_one_row(x, weight, eps=1e-6):
+    # A decode path: a single row skips eps.
+    eps = 0.0 if x.dim() == 1 else eps
+    return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+def test_shapes_names_a_path_of_its_own_for_a_single_row():
+    verdict = one_check(without_eps_for_one_row, checks.check_shapes)
+    assert not verdict.passed
+    assert verdict.detail == (
+        "1-D (64,) differ from the same rows in 2-D"
+        " (a path of its own for a single row, as a decode step takes?)"
+    )
+    # Where the statistic spans more than the last dim, the hint says so instead.
+    assert (
+        "more than the last dim"
+        in one_check(over_the_sequence, checks.check_shapes).detail
+    )
+
+
 def test_a_norm_that_needs_a_gate_is_told_to_be_given_one():
     with pytest.raises(UsageError, match="it needs another input, as a gated norm"):
         check(Qwen3NextRMSNormGated)

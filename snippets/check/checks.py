@@ -818,7 +818,7 @@ def check_shapes(norm, found, device):
     # Rows of different RMS: a statistic pooled across rows would change their outputs.
     x = rows([0.5 + 0.25 * i for i in range(12)], device, seed=7)
     flat = norm(x, w)
-    disagree, raised = [], []
+    disagree, raised, lone = [], [], True  # lone: only one-row inputs disagree
     for shape in ((N,), (2, 6, N), (2, 2, 3, N)):
         rows_in = math.prod(shape[:-1])
         try:  # each shape on its own: a 1-D row that raises says nothing of 3-D
@@ -830,6 +830,7 @@ def check_shapes(norm, found, device):
             continue
         if not torch.allclose(y, flat[:rows_in], rtol=1e-6, atol=1e-7):
             disagree.append(f"{len(shape)}-D {shape}")
+            lone = lone and rows_in == 1
     changed = x.clone()
     changed[0] *= 10
     independent = torch.equal(norm(changed, w)[1:], flat[1:])
@@ -839,7 +840,9 @@ def check_shapes(norm, found, device):
     if not independent:
         problems.append("scaling row 0 changes the other rows' outputs")
     detail = "; ".join(problems)
-    if disagree or not independent:
+    if disagree and independent and lone:
+        detail += " (a path of its own for a single row, as a decode step takes?)"
+    elif disagree or not independent:
         detail += " (a statistic over more than the last dim?)"
     return Verdict(
         "shapes",
