@@ -1318,23 +1318,25 @@ def gpu_section(stem, results, language: str) -> list[str]:
         lines += _heading(words, "not-run-or-failed") + notes
     return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
 
-# A colour per role, the same in the norm's plots and the add's: the site's kernels red,
-# PyTorch's norm green, torch.compile purple, Liger-Kernel grey (matplotlib's C0-C9).
-COLORS = {
-    "eager naive": "C0",
-    "eager Hugging Face": "C1",
-    "torch F.rms_norm": "C2",
-    "eager add + F.rms_norm": "C2",
-    KERNEL: "C3",
-    FUSED: "C3",
-    "torch.compile naive": "C4",
-    "torch.compile add+norm": "C4",
-    "LayerNorm eager": "C5",
-    "LayerNorm compiled": "C6",
-    "Liger-Kernel": "C7",
-    FUSED_PEER: "C7",
-    "add + Triton RMSNorm (this site)": "C8",
-    "QuACK": "C9",
+# A colour and a marker per role, the same in the norm's plots and the add's: the site's
+# kernels red diamonds, PyTorch's norm green squares, torch.compile purple triangles,
+# Liger-Kernel grey pluses (matplotlib's C0-C9). The markers tell apart what the dark
+# scheme's inverted colours bring close (red and brown, pink and purple).
+STYLES = {
+    "eager naive": ("C0", "o"),
+    "eager Hugging Face": ("C1", "v"),
+    "torch F.rms_norm": ("C2", "s"),
+    "eager add + F.rms_norm": ("C2", "s"),
+    KERNEL: ("C3", "D"),
+    FUSED: ("C3", "D"),
+    "torch.compile naive": ("C4", "^"),
+    "torch.compile add+norm": ("C4", "^"),
+    "LayerNorm eager": ("C5", "<"),
+    "LayerNorm compiled": ("C6", ">"),
+    "Liger-Kernel": ("C7", "P"),
+    FUSED_PEER: ("C7", "P"),
+    "add + Triton RMSNorm (this site)": ("C8", "h"),
+    "QuACK": ("C9", "*"),
 }
 
 def plot(results, dtype, timing, family, language, phone=False) -> Figure:
@@ -1369,9 +1371,10 @@ def plot(results, dtype, timing, family, language, phone=False) -> Figure:
                 [m - lo for m, lo in zip(mid, low)],
                 [h - m for m, h in zip(mid, high)],
             ]
+            color, marker = STYLES.get(name, (None, "o"))
             ax.errorbar(
-                n, mid, yerr=bars, marker="o", capsize=3, label=_name(name, words),
-                color=COLORS.get(name),
+                n, mid, yerr=bars, marker=marker, capsize=3, label=_name(name, words),
+                color=color,
             )  # fmt: skip
         ax.set(xscale="log", xlabel=words["plot_x"], title=words["modes"][mode])
         ax.set_xticks(sizes, [str(n) for n in sizes])
