@@ -56,7 +56,7 @@ for v in ["pre-norm", "Peri-LN"]:
 # Plot: each variant's gradients relative to its own layer 1, so that variants whose
 # states have another scale (nGPT's have norm 1, not RMS 1) share one axis.
 colors = ["tab:blue", "tab:red", "tab:orange", "tab:green", "tab:purple", "tab:brown"]
-styles = dict(zip(VARIANTS, zip(colors, ["-", "-", "-", "-", "--", "-"])))
+styles = dict(zip(VARIANTS, zip(colors, ["-", "-", "-", "-", "--", "-."])))
 layers = torch.arange(1, depth + 1)
 
 def gradients_figure(translate):

@@ -50,7 +50,8 @@ def training_figure(translate):
     for ax, lr in zip(axes, rates):
         for variant in LM_VARIANTS:
             smooth = torch.tensor(curves[lr, variant]).unfold(0, 10, 10).mean(1)
-            ax.plot(steps, smooth, color=colors[variant], label=variant)
+            style = "-." if variant == "DyT" else "-"  # told from post-norm in dark mode
+            ax.plot(steps, smooth, color=colors[variant], linestyle=style, label=variant)
         for name, (loss, style) in baselines.items():
             ax.axhline(loss, color="gray", linestyle=style, label=translate(name))
         title = f"{translate('learning rate')} {lr:g}"
