@@ -41,6 +41,7 @@ for variant in LM_VARIANTS:
 colors = dict(
     zip(LM_VARIANTS, ["tab:blue", "tab:red", "tab:orange", "tab:green", "tab:brown"])
 )
+dashes = {"DyT": "-."}  # told from post-norm's red in the dark scheme
 steps = range(10, 81, 10)
 baselines = {"unigram model": (unigram, ":"), "bigram model": (bigram, "--")}
 
@@ -50,8 +51,8 @@ def training_figure(translate):
     for ax, lr in zip(axes, rates):
         for variant in LM_VARIANTS:
             smooth = torch.tensor(curves[lr, variant]).unfold(0, 10, 10).mean(1)
-            style = "-." if variant == "DyT" else "-"  # told from post-norm in dark mode
-            ax.plot(steps, smooth, color=colors[variant], linestyle=style, label=variant)
+            line = {"color": colors[variant], "linestyle": dashes.get(variant, "-")}
+            ax.plot(steps, smooth, label=variant, **line)
         for name, (loss, style) in baselines.items():
             ax.axhline(loss, color="gray", linestyle=style, label=translate(name))
         title = f"{translate('learning rate')} {lr:g}"
