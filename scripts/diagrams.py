@@ -130,6 +130,7 @@ WORDS = {
         "partial": "dw partial += Σ dy · x̂\n(float32, in registers)",
         "partials": "P partials of dw, written once",
         "dw": "dw = their sum",
+        "kernel_key": "blue: one program's rows, and the float32 values it keeps from them",
         "models": "Where the norms sit in a LLaMA-style and a Gemma 3 decoder layer",
         "llama": "LLaMA-style layer (gain w)",
         "gemma": "Gemma 3 layer (gain 1 + w)",
@@ -198,6 +199,7 @@ WORDS = {
         "partial": "dw 부분합 += Σ dy · x̂\n(float32, 레지스터에)",
         "partials": "dw 부분합 P개를 한 번씩 씀",
         "dw": "dw = 부분합들의 합",
+        "kernel_key": "파란색: 프로그램 하나가 맡은 행과, 그 행에서 구해 float32로 두는 값",
         "models": "LLaMA 방식과 Gemma 3 디코더 층에서 정규화 층의 위치",
         "llama": "LLaMA 방식의 층 (게인 w)",
         "gemma": "Gemma 3의 층 (게인 1 + w)",
@@ -274,7 +276,7 @@ def placement(language: str) -> str:
 
 def kernel(language: str) -> str:
     words = WORDS[language]
-    d = Drawing(780, 470, language)
+    d = Drawing(780, 500, language)
     # Forward: rows grouped by program, each group a tile in registers.
     d.text(190, 26, words["forward"], bold=True)
     d.text(70, 56, words["x_rows"], size=13)
@@ -309,6 +311,9 @@ def kernel(language: str) -> str:
     d.box(650, 356, 250, 40, words["partials"])
     d.line((650, 376), (650, 402))
     d.box(650, 424, 170, 36, words["dw"])
+    # The key: blue is what belongs to one program.
+    d.box(28, 482, 16, 12, "", fill=NORM)
+    d.text(42, 487, words["kernel_key"], size=12, color=MUTED, anchor="start")
     return d.svg(words["kernel"])
 
 
