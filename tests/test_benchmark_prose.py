@@ -147,11 +147,21 @@ def test_the_forward_and_backward_claims_are_the_results():
                 assert slower(
                     results, F, KERNEL, "rows", n, "forward+backward", dtype=dtype
                 )
+    narrow = set()  # where the runner-up is within one percent of the kernel's time
     for dtype in (BF16, FP16, FP32):
-        assert all(
-            ranked(H200, "rows", n, "forward+backward", dtype=dtype)[0] == KERNEL
-            for n in ROWS[1:4]
-        )
+        for n in ROWS[1:4]:
+            first, second = ranked(H200, "rows", n, "forward+backward", dtype=dtype)[:2]
+            assert first == KERNEL
+            times = [
+                entry(H200, name, "rows", n, "forward+backward", dtype=dtype)["ms"]
+                for name in (first, second)
+            ]
+            if times[1] < 1.01 * times[0]:
+                narrow.add((dtype, n))
+    assert narrow == {(FP16, 8192), (FP32, 4096)}
+    assert "(by less than one percent in float16 at 8192 and float32 at 4096)" in (
+        text("benchmark_h200.md")
+    )
     reaching = {
         dtype: [
             n
