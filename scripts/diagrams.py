@@ -80,7 +80,10 @@ class Drawing:
         for i, line in enumerate(lines):
             self.text(x, y + 16 * i, line, anchor=anchor, size=13, color=color)
 
-    def svg(self, title: str) -> str:
+    def svg(self, title: str, split: int | None = None) -> str:
+        """The drawing; with `split`, a phone's version: the part right of x = split moved
+        below the part left of it, each clipped to its side (the panels side by side
+        become panels one above the other)."""
         markers = "".join(
             f'<marker id="head-{color[1:]}" viewBox="0 0 10 10" refX="9" refY="5" '
             f'markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" '
@@ -88,14 +91,26 @@ class Drawing:
             f'<path d="M0 0L10 5L0 10z" fill="{color}"/></marker>'
             for color in (INK, PATH, MUTED)
         )
+        width, height, body = self.width, self.height, "".join(self.parts)
+        if split:
+            right = self.width - split
+            markers += (
+                f'<clipPath id="left"><rect width="{split}" height="{height}"/></clipPath>'
+                f'<clipPath id="right"><rect x="{split}" width="{right}" '
+                f'height="{height}"/></clipPath>'
+            )
+            body = (
+                f'<g clip-path="url(#left)">{body}</g>'
+                f'<g transform="translate({-split} {height})">'
+                f'<g clip-path="url(#right)">{body}</g></g>'
+            )
+            width, height = max(split, right), 2 * height
         return (
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.width} '
-            f'{self.height}" width="{self.width}" height="{self.height}" role="img" '
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
+            f'{height}" width="{width}" height="{height}" role="img" '
             f'font-family="{FONTS[self.language]}">'
             f"<title>{escape(title)}</title><defs>{markers}</defs>"
-            f'<rect width="100%" height="100%" fill="white"/>'
-            + "".join(self.parts)
-            + "</svg>\n"
+            f'<rect width="100%" height="100%" fill="white"/>' + body + "</svg>\n"
         )
 
 
@@ -130,7 +145,7 @@ WORDS = {
         "partial": "dw partial += Σ dy · x̂\n(float32, in registers)",
         "partials": "P partials of dw, written once",
         "dw": "dw = their sum",
-        "kernel_key": "blue: one program's rows, and the float32 values it keeps from them",
+        "kernel_key": "blue: one program's rows, and\nthe float32 values it keeps from them",
         "models": "Where the norms sit in a LLaMA-style and a Gemma 3 decoder layer",
         "llama": "LLaMA-style layer (gain w)",
         "gemma": "Gemma 3 layer (gain 1 + w)",
@@ -199,7 +214,7 @@ WORDS = {
         "partial": "dw 부분합 += Σ dy · x̂\n(float32, 레지스터에)",
         "partials": "dw 부분합 P개를 한 번씩 씀",
         "dw": "dw = 부분합들의 합",
-        "kernel_key": "파란색: 프로그램 하나가 맡은 행과, 그 행에서 구해 float32로 두는 값",
+        "kernel_key": "파란색: 프로그램 하나가 맡은 행과,\n그 행에서 구해 float32로 두는 값",
         "models": "LLaMA 방식과 Gemma 3 디코더 층에서 정규화 층의 위치",
         "llama": "LLaMA 방식의 층 (게인 w)",
         "gemma": "Gemma 3의 층 (게인 1 + w)",
@@ -271,12 +286,12 @@ def placement(language: str) -> str:
     d.text(520, 48, words["output"])
     d.note(605, 108, words["through"], words["through2"])
     d.note(580, 370, words["ends"], words["ends2"])
-    return d.svg(words["placement"])
+    return d, words["placement"]
 
 
 def kernel(language: str) -> str:
     words = WORDS[language]
-    d = Drawing(780, 500, language)
+    d = Drawing(780, 515, language)
     # Forward: rows grouped by program, each group a tile in registers.
     d.text(190, 26, words["forward"], bold=True)
     d.text(70, 56, words["x_rows"], size=13)
@@ -313,8 +328,8 @@ def kernel(language: str) -> str:
     d.box(650, 424, 170, 36, words["dw"])
     # The key: blue is what belongs to one program.
     d.box(28, 482, 16, 12, "", fill=NORM)
-    d.text(42, 487, words["kernel_key"], size=12, color=MUTED, anchor="start")
-    return d.svg(words["kernel"])
+    d.note(42, 487, *words["kernel_key"].split("\n"))
+    return d, words["kernel"]
 
 
 def models(language: str) -> str:
@@ -365,7 +380,7 @@ def models(language: str) -> str:
     # The key: blue boxes are the norms (Gemma 3's q_norm and k_norm sit inside attention).
     d.box(660, 561, 16, 12, "", fill=NORM)
     d.text(674, 566, words["norm_key"], size=12, color=MUTED, anchor="start")
-    return d.svg(words["models"])
+    return d, words["models"]
 
 
 # Per convention of the Numerics page, what happens at each step: R rounded to bfloat16,
@@ -403,7 +418,7 @@ def rounding(language: str) -> str:
     d.text(316, y + 5, words["kept"], anchor="start", size=13)
     d.line((530, y), (546, y), width=2, arrow=False)
     d.text(556, y + 5, words["absent"], anchor="start", size=13)
-    return d.svg(words["rounding"])
+    return d, words["rounding"]
 
 
 def beyond(language: str) -> str:
@@ -467,7 +482,7 @@ def beyond(language: str) -> str:
         d.line((920, 206), (920, 140), (825, 140))
         d.note(830, 96, *words["dyt"])
     d.note(260, 900, *words["f_is"], anchor="middle")
-    return d.svg(words["beyond"])
+    return d, words["beyond"]
 
 
 DIAGRAMS = {
@@ -477,10 +492,15 @@ DIAGRAMS = {
     "rounding_conventions": rounding,
     "beyond_blocks": beyond,
 }
+# Where a phone's version splits a diagram of two panels side by side: between pre-norm
+# and post-norm, the forward and the backward, the two layers. The others fit as drawn
+# (Beyond's is two by two) or are one table (the rounding conventions).
+PHONE_SPLITS = {"placement_norms": 425, "kernel_data_flow": 378, "model_norms": 390}
 
 
-def path(name: str, language: str) -> Path:
-    return FOLDER / (f"{name}.svg" if language == "en" else f"{name}.{language}.svg")
+def path(name: str, language: str, phone: bool = False) -> Path:
+    stem = f"{name}-phone" if phone else name
+    return FOLDER / (f"{stem}.svg" if language == "en" else f"{stem}.{language}.svg")
 
 
 def write(folder: Path = FOLDER) -> list[Path]:
@@ -488,9 +508,14 @@ def write(folder: Path = FOLDER) -> list[Path]:
     written = []
     for name, draw in DIAGRAMS.items():
         for language in WORDS:
-            target = folder / path(name, language).name
-            target.write_text(draw(language), encoding="utf-8")
-            written.append(target)
+            drawing, title = draw(language)
+            versions = {path(name, language): None}
+            if name in PHONE_SPLITS:
+                versions[path(name, language, phone=True)] = PHONE_SPLITS[name]
+            for version, split in versions.items():
+                target = folder / version.name
+                target.write_text(drawing.svg(title, split), encoding="utf-8")
+                written.append(target)
     return written
 
 

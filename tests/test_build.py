@@ -42,7 +42,7 @@ from site_layout import (
 from hooks import numbers as numbers_hook
 from hooks import phone_figures as phone_figures_hook
 from hooks import standalone as standalone_hook
-from scripts import standalone
+from scripts import diagrams, standalone
 
 PAGES = all_pages()
 # Requests a page makes by itself (not links a reader may follow).
@@ -439,22 +439,29 @@ def test_an_include_of_a_missing_file_names_its_page_and_line():
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_phone_gets_each_plot_with_its_panels_stacked(built_site, language):
+def test_a_phone_gets_each_figure_with_its_panels_stacked(built_site, language):
     # hooks/phone_figures.py: every plot has a phone version (snippets/placement/plots.py),
-    # and every page that shows a plot offers it to a phone.
+    # as do the diagrams of two panels side by side (scripts/diagrams.py), and every page
+    # that shows one offers it to a phone.
     plots = DOCS / "assets" / "plots"
     desktop = {p.name for p in plots.glob("*.svg") if "-phone" not in p.name}
     assert {p.name for p in plots.glob("*-phone*.svg")} == {
         name.replace(".", "-phone.", 1) for name in desktop
     }
+    split = {f"{name}.svg" for name in diagrams.PHONE_SPLITS}
     shown = 0
     for page in pages(language):
         soup = built_page(built_site, language, page)
-        for image in soup.select("article img[src*='assets/plots/']"):
+        figures = "img[src*='assets/plots/'], img[src*='assets/diagrams/']"
+        for image in soup.select(f"article :is({figures})"):
+            name = re.sub(r"\.ko\.svg$", ".svg", image["src"].rsplit("/", 1)[-1])
+            if "assets/plots/" not in image["src"] and name not in split:
+                assert image.find_parent("picture") is None
+                continue
             source = image.find_parent("picture").source
             assert source["media"] == phone_figures_hook.PHONE
             assert source["srcset"] == re.sub(
                 r"(\.ko)?\.svg$", r"-phone\g<0>", image["src"]
             )
             shown += 1
-    assert shown >= 8
+    assert shown >= 8 + len(split)
