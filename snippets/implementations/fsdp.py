@@ -37,21 +37,33 @@ class Block(torch.nn.Module):
 def name(tensor):
     return str(tensor.dtype)[6:]
 
-block = Block()
-gain = block.norm.weight.detach().clone()  # the float32 gain the model stores
 policy = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
-fully_shard(block, mp_policy=policy)
-block(torch.randint(1000, (4096,))).float().square().mean().backward()
-stream, weight, x = block.seen
+
+def run(norm_policy=None):
+    """A fresh block under the bfloat16 policy (its norm first under a policy of its own,
+    if given), one forward and backward: the block, the float32 gain it stores, and the
+    stream, gain and norm output the pass saw."""
+    block = Block()
+    gain = block.norm.weight.detach().clone()
+    if norm_policy:
+        fully_shard(block.norm, mp_policy=norm_policy)
+    fully_shard(block, mp_policy=policy)
+    block(torch.randint(1000, (4096,))).float().square().mean().backward()
+    return block, gain, *block.seen
+
+def rounded_once(x, stream, g):
+    """The share of the norm's outputs equal to their exact value in float64 with gain g,
+    rounded once."""
+    s = stream.double()
+    rms = (s.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
+    return (x == bfloat16_rounded(g.double() * s / rms)).double().mean().item()
+
+block, gain, stream, weight, x = run()
 print(f"residual stream {name(stream)}, gain {name(weight)}, norm output {name(x)}")
 #> residual stream bfloat16, gain bfloat16, norm output bfloat16
-
-# The norm's output against its exact value in float64, rounded once: with the gain the
-# model stores (float32) and with the gain the forward pass used (rounded to bfloat16).
-s = stream.double()
-rms = (s.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
+# With the gain the model stores (float32) and the gain the pass used (bfloat16).
 for label, g in (("float32", gain), ("bfloat16", weight)):
-    same = (x == bfloat16_rounded(g.double() * s / rms)).double().mean().item()
+    same = rounded_once(x, stream, g)
     print(f"outputs equal to the {label} gain's, rounded once: {same:.1%}")
     #> outputs equal to the float32 gain's, rounded once: 71.7%
     #> outputs equal to the bfloat16 gain's, rounded once: 100.0%
@@ -63,20 +75,13 @@ for key, p in block.named_parameters():
     #> stored linear.weight float32, gradient float32, dim() 2
     #> stored linear.bias   float32, gradient float32, dim() 1
 
-# A policy of its own for the norm, applied before the block's: its input and gain in
-# float32, its output rounded to bfloat16 for the layers after it.
-block = Block()
-gain = block.norm.weight.detach().clone()
+# A policy of its own for the norm: its input and gain in float32, its output rounded to
+# bfloat16 for the layers after it.
 own = MixedPrecisionPolicy(param_dtype=torch.float32, output_dtype=torch.bfloat16)
-fully_shard(block.norm, mp_policy=own)
-fully_shard(block, mp_policy=policy)
-block(torch.randint(1000, (4096,))).float().square().mean().backward()
-stream, weight, x = block.seen
+_, gain, stream, weight, x = run(norm_policy=own)
 print(f"residual stream {name(stream)}, gain {name(weight)}, norm output {name(x)}")
 #> residual stream bfloat16, gain float32, norm output bfloat16
-s = stream.double()
-rms = (s.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
-same = (x == bfloat16_rounded(gain.double() * s / rms)).double().mean().item()
+same = rounded_once(x, stream, gain)
 print(f"outputs equal to the float32 gain's, rounded once: {same:.1%}")
 #> outputs equal to the float32 gain's, rounded once: 100.0%
 
