@@ -40,9 +40,9 @@ def name(tensor):
 policy = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
 
 def run(norm_policy=None):
-    """A fresh block under the bfloat16 policy (its norm first under a policy of its own,
-    if given), one forward and backward: the block, the float32 gain it stores, and the
-    stream, gain and norm output the pass saw."""
+    """A fresh block under the bfloat16 policy (its norm first under a policy of its
+    own, if given), one forward and backward: the block, the float32 gain it stores, and
+    the stream, gain and norm output the pass saw."""
     block = Block()
     gain = block.norm.weight.detach().clone()
     if norm_policy:
@@ -52,8 +52,8 @@ def run(norm_policy=None):
     return block, gain, *block.seen
 
 def rounded_once(x, stream, g):
-    """The share of the norm's outputs equal to their exact value in float64 with gain g,
-    rounded once."""
+    """The share of the norm's outputs equal to their exact value in float64 with gain
+    g, rounded once."""
     s = stream.double()
     rms = (s.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
     return (x == bfloat16_rounded(g.double() * s / rms)).double().mean().item()
