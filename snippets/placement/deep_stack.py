@@ -56,19 +56,20 @@ def last_layer(depth):
         for p in ["post", "pre"]
     ]
 
-print("depth  post/pre  sqrt(depth)  (post/pre)/sqrt(depth)  single seeds")
-#> depth  post/pre  sqrt(depth)  (post/pre)/sqrt(depth)  single seeds
+print("depth   post    pre  post/pre  sqrt(depth)  ratio/sqrt(depth)  single seeds")
+#> depth   post    pre  post/pre  sqrt(depth)  ratio/sqrt(depth)  single seeds
 lasts = {depth: last_layer(depth) for depth in [6, 12, 24]}
 lasts[48] = [stats[p]["weight_grad"][:, -1] for p in ["post", "pre"]]
 for depth, (post, pre) in lasts.items():
     root, ratio = math.sqrt(depth), post.mean() / pre.mean()
     seed = post / pre / root
     spread = f"{seed.min():.2f} to {seed.max():.2f}"
-    print(f"{depth:>5} {ratio:>9.3g} {root:>12.3g} {ratio / root:>23.2f}  {spread}")
-    #>     6      1.61         2.45                    0.66  0.61 to 0.70
-    #>    12      2.38         3.46                    0.69  0.59 to 0.83
-    #>    24      3.89          4.9                    0.79  0.56 to 1.08
-    #>    48      5.49         6.93                    0.79  0.59 to 1.16
+    cells = f"{post.mean():>6.3g} {pre.mean():>6.3g} {ratio:>9.3g} {root:>12.3g}"
+    print(f"{depth:>5} {cells} {ratio / root:>18.2f}  {spread}")
+    #>     6   2.67   1.66      1.61         2.45               0.66  0.61 to 0.70
+    #>    12   3.05   1.28      2.38         3.46               0.69  0.59 to 0.83
+    #>    24    4.1   1.06      3.89          4.9               0.79  0.56 to 1.08
+    #>    48   4.67  0.851      5.49         6.93               0.79  0.59 to 1.16
 
 # Plots: the mean over seeds as a line, the range over seeds as a band.
 layers = torch.arange(1, depth + 1)
