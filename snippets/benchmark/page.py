@@ -211,8 +211,9 @@ WORDS = {
         "cpu_device": "{cpu}, {cores} cores ({threads} threads; torch uses "
         "{torch_threads})",
         "x": "x",
-        # Raw HTML: a phone gets a variant of its own. Relative to the page's folder.
-        "image": '<picture><source media="(max-width: 600px)" '
+        # Raw HTML: a phone gets a variant of its own, below extra.css's phone width (as
+        # hooks/phone_figures.py serves the other figures'). Relative to the page's folder.
+        "image": '<picture><source media="(max-width: 44.9375em)" '
         'srcset="../assets/benchmark/{phone}"><img src="../assets/benchmark/{name}" '
         'alt="{alt}" loading="lazy"></picture>',
         "above_copy": "Above 100%: the copy is a speed to reach, not a bound (one Triton "
@@ -434,7 +435,7 @@ WORDS = {
         "{torch_threads}개 사용)",
         "x": "입력 x",
         # A Korean page is served one folder deeper (/ko/...): a path relative to it.
-        "image": '<picture><source media="(max-width: 600px)" '
+        "image": '<picture><source media="(max-width: 44.9375em)" '
         'srcset="../../assets/benchmark/{phone}"><img src="../../assets/benchmark/{name}" '
         'alt="{alt}" loading="lazy"></picture>',
         "above_copy": "100%를 넘는 수치: 복사는 실행 설정을 고정한 Triton 커널 하나로 잰 "
@@ -1319,9 +1320,11 @@ def gpu_section(stem, results, language: str) -> list[str]:
     return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
 
 # A colour and a marker per role, the same in the norm's plots and the add's: the site's
-# kernels red diamonds, PyTorch's norm green squares, torch.compile purple triangles,
-# Liger-Kernel grey pluses (matplotlib's C0-C9). The markers tell apart what the dark
-# scheme's inverted colours bring close (red and brown, pink and purple).
+# kernels red diamonds (dashed where the add is apart), PyTorch's norm green squares,
+# torch.compile purple triangles, Liger-Kernel grey pluses (matplotlib's C0-C9). The
+# markers tell apart what the dark scheme's inverted colours bring close (red and brown,
+# pink and purple); olive, inverted, would all but vanish.
+DASHED = {"add + Triton RMSNorm (this site)"}
 STYLES = {
     "eager naive": ("C0", "o"),
     "eager Hugging Face": ("C1", "v"),
@@ -1335,7 +1338,7 @@ STYLES = {
     "LayerNorm compiled": ("C6", ">"),
     "Liger-Kernel": ("C7", "P"),
     FUSED_PEER: ("C7", "P"),
-    "add + Triton RMSNorm (this site)": ("C8", "h"),
+    "add + Triton RMSNorm (this site)": ("C3", "h"),
     "QuACK": ("C9", "*"),
 }
 
@@ -1374,7 +1377,7 @@ def plot(results, dtype, timing, family, language, phone=False) -> Figure:
             color, marker = STYLES.get(name, (None, "o"))
             ax.errorbar(
                 n, mid, yerr=bars, marker=marker, capsize=3, label=_name(name, words),
-                color=color,
+                color=color, linestyle="--" if name in DASHED else "-",
             )  # fmt: skip
         ax.set(xscale="log", xlabel=words["plot_x"], title=words["modes"][mode])
         ax.set_xticks(sizes, [str(n) for n in sizes])
