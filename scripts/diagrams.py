@@ -31,10 +31,13 @@ class Drawing:
         self.parts: list[str] = []
 
     def box(self, x, y, w, h, label, fill=BLOCK, code=False):
-        """A rounded box centred on (x, y) with one or two lines of text."""
+        """A rounded box centred on (x, y) with one or two lines of text. A blue box gets a
+        blue edge too: in the dark scheme, inverted, its fill is about as dark as a grey
+        box's."""
+        edge = PATH if fill == NORM else INK
         self.parts.append(
             f'<rect x="{x - w / 2}" y="{y - h / 2}" width="{w}" height="{h}" rx="6" '
-            f'fill="{fill}" stroke="{INK}" stroke-width="1.2"/>'
+            f'fill="{fill}" stroke="{edge}" stroke-width="1.2"/>'
         )
         lines = label.split("\n")
         for i, line in enumerate(lines):
@@ -175,7 +178,7 @@ WORDS = {
         "f_beta": "F\n(weights × β at init)",
         "f_is": (
             "F: the sublayer (attention or MLP)",
-            "light-blue box: a norm, or what takes its place",
+            "blue box: a norm, or what takes its place",
             "thick blue line: the identity path",
         ),
         "deepnorm": ("post-norm, with", "the residual × α"),
@@ -244,7 +247,7 @@ WORDS = {
         "f_beta": "F\n(초기 가중치 × β)",
         "f_is": (
             "F: 서브층(어텐션 또는 MLP)",
-            "하늘색 상자: 정규화 층이나 그 자리를 대신하는 것",
+            "파란 상자: 정규화 층이나 그 자리를 대신하는 것",
             "굵은 파란 선: 항등 경로",
         ),
         "deepnorm": ("잔차에 α를 곱한", "post-norm"),
