@@ -1386,7 +1386,9 @@ def plot(results, dtype, timing, family, language, phone=False) -> Figure:
         ax.set_ylabel(words["plot_y"])
     label = words["timings"][results["timings"][timing]]
     what = words["plot_families"][family]  # the norm's and the add's plots side by side
-    fig.suptitle(f"{what}\n{_short(dtype)}, {label}, {results['device']}", wrap=True)
+    # On a phone the device gets a line of its own: wrapped, "NVIDIA H200" split in two.
+    where = f"{_short(dtype)}, {label}" + ("\n" if phone else ", ") + results["device"]
+    fig.suptitle(f"{what}\n{where}", wrap=True)
     legend = {}  # label -> handle, from every pass (one may lack a failed line)
     for ax in axes:
         legend |= dict(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
