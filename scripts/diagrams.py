@@ -78,6 +78,19 @@ class Drawing:
             f'fill="{color}"{family}{weight}>{escape(words)}</text>'
         )
 
+    def mark(self, x, y, mark):
+        """A step of the rounding table: R rounded to bfloat16 (a filled dot), F kept in
+        float32 (a ring), anything else no such step (a dash)."""
+        if mark == "R":
+            self.parts.append(f'<circle cx="{x}" cy="{y}" r="8" fill="{PATH}"/>')
+        elif mark == "F":
+            self.parts.append(
+                f'<circle cx="{x}" cy="{y}" r="8" fill="white" stroke="{PATH}" '
+                'stroke-width="1.6"/>'
+            )
+        else:
+            self.line((x - 8, y), (x + 8, y), width=2, arrow=False)
+
     def note(self, x, y, *lines, anchor="start", color=MUTED):
         """Small text beside a shape, one line under another."""
         for i, line in enumerate(lines):
@@ -403,24 +416,35 @@ def rounding(language: str) -> str:
         d.text(20, y + 5, label, anchor="start", size=13)
         d.line((320, y), (730, y), color=MUTED, width=0.8, arrow=False)
         for x, mark in zip(columns, marks):
-            if mark == "R":
-                d.parts.append(f'<circle cx="{x}" cy="{y}" r="8" fill="{PATH}"/>')
-            elif mark == "F":
-                d.parts.append(
-                    f'<circle cx="{x}" cy="{y}" r="8" fill="white" stroke="{PATH}" '
-                    'stroke-width="1.6"/>'
-                )
-            else:
-                d.line((x - 8, y), (x + 8, y), width=2, arrow=False)
+            d.mark(x, y, mark)
     y = 380
-    d.parts.append(f'<circle cx="40" cy="{y}" r="8" fill="{PATH}"/>')
-    d.text(56, y + 5, words["rounded"], anchor="start", size=13)
-    d.parts.append(
-        f'<circle cx="300" cy="{y}" r="8" fill="white" stroke="{PATH}" stroke-width="1.6"/>'
-    )
-    d.text(316, y + 5, words["kept"], anchor="start", size=13)
-    d.line((530, y), (546, y), width=2, arrow=False)
-    d.text(556, y + 5, words["absent"], anchor="start", size=13)
+    for x, key in [(40, "R"), (300, "F"), (538, "-")]:
+        d.mark(x, y, key)
+        d.text(x + 16, y + 5, words[{"R": "rounded", "F": "kept", "-": "absent"}[key]],
+               anchor="start", size=13)  # fmt: skip
+    return d, words["rounding"]
+
+
+def rounding_phone(language: str) -> str:
+    """The same table on a phone: each convention's name above its row of marks, and the
+    key one entry a line (split in two, the table would lose its columns)."""
+    words = WORDS[language]
+    d = Drawing(440, 560, language)
+    d.text(220, 26, words["rounding"], bold=True)
+    columns = [140, 230, 320, 410]
+    for x, step in zip(columns, words["steps"]):
+        d.text(x, 62, step, size=13)
+    for row, (label, marks) in enumerate(zip(words["conventions"], ROUNDINGS)):
+        y = 108 + 46 * row
+        d.text(20, y - 16, label, anchor="start", size=13)
+        d.line((100, y), (430, y), color=MUTED, width=0.8, arrow=False)
+        for x, mark in zip(columns, marks):
+            d.mark(x, y, mark)
+    for i, key in enumerate(["R", "F", "-"]):
+        y = 488 + 26 * i
+        d.mark(40, y, key)
+        d.text(56, y + 5, words[{"R": "rounded", "F": "kept", "-": "absent"}[key]],
+               anchor="start", size=13)  # fmt: skip
     return d, words["rounding"]
 
 
@@ -496,9 +520,11 @@ DIAGRAMS = {
     "beyond_blocks": beyond,
 }
 # Where a phone's version splits a diagram of two panels side by side: between pre-norm
-# and post-norm, the forward and the backward, the two layers. The others fit as drawn
-# (Beyond's is two by two) or are one table (the rounding conventions).
+# and post-norm, the forward and the backward, the two layers. Beyond's, two by two, is
+# drawn narrow enough to scroll a little; the table of rounding conventions is redrawn.
 PHONE_SPLITS = {"placement_norms": 425, "kernel_data_flow": 378, "model_norms": 390}
+# A phone's version drawn apart, where splitting would not do.
+PHONE_DRAWINGS = {"rounding_conventions": rounding_phone}
 
 
 def path(name: str, language: str, phone: bool = False) -> Path:
@@ -512,12 +538,15 @@ def write(folder: Path = FOLDER) -> list[Path]:
     for name, draw in DIAGRAMS.items():
         for language in WORDS:
             drawing, title = draw(language)
-            versions = {path(name, language): None}
+            svgs = {path(name, language): drawing.svg(title)}
+            phone = path(name, language, phone=True)
             if name in PHONE_SPLITS:
-                versions[path(name, language, phone=True)] = PHONE_SPLITS[name]
-            for version, split in versions.items():
+                svgs[phone] = drawing.svg(title, PHONE_SPLITS[name])
+            if name in PHONE_DRAWINGS:
+                svgs[phone] = PHONE_DRAWINGS[name](language)[0].svg(title)
+            for version, svg in svgs.items():
                 target = folder / version.name
-                target.write_text(drawing.svg(title, split), encoding="utf-8")
+                target.write_text(svg, encoding="utf-8")
                 written.append(target)
     return written
 

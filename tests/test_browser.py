@@ -336,7 +336,7 @@ def test_wide_tables_and_figures_on_a_phone_show_that_they_scroll(page):
     """A shadow marks the edge past which a table goes on (tables.js marks it as the box
     scrolls, extra.css draws it) and a figure's edges carry the formulas' shadows: without
     them a phone showed Placement's diagram with its second panel out of sight (it now has a
-    phone version; Numerics' table of conventions, one wide drawing, still scrolls)."""
+    phone version; Beyond's four blocks, two by two, still scroll)."""
     page.set_viewport_size(PHONE)
     page.goto(url_path("en", Path("benchmark_results.md")))
     wide = "article .md-typeset__scrollwrap"
@@ -350,7 +350,7 @@ def test_wide_tables_and_figures_on_a_phone_show_that_they_scroll(page):
         f"document.querySelector({wide!r}).classList.contains('more-left')"
     )
     assert box.evaluate(edges) == ["more-left"]
-    page.goto(url_path("en", Path("numerics.md")))
+    page.goto(url_path("en", Path("beyond.md")))
     figure = page.locator("article p:has(> a > img[src*='assets/diagrams/'])").first
     assert figure.evaluate("p => p.scrollWidth > p.clientWidth")
     shadows = figure.evaluate("p => getComputedStyle(p).backgroundImage")

@@ -441,14 +441,17 @@ def test_an_include_of_a_missing_file_names_its_page_and_line():
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_phone_gets_each_figure_with_its_panels_stacked(built_site, language):
     # hooks/phone_figures.py: every plot has a phone version (snippets/placement/plots.py),
-    # as do the diagrams of two panels side by side (scripts/diagrams.py), and every page
+    # as do the diagrams of two panels side by side and the table of rounding conventions
+    # (scripts/diagrams.py), and every page
     # that shows one offers it to a phone.
     plots = DOCS / "assets" / "plots"
     desktop = {p.name for p in plots.glob("*.svg") if "-phone" not in p.name}
     assert {p.name for p in plots.glob("*-phone*.svg")} == {
         name.replace(".", "-phone.", 1) for name in desktop
     }
-    split = {f"{name}.svg" for name in diagrams.PHONE_SPLITS}
+    split = {
+        f"{name}.svg" for name in {**diagrams.PHONE_SPLITS, **diagrams.PHONE_DRAWINGS}
+    }
     shown = 0
     for page in pages(language):
         soup = built_page(built_site, language, page)
