@@ -301,7 +301,7 @@ ROUTES = [
     (
         "coming from LayerNorm",
         [
-            "math.md#rms-mean-and-variance",
+            "math.md#the-rmsnorm-definition",
             "benchmark_results.md#a-compiled-layer",
             "placement.md#training-a-tiny-language-model",
             "math.md#converting-a-pre-norm-layernorm-model",
