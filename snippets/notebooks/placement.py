@@ -7,7 +7,8 @@ page's (snippets/placement/tiny_lm.py).
 
 # --8<-- [start:knobs]
 LAYERS = 4  # transformer blocks; try 8 or 12
-LEARNING_RATES = [1e-3, 2e-2]  # AdamW, constant, no warmup; try adding 1e-2
+LEARNING_RATES = [1e-3, 2e-2]  # AdamW, constant after the warmup; try adding 1e-2
+WARMUP = 0  # steps that raise the learning rate linearly to its value; try 50
 # Batches of 16 windows of 32 words (the Placement page trains for 200); a multiple of 10,
 # as the plot averages 10 steps at a time.
 STEPS = 60
@@ -23,7 +24,9 @@ print(f"held-out loss of the unigram model: {unigram:.3f}, bigram model: {bigram
 curves, held_out = {}, {}
 for lr in LEARNING_RATES:
     for placement in PLACEMENTS:
-        losses, loss = train(placement, lr, steps=STEPS, seed=SEED, layers=LAYERS)
+        losses, loss = train(
+            placement, lr, steps=STEPS, seed=SEED, layers=LAYERS, warmup=WARMUP
+        )
         curves[lr, placement], held_out[lr, placement] = losses, loss
         print(f"lr {lr:<6g} {placement:<12} held-out loss {loss:.3f}")
 # --8<-- [end:train]

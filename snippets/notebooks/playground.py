@@ -7,8 +7,9 @@ turns each page into a notebook and runs it.
 # --8<-- [start:knobs]
 import torch
 
-# In the mean square (RMSNorm) or variance (LayerNorm). The paper's code uses 1e-8, which
-# its PyTorch version adds to the RMS instead. The checked RMSNorm refuses 0.
+# In the mean square (RMSNorm) or variance (LayerNorm). The authors' reference PyTorch and
+# TensorFlow versions default to 1e-8 (the PyTorch one adds it to the RMS instead); their
+# experiments' code used 1e-5, inside the root. The checked RMSNorm refuses 0.
 EPS = 1e-6
 DTYPE = torch.float32  # try torch.bfloat16 or torch.float16
 HIDDEN = 4096  # the size of the normalized (last) dimension
