@@ -30,7 +30,7 @@ from snippets.check.checks import (
     under_triton_interpreter,
 )
 from snippets.check.measure import conventions
-from snippets.check.report import NO_AUTOGRAD
+from snippets.check.report import NO_AUTOGRAD, SITE
 from snippets.check.target import Subject, UsageError, load
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
 from snippets.implementations.variants import rms_norm_llama, rms_norm_paper_code
@@ -1204,6 +1204,9 @@ def test_exit_status_1_names_the_failing_check(tmp_path):
     failed = [v["check"] for v in verdicts["verdicts"] if v["passed"] is False]
     # Also half and zero rows: eps = 1e-8 rounds to 0 in float16, and 0 / 0 is NaN.
     assert failed == ["eps", "half", "zero rows"]
+    # --lang ko: the same failures, linked to the Korean pages.
+    printed = in_process(f"{tmp_path / 'mine.py'}:norm", "--lang", "ko")[1]
+    assert f"see {SITE}ko/pitfalls/#running-a-checkpoint" in printed
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,12 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="the verdicts as JSON")
     parser.add_argument(
+        "--lang",
+        choices=["en", "ko"],
+        default="en",
+        help="the language of the pages a failure links to (ko: Korean)",
+    )
+    parser.add_argument(
         "--eps-outside",
         action="store_true",
         help="eps added to the RMS, outside the root, is intended (the RMSNorm authors' code)",
@@ -107,7 +113,7 @@ def main(argv=None) -> int:
     if args.json:
         text = json.dumps({**asdict(report), "passed": report.passed}, indent=2)
     else:
-        text = report.table()
+        text = report.table(args.lang)
     # Written to sys.stdout, which a caller can redirect (the Check page's examples.py does).
     sys.stdout.write(text + "\n")
     return 0 if report.passed else 1

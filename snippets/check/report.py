@@ -28,8 +28,11 @@ class Report:
     def passed(self) -> bool:
         return all(v.passed is not False for v in self.verdicts)
 
-    def table(self) -> str:
+    def table(self, language: str = "en") -> str:
+        """The report for a terminal; a failure's link to the page in `language` ("ko":
+        the Korean pages, under ko/)."""
         mark = {True: "pass", False: "FAIL", None: "info"}
+        site = SITE + ("" if language == "en" else f"{language}/")
         shown = {
             k: f"{v:.3g}" if isinstance(v, float) else v
             for k, v in self.conventions.items()
@@ -47,5 +50,5 @@ class Report:
                 break_on_hyphens=False,
             )
             if v.passed is False:
-                lines.append(f"{'':20}see {SITE}{v.see}")
+                lines.append(f"{'':20}see {site}{v.see}")
         return "\n".join(lines)
