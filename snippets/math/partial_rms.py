@@ -1,14 +1,18 @@
 import torch
 
-def partial_rms_norm(x: torch.Tensor, p: float, eps: float = 0.0) -> torch.Tensor:
+def partial_rms_norm(x: torch.Tensor, p: float, eps: float = 1e-8) -> torch.Tensor:
     """pRMSNorm: the RMS estimated from the first k = int(n p) features of each row, as
-    the authors' code takes them (eps added to the RMS, outside the root, as there)."""
+    the authors' code takes them (eps added to the RMS, outside the root, and 1e-8 by
+    default, as there: an all-zero row gives zeros, not 0 / 0)."""
     k = int(x.shape[-1] * p)
+    if k < 1:
+        raise ValueError(f"p = {p} keeps no feature of rows of {x.shape[-1]}")
     rms = x[..., :k].pow(2).mean(-1, keepdim=True).sqrt()
     return x / (rms + eps)
 
 def output_rms(y: torch.Tensor) -> torch.Tensor:
-    """Each row's RMS after the norm: 1 when the estimate is exact (gain 1, eps 0)."""
+    """Each row's RMS after the norm: 1 when the estimate is exact (gain 1, eps
+    negligible)."""
     return y.pow(2).mean(-1).sqrt()
 
 n, p = 4096, 0.0625

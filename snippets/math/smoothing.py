@@ -26,8 +26,10 @@ print(f"int8 as is:     relative error {int8_error(h, w, exact):.4f}")
 # SmoothQuant: divide feature j by s_j and multiply row j of w by s_j, which leaves h @ w as
 # it was; with the norm in front, the division is the gain's (gain / s), free at run time.
 alpha = 0.5  # SmoothQuant's migration strength
-# Calibrated on these rows.
-s = h.abs().amax(0) ** alpha / w.abs().amax(1) ** (1 - alpha)
+# Calibrated on these rows; clamped, as SmoothQuant's code does, so that a feature that is
+# zero on every row (a gain of 0) gives no division by zero.
+scale = h.abs().amax(0) ** alpha / w.abs().amax(1).clamp(min=1e-5) ** (1 - alpha)
+s = scale.clamp(min=1e-5)
 smoothed = F.rms_norm(x, (n,), gain / s, eps=eps)
 print(torch.allclose(smoothed @ (s[:, None] * w), exact, atol=1e-4))
 #> True
