@@ -618,6 +618,33 @@ class GainNotAParameter(torch.nn.Module):
         return rms_norm(x, x.shape[-1], self.weight, self.eps)
 
 
+class GainInABuffer(torch.nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.register_buffer("weight", torch.ones(n))  # saved, but never trained
+        self.eps = eps
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1], self.weight, self.eps)
+
+
+def test_a_gain_kept_in_a_buffer_is_named():
+    detail = verdict(check(GainInABuffer), "init").detail
+    assert detail.startswith("weight is a buffer of shape (64,), not an nn.Parameter")
+
+
+def eps_on_the_sum(x, weight, eps=1e-6):
+    # Upcast, but eps added to the sum of squares: only the rows where eps shows go wrong.
+    h = x.float()
+    total = h.pow(2).sum(-1, keepdim=True)
+    return (weight * h * torch.rsqrt((total + eps) / h.shape[-1])).to(x.dtype)
+
+
+def test_half_blames_float16s_range_only_for_rows_that_square_past_it():
+    detail = one_check(eps_on_the_sum, checks.check_half).detail
+    assert "the rows where eps shows" in detail and "65504" not in detail
+
+
 class BiasStartedAtOnes(RMSNorm):
     def __init__(self, n):
         super().__init__(n)
@@ -702,6 +729,7 @@ def weight_read_as_float16(x, weight, eps=1e-6):
         (rows_read_as_contiguous_in_half, "strides"),
         (IgnoresItsConfigEps, "eps"),
         (GainNotAParameter, "init"),
+        (GainInABuffer, "init"),
         (BiasStartedAtOnes, "init"),
     ],
     ids=lambda v: getattr(v, "__name__", v),

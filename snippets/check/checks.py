@@ -362,7 +362,8 @@ def check_half(norm, found, device):
             # below its normal range.
             squared = set(wrong) - {EPS_ROWS}
             lost &= ways != ["input gradient"]  # outputs lost, not only a gradient
-            if dtype == torch.float16 and squared <= set(PAST_FLOAT16) and lost:
+            past = squared and squared <= set(PAST_FLOAT16)  # not the eps rows alone
+            if dtype == torch.float16 and past and lost:
                 detail += ", where values square to more than float16's largest, 65504"
                 if EPS_ROWS in wrong:
                     detail += " or to less than its smallest normal, 6.1e-05"
@@ -932,24 +933,30 @@ def check_batch(norm, found, device):
 def check_init(norm, found, device):
     """A fresh module's weight is the identity gain: ones for w, zeros for 1 + w; any other
     parameter of its shape (a bias) starts at zeros; and a gain kept as a plain tensor
-    attribute, not a parameter, fails where it scales the output: no optimizer sees it, no
-    state_dict saves it (one the module keeps but does not apply, as vLLM's norm without a
-    weight does, passes)."""
+    attribute or a buffer, not a parameter, fails where it scales the output: no optimizer
+    sees it (and no state_dict saves a plain tensor; one the module keeps but does not
+    apply, as vLLM's norm without a weight does, passes)."""
     see = "pitfalls/#gains-initialized-like-a-linear-layers-weights"
     if norm.module is None:
         return Verdict("init", None, "not applicable: no weight of its own", see)
     if norm.weightless:
+        module = norm.module
+        kept = {n: "plain" for n, v in vars(module).items() if isinstance(v, torch.Tensor)}
+        kept |= {name: "buffer" for name, _ in module.named_buffers(recurse=False)}
         plain = [
             name
-            for name, value in vars(norm.module).items()
-            if isinstance(value, torch.Tensor)
-            and value.shape == (N,)
+            for name in kept
+            if getattr(module, name).shape == (N,)
             and scales_the_output(norm, name, device)
         ]
         if plain:
+            name = plain[0]
             detail = (
-                f"{plain[0]} is a plain tensor of shape ({N},), not an nn.Parameter: a gain"
+                f"{name} is a plain tensor of shape ({N},), not an nn.Parameter: a gain"
                 " kept so never trains and is not in the state_dict"
+                if kept[name] == "plain"
+                else f"{name} is a buffer of shape ({N},), not an nn.Parameter: a gain"
+                " kept so never trains (the state_dict saves it, no optimizer sees it)"
             )
             return Verdict("init", False, detail, see)
         return Verdict("init", None, "not applicable: no weight of its own", see)
