@@ -10,6 +10,7 @@ the files are what this script writes and that both pages of each show theirs.
 """
 
 from contextlib import contextmanager
+from functools import partial
 from html import escape
 from pathlib import Path
 
@@ -404,47 +405,35 @@ def models(language: str) -> str:
 ROUNDINGS = ["--RR", "--FR", "-FFR", "-RFR", "-FFR", "--FR", "F-FR", "R-FR"]
 
 
-def rounding(language: str) -> str:
-    words = WORDS[language]
-    d = Drawing(780, 420, language)
-    d.text(390, 26, words["rounding"], bold=True)
-    columns = [400, 500, 600, 700]
-    for x, step in zip(columns, words["steps"]):
+# The table's layout: on a page, each convention's name beside its row of marks and the key
+# on one line; on a phone, the name above its row and the key one entry a line (split in
+# two, the table would lose its columns).
+LAYOUTS = {
+    "page": {"size": (780, 420), "columns": [400, 500, 600, 700], "rows": (96, 32),
+             "label": (20, 5), "line": (320, 730), "key": [(40, 380), (300, 380), (538, 380)]},
+    "phone": {"size": (440, 560), "columns": [140, 230, 320, 410], "rows": (108, 46),
+              "label": (20, -16), "line": (100, 430), "key": [(40, 488), (40, 514), (40, 540)]},
+}  # fmt: skip
+KEY_WORDS = {"R": "rounded", "F": "kept", "-": "absent"}
+
+
+def rounding(language: str, layout: str = "page") -> str:
+    words, at = WORDS[language], LAYOUTS[layout]
+    width, height = at["size"]
+    d = Drawing(width, height, language)
+    d.text(width // 2, 26, words["rounding"], bold=True)
+    for x, step in zip(at["columns"], words["steps"]):
         d.text(x, 62, step, size=13)
+    (top, gap), (dx, dy), (start, end) = at["rows"], at["label"], at["line"]
     for row, (label, marks) in enumerate(zip(words["conventions"], ROUNDINGS)):
-        y = 96 + 32 * row
-        d.text(20, y + 5, label, anchor="start", size=13)
-        d.line((320, y), (730, y), color=MUTED, width=0.8, arrow=False)
-        for x, mark in zip(columns, marks):
+        y = top + gap * row
+        d.text(dx, y + dy, label, anchor="start", size=13)
+        d.line((start, y), (end, y), color=MUTED, width=0.8, arrow=False)
+        for x, mark in zip(at["columns"], marks):
             d.mark(x, y, mark)
-    y = 380
-    for x, key in [(40, "R"), (300, "F"), (538, "-")]:
+    for (x, y), key in zip(at["key"], "RF-"):
         d.mark(x, y, key)
-        d.text(x + 16, y + 5, words[{"R": "rounded", "F": "kept", "-": "absent"}[key]],
-               anchor="start", size=13)  # fmt: skip
-    return d, words["rounding"]
-
-
-def rounding_phone(language: str) -> str:
-    """The same table on a phone: each convention's name above its row of marks, and the
-    key one entry a line (split in two, the table would lose its columns)."""
-    words = WORDS[language]
-    d = Drawing(440, 560, language)
-    d.text(220, 26, words["rounding"], bold=True)
-    columns = [140, 230, 320, 410]
-    for x, step in zip(columns, words["steps"]):
-        d.text(x, 62, step, size=13)
-    for row, (label, marks) in enumerate(zip(words["conventions"], ROUNDINGS)):
-        y = 108 + 46 * row
-        d.text(20, y - 16, label, anchor="start", size=13)
-        d.line((100, y), (430, y), color=MUTED, width=0.8, arrow=False)
-        for x, mark in zip(columns, marks):
-            d.mark(x, y, mark)
-    for i, key in enumerate(["R", "F", "-"]):
-        y = 488 + 26 * i
-        d.mark(40, y, key)
-        d.text(56, y + 5, words[{"R": "rounded", "F": "kept", "-": "absent"}[key]],
-               anchor="start", size=13)  # fmt: skip
+        d.text(x + 16, y + 5, words[KEY_WORDS[key]], anchor="start", size=13)
     return d, words["rounding"]
 
 
@@ -524,7 +513,7 @@ DIAGRAMS = {
 # drawn narrow enough to scroll a little; the table of rounding conventions is redrawn.
 PHONE_SPLITS = {"placement_norms": 425, "kernel_data_flow": 378, "model_norms": 390}
 # A phone's version drawn apart, where splitting would not do.
-PHONE_DRAWINGS = {"rounding_conventions": rounding_phone}
+PHONE_DRAWINGS = {"rounding_conventions": partial(rounding, layout="phone")}
 
 
 def path(name: str, language: str, phone: bool = False) -> Path:
