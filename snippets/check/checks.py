@@ -941,7 +941,9 @@ def check_init(norm, found, device):
         return Verdict("init", None, "not applicable: no weight of its own", see)
     if norm.weightless:
         module = norm.module
-        kept = {n: "plain" for n, v in vars(module).items() if isinstance(v, torch.Tensor)}
+        kept = {
+            n: "plain" for n, v in vars(module).items() if isinstance(v, torch.Tensor)
+        }
         kept |= {name: "buffer" for name, _ in module.named_buffers(recurse=False)}
         plain = [
             name
