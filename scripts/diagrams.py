@@ -273,7 +273,7 @@ WORDS = {
 }
 
 
-def placement(language: str) -> str:
+def placement(language: str) -> tuple[Drawing, str]:
     words = WORDS[language]
     d = Drawing(780, 430, language)
     # Pre-norm: the stream runs straight up; the branch reads a normalized copy.
@@ -306,7 +306,7 @@ def placement(language: str) -> str:
     return d, words["placement"]
 
 
-def kernel(language: str) -> str:
+def kernel(language: str) -> tuple[Drawing, str]:
     words = WORDS[language]
     d = Drawing(780, 515, language)
     # Forward: rows grouped by program, each group a tile in registers.
@@ -349,7 +349,7 @@ def kernel(language: str) -> str:
     return d, words["kernel"]
 
 
-def models(language: str) -> str:
+def models(language: str) -> tuple[Drawing, str]:
     words = WORDS[language]
     d = Drawing(780, 580, language)
 
@@ -417,7 +417,7 @@ LAYOUTS = {
 KEY_WORDS = {"R": "rounded", "F": "kept", "-": "absent"}
 
 
-def rounding(language: str, layout: str = "page") -> str:
+def rounding(language: str, layout: str = "page") -> tuple[Drawing, str]:
     words, at = WORDS[language], LAYOUTS[layout]
     width, height = at["size"]
     d = Drawing(width, height, language)
@@ -437,7 +437,7 @@ def rounding(language: str, layout: str = "page") -> str:
     return d, words["rounding"]
 
 
-def beyond(language: str) -> str:
+def beyond(language: str) -> tuple[Drawing, str]:
     words = WORDS[language]
     # Four blocks, each a stream at x with its branch at x + 110, read bottom to top, laid
     # out as one row of four and drawn two by two (the second pair moved under the first),
