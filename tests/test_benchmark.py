@@ -1104,6 +1104,30 @@ def test_a_failed_copy_leaves_its_figures_without_a_percentage(smoke_results):
     )
 
 
+def test_the_copy_fit_recovers_a_made_up_bandwidth_and_fixed_cost():
+    # Copies taking bytes / 2,500 GB/s + 4 µs, one of them 0.5 µs late.
+    shapes = rows(1024, 2048, 4096, 8192)
+    results = made_up(lambda name, shape, mode: 1.0, [page.KERNEL], shapes)
+    for entry in results["copy"]:
+        entry["bytes"] = 4 * entry["m"] * entry["n"]
+        entry["ms"] = (entry["bytes"] / 2500e3 + 4) / 1e3
+    results["copy"][-1]["ms"] += 0.5e-3
+    fit = page.copy_fit(results)
+    assert fit["count"] == 4 and fit["smallest_us"] == pytest.approx(30.8436, abs=1e-3)
+    assert fit["gbps"] == pytest.approx(2500, rel=0.02)
+    assert fit["fixed_us"] == pytest.approx(4, abs=0.5)
+    assert 0.1 < fit["worst_us"] < 0.5  # the line takes up some of the delay
+    results["peak_gbps"] = 3350
+    (text, _) = page._copy_fit_text(results, page.WORDS["en"])
+    assert "4 copies timed in a CUDA graph in bfloat16" in text
+    assert "% of the datasheet's" in text
+    results["copy"] = results["copy"][:2]  # two copies fit any line
+    assert (
+        page.copy_fit(results) is None
+        and page._copy_fit_text(results, page.WORDS["en"]) == []
+    )
+
+
 def test_percentages_of_peak_are_shown_where_the_peak_is_known(smoke_results):
     results = json.loads(smoke_results.read_text())
     results["peak_gbps"], results["peak_source"] = (

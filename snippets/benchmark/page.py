@@ -216,6 +216,14 @@ WORDS = {
         "image": '<picture><source media="(max-width: 44.9375em)" '
         'srcset="../assets/benchmark/{phone}"><img src="../assets/benchmark/{name}" '
         'alt="{alt}" loading="lazy"></picture>',
+        "copy_fit": "Why a copy's GB/s grows with its bytes: a line through the {count} "
+        "copies timed in a CUDA graph in {dtype} (each one's time as its bytes over a "
+        "bandwidth plus a fixed cost per call) comes within {worst} µs of every one: "
+        "{gbps} GB/s{peak} and {fixed} µs a call. That fixed cost is {share} of the smallest "
+        "copy on rows ({smallest} µs), so on small inputs a % of copy mixes bandwidth with "
+        "what a call costs besides its bytes (what that cost is made of, the launch or the "
+        "timing's own overhead, is not measured).",
+        "copy_fit_peak": " ({percent} of the datasheet's)",
         "above_copy": "Above 100%: the copy is a speed to reach, not a bound (one Triton "
         "kernel with fixed launch settings), and a pass can move its bytes slightly faster "
         "([What is measured](benchmark.md#what-is-measured)).",
@@ -438,6 +446,14 @@ WORDS = {
         "image": '<picture><source media="(max-width: 44.9375em)" '
         'srcset="../../assets/benchmark/{phone}"><img src="../../assets/benchmark/{name}" '
         'alt="{alt}" loading="lazy"></picture>',
+        "copy_fit": "복사의 GB/s가 바이트와 함께 커지는 까닭: CUDA 그래프로 잰 {dtype} 복사 "
+        "{count}개의 시간을, 바이트를 대역폭으로 나눈 값에 호출마다 드는 고정 비용을 더한 "
+        "직선에 맞추면 모든 복사에서 {worst} µs 안으로 맞으며, 대역폭은 {gbps} GB/s{peak}, "
+        "고정 비용은 호출당 {fixed} µs입니다. 이 고정 비용은 일반 행에서 가장 작은 복사 "
+        "시간({smallest} µs)의 {share}이므로, 작은 입력에서는 복사 대비 %에 대역폭과, "
+        "바이트와 상관없이 호출마다 드는 비용이 섞입니다(그 비용이 커널 실행 때문인지 시간 "
+        "측정 자체의 오버헤드 때문인지는 재지 않았습니다).",
+        "copy_fit_peak": "(데이터시트의 {percent})",
         "above_copy": "100%를 넘는 수치: 복사는 실행 설정을 고정한 Triton 커널 하나로 잰 "
         "것으로, 도달해야 할 속도일 뿐 상한이 아닙니다. 그래서 패스가 같은 양의 바이트를 "
         "복사보다 조금 빠르게 옮길 수도 있습니다([측정 대상](benchmark.md#what-is-measured)).",
@@ -1049,6 +1065,51 @@ def _tab(title: str, lines: list[str]) -> list[str]:
     """A content tab (pymdownx.tabbed): its title, then its lines indented under it."""
     return [f'=== "{title}"', ""] + [f"    {line}".rstrip() for line in lines]
 
+def copy_fit(results, dtype=PLOTTED) -> dict | None:
+    """The graph-timed copies of `dtype` fitted by least squares as time = bytes / bandwidth
+    + a fixed cost per call: the bandwidth (GB/s), the fixed cost and the largest distance
+    of a copy from the line (µs), and the smallest copy on rows (µs). None under three.
+    """
+    copies = [
+        c
+        for c in results["copy"]
+        if (c["timing"], c["dtype"]) == ("graph", dtype) and c.get("ms")
+    ]
+    if len(copies) < 3:
+        return None
+    size = [c["bytes"] for c in copies]
+    us = [c["ms"] * 1e3 for c in copies]
+    per_byte, fixed = statistics.linear_regression(size, us)
+    on_rows = [c["ms"] * 1e3 for c in copies if c["group"] == "rows"]
+    return {
+        "count": len(copies),
+        "gbps": 1e-3 / per_byte,  # bytes per µs are MB/s
+        "fixed_us": fixed,
+        "worst_us": max(abs(b * per_byte + fixed - t) for b, t in zip(size, us)),
+        "smallest_us": min(on_rows) if on_rows else None,
+    }
+
+def _copy_fit_text(results, words) -> list[str]:
+    """The copy fit's paragraph, where it fits three copies or more, some on rows."""
+    fit = copy_fit(results)
+    if fit is None or fit["smallest_us"] is None:
+        return []
+    peak = ""
+    if results.get("peak_gbps"):
+        percent = _percent(100 * fit["gbps"] / results["peak_gbps"])
+        peak = words["copy_fit_peak"].format(percent=percent)
+    text = words["copy_fit"].format(
+        count=fit["count"],
+        dtype=_short(PLOTTED),
+        worst=f"{fit['worst_us']:.1f}",
+        gbps=f"{fit['gbps']:,.0f}",
+        peak=peak,
+        fixed=f"{fit['fixed_us']:.1f}",
+        share=_percent(100 * fit["fixed_us"] / fit["smallest_us"]),
+        smallest=f"{fit['smallest_us']:.1f}",
+    )
+    return [text, ""]
+
 def _timing_tab(stem, results, words, language, dtype, timing) -> list[str]:
     """One dtype and timing: the label; in "rows", a table per family and pass and a plot
     per family; then a table per pass of each other group measured."""
@@ -1306,7 +1367,7 @@ def gpu_section(stem, results, language: str) -> list[str]:
         lines += _heading(words, "against-f-rms-norm") + against
     lines += _heading(words, "device-and-versions") + [_header(results, words), ""]
     lines += _heading(words, "targets") + targets(results, language) + [""]
-    lines += _heading(words, "tables-and-plots")
+    lines += _heading(words, "tables-and-plots") + _copy_fit_text(results, words)
     for dtype in _dtypes(results):
         timings = []
         for timing in results["timings"]:
