@@ -267,6 +267,7 @@ ROUTES = [
             "placement.md#a-deep-stack-at-initialization",
             "beyond.md#gradients-at-initialization",
             "dynamics.md#scale-invariance-and-the-optimizer",
+            "placement.md#two-places-for-the-norm",
             "pitfalls.md#gains-initialized-like-a-linear-layers-weights",
             "pitfalls.md#gains-trained-in-bfloat16",
             "dynamics.md#weight-decay-and-the-gain",
