@@ -312,6 +312,11 @@ def test_a_rows_result_does_not_depend_on_the_batch(n, many, triton_launches):
             ValueError,
             "cannot be viewed as rows",
         ),
+        (  # QK-norm's queries cut from a fused QKV output: two row strides
+            lambda x, w: rms_norm_triton(x.repeat(1, 3)[:, :8].view(4, 2, 4), w[:4]),
+            ValueError,
+            r"pass x\.contiguous\(\)",
+        ),
         (
             lambda x, w: rms_norm_triton(torch.zeros(1, 0), torch.ones(0)),
             ValueError,
