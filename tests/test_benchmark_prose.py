@@ -460,6 +460,21 @@ def test_the_fp8_paragraphs_are_the_results():
         assert by_name[COMPILED_QUANTIZER]["ms"] < by_name[FUSED]["ms"]
 
 
+def test_the_fp8_decode_copies_differ_between_the_scalings_tables():
+    """fp8.md: at decode the copy of one row took about two microseconds more in the
+    per-token table (a scale per row: fewer bytes) than in the per-group one, for nearly
+    the same bytes."""
+    copies = sorted(
+        (c["bytes"], c["ms"] * 1e3)
+        for c in FP8["copy"]
+        if (c["group"], c["m"], c["timing"]) == ("decode", 1, "graph")
+    )
+    (per_token_bytes, per_token_us), (per_group_bytes, per_group_us) = copies
+    assert per_group_bytes / per_token_bytes < 1.01
+    assert 1.5 < per_token_us - per_group_us < 2.5
+    assert "about two microseconds more in the per-token table" in text("fp8.md")
+
+
 def test_the_compiled_layer_paragraph_is_the_results():
     """benchmark_results.md and kernel_in_practice.md: a Llama 3 8B layer on 4 sequences of
     2048 tokens; the three layers within a few percent of one another, nothing measurable
