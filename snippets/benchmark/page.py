@@ -446,14 +446,14 @@ WORDS = {
         "image": '<picture><source media="(max-width: 44.9375em)" '
         'srcset="../../assets/benchmark/{phone}"><img src="../../assets/benchmark/{name}" '
         'alt="{alt}" loading="lazy"></picture>',
-        "copy_fit": "복사의 GB/s가 바이트와 함께 커지는 까닭: CUDA 그래프로 잰 {dtype} 복사 "
-        "{count}개의 시간을, 바이트를 대역폭으로 나눈 값에 호출마다 드는 고정 비용을 더한 "
-        "직선에 맞추면 모든 복사에서 {worst} µs 안으로 맞으며, 대역폭은 {gbps} GB/s{peak}, "
-        "고정 비용은 호출당 {fixed} µs입니다. 이 고정 비용은 일반 행에서 가장 작은 복사 "
-        "시간({smallest} µs)의 {share}이므로, 작은 입력에서는 복사 대비 %에 대역폭과, "
-        "바이트와 상관없이 호출마다 드는 비용이 섞입니다(그 비용이 커널 실행 때문인지 시간 "
-        "측정 자체의 오버헤드 때문인지는 재지 않았습니다).",
-        "copy_fit_peak": "(데이터시트의 {percent})",
+        "copy_fit": "옮기는 바이트가 많을수록 복사의 GB/s가 커지는 까닭: CUDA 그래프로 잰 "
+        "{dtype} 복사 {count}개의 시간을 '바이트 ÷ 대역폭 + 호출마다 드는 고정 비용'의 "
+        "직선으로 맞추면 모든 복사가 직선에서 {worst} µs 이내에 놓이며, 대역폭은 "
+        "{gbps} GB/s{peak}, 고정 비용은 호출당 {fixed} µs입니다. 이 고정 비용은 일반 행에서 "
+        "가장 작은 복사 시간({smallest} µs)의 {share}이므로, 작은 입력에서는 복사 대비 %에 "
+        "대역폭뿐 아니라 바이트와 무관하게 호출마다 드는 비용도 섞입니다(그 비용이 커널 "
+        "런치 때문인지 시간 측정 자체의 오버헤드 때문인지는 재지 않았습니다).",
+        "copy_fit_peak": "(데이터시트 대역폭의 {percent})",
         "above_copy": "100%를 넘는 수치: 복사는 실행 설정을 고정한 Triton 커널 하나로 잰 "
         "것으로, 도달해야 할 속도일 뿐 상한이 아닙니다. 그래서 패스가 같은 양의 바이트를 "
         "복사보다 조금 빠르게 옮길 수도 있습니다([측정 대상](benchmark.md#what-is-measured)).",
