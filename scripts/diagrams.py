@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from functools import partial
 from html import escape
 from pathlib import Path
+from textwrap import wrap
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "docs" / "assets" / "diagrams"
@@ -437,44 +438,52 @@ def rounding(language: str, layout: str = "page") -> tuple[Drawing, str]:
     return d, words["rounding"]
 
 
-def beyond(language: str) -> tuple[Drawing, str]:
-    words = WORDS[language]
-    # Four blocks, each a stream at x with its branch at x + 110, read bottom to top, laid
-    # out as one row of four and drawn two by two (the second pair moved under the first),
-    # so that the page shows the labels at their size.
-    d = Drawing(520, 950, language)
-    for x, title, state in [(60, "DeepNorm", "x"), (310, "Peri-LN", "x"),
-                            (560, "nGPT", "h"), (810, "DyT", "x")]:  # fmt: skip
-        with d.moved(*((-500, 440) if x > 500 else (0, 0))):
+# Beyond's four blocks, each drawn at x = 60, 310, 560 or 810 (one row of four, read bottom
+# to top) and moved: on a page two by two, on a phone one above another; then the key.
+BLOCKS = {
+    "page": {"size": (520, 950), "moves": [(0, 0), (0, 0), (-500, 440), (-500, 440)],
+             "key": (260, 900, "middle")},
+    "phone": {"size": (260, 1890), "moves": [(0, 0), (-250, 440), (-500, 880), (-750, 1320)],
+              "key": (10, 1784, "start")},
+}  # fmt: skip
+KEY_WIDTH = {"en": 34, "ko": 21}  # characters a line of the key holds on a phone
+
+
+def beyond(language: str, layout: str = "page") -> tuple[Drawing, str]:
+    words, at = WORDS[language], BLOCKS[layout]
+    d = Drawing(*at["size"], language)
+    deepnorm, peri, ngpt, dyt = (d.moved(*move) for move in at["moves"])
+    for x, title, state, move in zip(
+        [60, 310, 560, 810], ["DeepNorm", "Peri-LN", "nGPT", "DyT"], "xxhx", at["moves"]
+    ):
+        with d.moved(*move):
             d.text(x + 80, 26, title, bold=True)
             d.text(x, 418, state)
             d.text(x, 48, words["next"], size=12, color=MUTED)
-    # DeepNorm: Norm(α x + F(x)), F's weights started × β.
-    d.line((60, 400), (60, 322))
-    d.box(60, 304, 56, 36, "× α")
-    d.line((60, 286), (60, 201))
-    d.plus(60, 190)
-    d.line((60, 179), (60, 132))
-    d.box(60, 112, 80, 36, "Norm", fill=NORM)
-    d.line((60, 94), (60, 60))
-    d.line((60, 350), (170, 350), (170, 292))
-    d.box(170, 262, 150, 56, words["f_beta"])
-    d.line((170, 234), (170, 190), (71, 190))
-    d.note(110, 120, *words["deepnorm"])
-    # Peri-LN: x + Norm_out(F(Norm_in(x))), the stream never normalized.
-    d.line((310, 400), (310, 60), color=PATH, width=3.5)
-    d.plus(310, 120)
-    d.line((310, 380), (420, 380), (420, 362))
-    d.box(420, 344, 150, 36, "Norm", fill=NORM)
-    d.line((420, 326), (420, 300))
-    d.box(420, 272, 150, 56, "F")
-    d.line((420, 244), (420, 218))
-    d.box(420, 200, 150, 36, "Norm", fill=NORM)
-    d.line((420, 182), (420, 120), (325, 120))
-    d.note(330, 66, *words["peri"], color=PATH)
-    # nGPT and DyT, drawn under DeepNorm and Peri-LN.
-    with d.moved(-500, 440):
-        # nGPT: h <- Norm(h + α (Norm(F(h)) - h)), Norm the L2 norm.
+    with deepnorm:  # Norm(α x + F(x)), F's weights started × β
+        d.line((60, 400), (60, 322))
+        d.box(60, 304, 56, 36, "× α")
+        d.line((60, 286), (60, 201))
+        d.plus(60, 190)
+        d.line((60, 179), (60, 132))
+        d.box(60, 112, 80, 36, "Norm", fill=NORM)
+        d.line((60, 94), (60, 60))
+        d.line((60, 350), (170, 350), (170, 292))
+        d.box(170, 262, 150, 56, words["f_beta"])
+        d.line((170, 234), (170, 190), (71, 190))
+        d.note(110, 120, *words["deepnorm"])
+    with peri:  # x + Norm_out(F(Norm_in(x))), the stream never normalized
+        d.line((310, 400), (310, 60), color=PATH, width=3.5)
+        d.plus(310, 120)
+        d.line((310, 380), (420, 380), (420, 362))
+        d.box(420, 344, 150, 36, "Norm", fill=NORM)
+        d.line((420, 326), (420, 300))
+        d.box(420, 272, 150, 56, "F")
+        d.line((420, 244), (420, 218))
+        d.box(420, 200, 150, 36, "Norm", fill=NORM)
+        d.line((420, 182), (420, 120), (325, 120))
+        d.note(330, 66, *words["peri"], color=PATH)
+    with ngpt:  # h <- Norm(h + α (Norm(F(h)) - h)), Norm the L2 norm
         d.line((560, 400), (560, 191))
         d.plus(560, 180)
         d.line((560, 169), (560, 132))
@@ -488,7 +497,7 @@ def beyond(language: str) -> tuple[Drawing, str]:
         d.box(670, 222, 150, 36, "α ⊙ (· − h)")
         d.line((670, 204), (670, 180), (571, 180))
         d.note(610, 120, *words["ngpt"])
-        # DyT: pre-norm with γ tanh(α x) + β in the norm's place.
+    with dyt:  # pre-norm with γ tanh(α x) + β in the norm's place
         d.line((810, 400), (810, 60), color=PATH, width=3.5)
         d.plus(810, 140)
         d.line((810, 370), (920, 370), (920, 350))
@@ -497,7 +506,11 @@ def beyond(language: str) -> tuple[Drawing, str]:
         d.box(920, 234, 150, 56, "F")
         d.line((920, 206), (920, 140), (825, 140))
         d.note(830, 96, *words["dyt"])
-    d.note(260, 900, *words["f_is"], anchor="middle")
+    x, y, anchor = at["key"]
+    key = words["f_is"]
+    if layout == "phone":
+        key = [part for line in key for part in wrap(line, KEY_WIDTH[language])]
+    d.note(x, y, *key, anchor=anchor)
     return d, words["beyond"]
 
 
@@ -509,11 +522,14 @@ DIAGRAMS = {
     "beyond_blocks": beyond,
 }
 # Where a phone's version splits a diagram of two panels side by side: between pre-norm
-# and post-norm, the forward and the backward, the two layers. Beyond's, two by two, is
-# drawn narrow enough to scroll a little; the table of rounding conventions is redrawn.
+# and post-norm, the forward and the backward, the two layers.
 PHONE_SPLITS = {"placement_norms": 425, "kernel_data_flow": 378, "model_norms": 390}
-# A phone's version drawn apart, where splitting would not do.
-PHONE_DRAWINGS = {"rounding_conventions": partial(rounding, layout="phone")}
+# A phone's version drawn apart, where splitting would not do: the table of rounding
+# conventions, and Beyond's blocks, two by two, one above another.
+PHONE_DRAWINGS = {
+    "rounding_conventions": partial(rounding, layout="phone"),
+    "beyond_blocks": partial(beyond, layout="phone"),
+}
 
 
 def path(name: str, language: str, phone: bool = False) -> Path:

@@ -335,8 +335,8 @@ def test_korean_breaks_lines_between_words_in_links_too(page):
 def test_wide_tables_and_figures_on_a_phone_show_that_they_scroll(page):
     """A shadow marks the edge past which a table goes on (tables.js marks it as the box
     scrolls, extra.css draws it) and a figure's edges carry the formulas' shadows: without
-    them a phone showed Placement's diagram with its second panel out of sight (it now has a
-    phone version; Beyond's four blocks, two by two, still scroll)."""
+    them a phone showed Placement's diagram with its second panel out of sight. Every
+    diagram now has a phone version, so one is widened here to stand for a wide figure."""
     page.set_viewport_size(PHONE)
     page.goto(url_path("en", Path("benchmark_results.md")))
     wide = "article .md-typeset__scrollwrap"
@@ -351,7 +351,9 @@ def test_wide_tables_and_figures_on_a_phone_show_that_they_scroll(page):
     )
     assert box.evaluate(edges) == ["more-left"]
     page.goto(url_path("en", Path("beyond.md")))
-    figure = page.locator("article p:has(> a > img[src*='assets/diagrams/'])").first
+    figure = page.locator("article p:has(> a img[src*='assets/diagrams/'])").first
+    assert figure.evaluate("p => p.scrollWidth <= p.clientWidth")  # its phone version
+    figure.locator("img").evaluate("img => { img.style.minWidth = '600px'; }")
     assert figure.evaluate("p => p.scrollWidth > p.clientWidth")
     shadows = figure.evaluate("p => getComputedStyle(p).backgroundImage")
     assert shadows.count("radial-gradient") == 2
