@@ -2040,9 +2040,26 @@ def backward_of_rows(x, weight, eps=1e-6):
     return BackwardOfRows.apply(x, weight)
 
 
+def weight_rounded_to_float32(x, weight, eps=1e-6):
+    h = x.to(torch.promote_types(x.dtype, torch.float32))
+    h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+    return (h * weight.float()).to(x.dtype)
+
+
+def test_a_weight_upcast_with_float_is_not_gradchecked_rather_than_failed():
+    # A student's trial: gradcheck's float64 steps vanish in the float32 weight.
+    gradients = verdict(check(weight_rounded_to_float32), "gradients")
+    assert gradients.passed, gradients.detail
+    assert "gradcheck not run: float64 input (x or the weight)" in gradients.detail
+
+
 def test_a_backward_that_fails_on_3d_input_fails_gradients_not_refuses():
     gradients = verdict(check(backward_of_rows), "gradients")
     assert gradients.passed is False and "raised RuntimeError" in gradients.detail
+    # The input it crashed after: 3-D rows, where its backward reshapes wrongly.
+    assert re.search(
+        r"\(its last call: x of shape \(\d+, \d+, \d+\) in", gradients.detail
+    )
 
 
 def test_a_fused_module_without_a_gain_is_checked_with_one_applied_to_y():

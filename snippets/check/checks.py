@@ -689,8 +689,9 @@ def check_gradients(norm, found, device):
             detail += f"; gradcheck in float64 {'passes' if passed else 'fails'}"
     else:  # gradcheck's finite differences need float64 all the way
         detail += (
-            "; gradcheck not run: float64 input is computed in lower precision (as an"
-            " upcast written .float() does), too coarse for its finite differences"
+            "; gradcheck not run: float64 input (x or the weight) is computed in lower"
+            " precision (as an upcast written .float() does), too coarse for its finite"
+            " differences"
         )
     return Verdict(
         "gradients",
@@ -802,9 +803,11 @@ def check_sizes(norm, found, device):
 
 def runs_in_float64(norm, found, device) -> bool:
     """Whether float64 input is computed in float64 (many upcast only to float32). The rows'
-    mean squares are not float32 values, so a statistic summed in float32 shows too."""
+    mean squares are not float32 values, so a statistic summed in float32 shows too; the
+    weight is moved off float32's values (spaced 2**-23 near 1) to show `weight.float()`.
+    """
     x = rows([1.37, 3.1], device, torch.float64)
-    w = weight(found, device, 11).double()
+    w = weight(found, device, 11).double() + 2.0**-30
     try:
         y = norm(x, w)
     except Exception:  # noqa: BLE001 (float64 refused: nothing to gradcheck)
@@ -1166,7 +1169,10 @@ def check(
             raise
         except Exception as error:  # noqa: BLE001 (a crash in a check fails that check)
             short = run.__name__.removeprefix("check_").replace("_", " ")
-            verdicts.append(
-                Verdict(short, False, f"raised {error!r}"[:200], "check/#the-checks")
+            # Where: the last input the check gave the norm (the crash may be in its backward).
+            at = getattr(norm, "last_input", None)
+            detail = f"raised {error!r}"[:200] + (
+                f" (its last call: {at})" if at else ""
             )
+            verdicts.append(Verdict(short, False, detail, "check/#the-checks"))
     return Report(name, found, verdicts)

@@ -145,6 +145,9 @@ class Subject:
         the checks reuse them, and measure against them."""
         before, weight_before = x.detach().clone(), weight.detach().clone()
         self.last_dtype = x.dtype  # for a message, should the call fail
+        self.last_input = f"x of shape {tuple(x.shape)} in {x.dtype}".replace(
+            "torch.", ""
+        )
         y = self._at_dim(x, weight, dtype)
         kept = (before == x) | (before.isnan() & x.isnan())
         if not kept.all():
