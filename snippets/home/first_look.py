@@ -12,6 +12,7 @@ with torch.no_grad():
 print(y.pow(2).mean(dim=-1).sqrt())
 #> tensor([1.0000, 1.0000, 1.0000, 1.0000])
 # ... but its mean is not 0: RMSNorm rescales, it does not re-center. Each row's mean
-# comes out as its mean over its RMS: near 1 for the first row, nearly all 3.0.
+# comes out as its mean over its RMS: near 1 for the first row, whose values are all
+# close to 3.0, smaller for the rows whose spread is larger.
 print(y.mean(dim=-1))
 #> tensor([0.9995, 0.9754, 0.1292, 0.4594])
