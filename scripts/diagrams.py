@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from functools import partial
 from html import escape
 from pathlib import Path
-from textwrap import wrap
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "docs" / "assets" / "diagrams"
@@ -196,6 +195,12 @@ WORDS = {
             "blue box: a norm, or what takes its place",
             "thick blue line: the identity path",
         ),
+        "f_is_phone": (  # the key on a phone, where a line holds about half as much
+            "F: the sublayer (attention or MLP)",
+            "blue box: a norm, or what",
+            "takes its place",
+            "thick blue line: the identity path",
+        ),
         "deepnorm": ("post-norm, with", "the residual × α"),
         "peri": ("pre-norm's identity", "path, F's output", "normalized too"),
         "ngpt": ("h stays on the", "unit sphere"),
@@ -263,6 +268,12 @@ WORDS = {
         "f_is": (
             "F: 서브층(어텐션 또는 MLP)",
             "파란 상자: 정규화 층이나 그 자리를 대신하는 것",
+            "굵은 파란 선: 항등 경로",
+        ),
+        "f_is_phone": (
+            "F: 서브층(어텐션 또는 MLP)",
+            "파란 상자: 정규화 층이나",
+            "그 자리를 대신하는 것",
             "굵은 파란 선: 항등 경로",
         ),
         "deepnorm": ("잔차에 α를 곱한", "post-norm"),
@@ -442,11 +453,10 @@ def rounding(language: str, layout: str = "page") -> tuple[Drawing, str]:
 # to top) and moved: on a page two by two, on a phone one above another; then the key.
 BLOCKS = {
     "page": {"size": (520, 950), "moves": [(0, 0), (0, 0), (-500, 440), (-500, 440)],
-             "key": (260, 900, "middle")},
+             "key": (260, 900, "middle", "f_is")},
     "phone": {"size": (260, 1890), "moves": [(0, 0), (-250, 440), (-500, 880), (-750, 1320)],
-              "key": (10, 1784, "start")},
+              "key": (10, 1784, "start", "f_is_phone")},
 }  # fmt: skip
-KEY_WIDTH = {"en": 34, "ko": 21}  # characters a line of the key holds on a phone
 
 
 def beyond(language: str, layout: str = "page") -> tuple[Drawing, str]:
@@ -506,11 +516,8 @@ def beyond(language: str, layout: str = "page") -> tuple[Drawing, str]:
         d.box(920, 234, 150, 56, "F")
         d.line((920, 206), (920, 140), (825, 140))
         d.note(830, 96, *words["dyt"])
-    x, y, anchor = at["key"]
-    key = words["f_is"]
-    if layout == "phone":
-        key = [part for line in key for part in wrap(line, KEY_WIDTH[language])]
-    d.note(x, y, *key, anchor=anchor)
+    x, y, anchor, key = at["key"]
+    d.note(x, y, *words[key], anchor=anchor)
     return d, words["beyond"]
 
 
