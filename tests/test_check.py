@@ -789,6 +789,15 @@ def computed_elsewhere(x, weight, eps=1e-6):
     return torch.from_numpy(y).to(device=x.device, dtype=x.dtype)
 
 
+def test_a_jax_port_passes_through_the_frameworks_pages_wrapper(capsys):
+    from snippets.frameworks.check_a_port import norm  # prints its agreement on import
+
+    report = check(norm, convention="llama")
+    assert report.passed, report.table()
+    assert report.conventions["rounding"] == "llama"
+    assert verdict(report, "gradients").passed is None  # no autograd through JAX
+
+
 def test_code_in_another_language_is_checked_through_a_function_on_its_buffers():
     report = check(computed_elsewhere)
     assert report.passed, report.table()
