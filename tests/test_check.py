@@ -2184,6 +2184,9 @@ def test_rows_a_kernel_leaves_unwritten_at_the_end_of_a_large_batch_fail():
     assert (
         forward.passed is False and "in a batch of 257 rows of 4096" in forward.detail
     )
+    assert re.search(
+        r"wrong on \d+ of 257 rows \(the first row \d+, the last 256\)", forward.detail
+    )
     half = one_check(rows_split_by_floor, checks.check_half)
     assert half.passed is False and "in a batch of 257 rows only" in half.detail
     split = one_check(
