@@ -1833,6 +1833,9 @@ def test_a_fused_add_passes_and_says_which_sum_its_statistic_reads(target, reads
     assert report.conventions["fused"] == "residual add (h = x + residual)"
     assert reads in verdict(report, "add sum").detail
     assert {"add", "add sum", "add grads"} <= {v.check for v in report.verdicts}
+    # What the interpreter leaves out is said (the Triton kernel's case).
+    emulated = "Triton's interpreter" in reads
+    assert ("bfloat16 not run" in verdict(report, "add").detail) == emulated
 
 
 def add_in_place_inference(x, residual, weight, eps=1e-6):

@@ -89,6 +89,8 @@ def check_add(norm, found, device):
         "h = x + residual bit for bit and y the norm of h (at most"
         f" {worst:.2g} of its bound) " + ", ".join(held)
     )
+    if emulated:  # said, not left out silently
+        refused.append("bfloat16 not run: Triton's interpreter emulates its rounding")
     detail = "; ".join([detail, *refused])
     return Verdict("add", not wrong, detail, "kernel/#fused-with-the-residual-add")
 
