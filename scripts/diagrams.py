@@ -361,33 +361,36 @@ def kernel(language: str) -> tuple[Drawing, str]:
     return d, words["kernel"]
 
 
-def models(language: str) -> tuple[Drawing, str]:
+def layer(d: Drawing, words, x, title, groups, top=0) -> float:
+    """A residual stream at x; each group of boxes (label, is a norm) is a branch that
+    reads the stream and adds its output back. The title and the stream's top sit `top`
+    lower; returns the height of the highest addition."""
+    d.text(x + 140, top + 26, title, bold=True)
+    d.text(x + 4, 565, words["layer_in"], anchor="start")
+    d.text(x + 4, top + 52, words["layer_out"], size=12, color=MUTED, anchor="start")
+    d.line((x, 550), (x, top + 64))
+    branch, y = x + 150, 530
+    for boxes in groups:
+        d.line((x, y), (branch, y), (branch, y - 16))
+        y -= 16
+        for i, (label, norm) in enumerate(boxes):
+            height = 40 if "\n" in label else 28
+            d.box(branch, y - height / 2, 250, height, label, code=norm,
+                  fill=NORM if norm else BLOCK)  # fmt: skip
+            y -= height
+            if i < len(boxes) - 1:
+                d.line((branch, y), (branch, y - 12))
+                y -= 12
+        d.line((branch, y), (branch, y - 16), (x + 11, y - 16))
+        d.plus(x, y - 16)
+        y -= 46
+    return y + 30
+
+
+def models(language: str, layout: str = "page") -> tuple[Drawing, str]:
+    """LLaMA's layer beside Gemma 3's; on a phone, one above the other, LLaMA's shorter
+    stack drawn without the empty stream above it."""
     words = WORDS[language]
-    d = Drawing(780, 580, language)
-
-    def layer(x, title, groups):
-        """A residual stream at x; each group of boxes (label, is a norm) is a branch that
-        reads the stream and adds its output back."""
-        d.text(x + 140, 26, title, bold=True)
-        d.text(x + 4, 565, words["layer_in"], anchor="start")
-        d.text(x + 4, 52, words["layer_out"], size=12, color=MUTED, anchor="start")
-        d.line((x, 550), (x, 64))
-        branch, y = x + 150, 530
-        for boxes in groups:
-            d.line((x, y), (branch, y), (branch, y - 16))
-            y -= 16
-            for i, (label, norm) in enumerate(boxes):
-                height = 40 if "\n" in label else 28
-                d.box(branch, y - height / 2, 250, height, label, code=norm,
-                      fill=NORM if norm else BLOCK)  # fmt: skip
-                y -= height
-                if i < len(boxes) - 1:
-                    d.line((branch, y), (branch, y - 12))
-                    y -= 12
-            d.line((branch, y), (branch, y - 16), (x + 11, y - 16))
-            d.plus(x, y - 16)
-            y -= 46
-
     llama = [
         [("input_layernorm", True), (words["attention"], False)],
         [("post_attention_layernorm", True), (words["mlp"], False)],
@@ -404,11 +407,27 @@ def models(language: str) -> tuple[Drawing, str]:
             ("post_feedforward_layernorm", True),
         ],
     ]
-    layer(30, words["llama"], llama)
-    layer(420, words["gemma"], gemma)
+    if layout == "page":
+        d = Drawing(780, 580, language)
+        layer(d, words, 30, words["llama"], llama)
+        layer(d, words, 420, words["gemma"], gemma)
+        key = (660, 561)
+    else:
+        scratch = Drawing(780, 580, language)
+        gap = layer(scratch, words, 30, "", llama) - layer(
+            scratch, words, 420, "", gemma
+        )
+        d = Drawing(390, 2 * 580 - gap, language)
+        with d.moved(0, -gap):
+            layer(d, words, 30, words["llama"], llama, top=gap)
+        with d.moved(-390, 580 - gap):
+            layer(d, words, 420, words["gemma"], gemma)
+        key = (660 - 390, 561 + 580 - gap)
     # The key: blue boxes are the norms (Gemma 3's q_norm and k_norm sit inside attention).
-    d.box(660, 561, 16, 12, "", fill=NORM)
-    d.text(674, 566, words["norm_key"], size=12, color=MUTED, anchor="start")
+    d.box(key[0], key[1], 16, 12, "", fill=NORM)
+    d.text(
+        key[0] + 14, key[1] + 5, words["norm_key"], size=12, color=MUTED, anchor="start"
+    )
     return d, words["models"]
 
 
@@ -529,11 +548,13 @@ DIAGRAMS = {
     "beyond_blocks": beyond,
 }
 # Where a phone's version splits a diagram of two panels side by side: between pre-norm
-# and post-norm, the forward and the backward, the two layers.
-PHONE_SPLITS = {"placement_norms": 425, "kernel_data_flow": 378, "model_norms": 390}
+# and post-norm, the forward and the backward.
+PHONE_SPLITS = {"placement_norms": 425, "kernel_data_flow": 378}
 # A phone's version drawn apart, where splitting would not do: the table of rounding
-# conventions, and Beyond's blocks, two by two, one above another.
+# conventions, Beyond's blocks, two by two, one above another, and the two model layers,
+# LLaMA's shorter one without its empty stream.
 PHONE_DRAWINGS = {
+    "model_norms": partial(models, layout="phone"),
     "rounding_conventions": partial(rounding, layout="phone"),
     "beyond_blocks": partial(beyond, layout="phone"),
 }
