@@ -296,7 +296,7 @@ WORDS = {
             "add": "잔차 덧셈과 정규화(h = x + r, y = RMSNorm(h))",
         },
         "groups": {
-            "decode": "디코드(시퀀스마다 토큰 하나씩, 곧 행 M개), 호출당 µs(괄호 안은 "
+            "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 곧 행 M개), 호출당 µs(괄호 안은 "
             "라운드별 범위)",
             "qk-norm": "QK-norm(각 토큰의 헤드마다 한 행)",
             "wide": "긴 행",
@@ -337,10 +337,10 @@ WORDS = {
         "headline_best": "N = {n}에서는 이 사이트의 커널이 F.rms_norm의 {x}배 속도로 가장 "
         "빠른 구현{unsettled}{end}",
         "headline_other": "N = {n}에서는 {best_subject} F.rms_norm의 {y}배 속도로 가장 "
-        "빠르며{unsettled} 이 사이트의 커널은 F.rms_norm의 {x}배 속도{end}",
-        "headline_reference": "N = {n}에서는 F.rms_norm이 가장 빠르며{unsettled} 이 사이트의 "
-        "커널은 F.rms_norm의 {x}배 속도{end}",
-        "headline_unsettled": "(두 번째로 빠른 구현과 라운드 범위가 겹침)",
+        "빠른 구현{unsettled}이며, 이 사이트의 커널은 F.rms_norm의 {x}배 속도{end}",
+        "headline_reference": "N = {n}에서는 F.rms_norm이 가장 빠른 구현{unsettled}이며, 이 "
+        "사이트의 커널은 F.rms_norm의 {x}배 속도{end}",
+        "headline_unsettled": "(2위와 라운드 범위가 겹침)",
         # One sentence per timing, its qualifier over every N: the sayings joined.
         "headline_join": ", ",
         "headline_ends": ("이고", "입니다"),
@@ -402,8 +402,8 @@ WORDS = {
             "forward+backward": "순전파 커널과 역전파 커널만 띄우는 시간",
         },
         "bare_case": "{us} µs, 커널만 띄우면 {bare} µs",
-        "host_close": "(판정을 가른 차이 {margin} µs가 두 GPU의 호스트 시간 차이 10 µs보다 "
-        "작아 확정되지 않은 판정)",
+        "host_close": ". 다만 판정을 가른 차이({margin} µs)가 두 GPU의 호스트에서 커널만 "
+        "띄운 시간의 차이(10 µs)보다 작아 이 판정은 확정되지 않았습니다",
         "ceiling": "일반 행, QK-norm 행, 긴 행의 모든 dtype, 구현, 패스, 측정 방식에서 어떤 "
         "수치도 복사 대비 {limit}%를 넘지 않음",
         "figure_case": "{name}, {where}, {mode}, {timing}",
@@ -417,17 +417,17 @@ WORDS = {
             "not-run-or-failed": "실행하지 않았거나 실패한 측정",
         },
         "say": "수치에서 알 수 있는 점",
-        "say_line": "{mode}: {kernel} N에 따라 복사 대비 {low}–{high}이고, 가장 빠른 "
+        "say_line": "{mode}: {kernel} N별로 복사 속도의 {low}–{high}를 냈고, 가장 빠른 "
         "RMSNorm 구현은 {fastest}입니다",
         "kernels": {
             "norm": "이 사이트의 커널은",
-            "add": "덧셈과 정규화를 합친 이 사이트의 퓨즈드 커널은",
+            "add": "이 사이트의 퓨즈드 덧셈·정규화 커널은",
         },
         "vs_layer_norm": "{mode}: RMSNorm 시간을 같은 방식으로 실행한 LayerNorm 시간으로 "
         "나눈 값은 N에 따라 {ratios}입니다",
         "ratio_of": "{name} {low}–{high}배",
         "at": "N = {sizes}에서 {name}",
-        "overlapping": "{n}(다음 순위와 라운드 범위가 겹침)",
+        "overlapping": "{n}(2위와 겹침)",
         "at_join": ", ",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
         "bfloat16 텐서 x로 {calls}번 호출해 잰 시간의 중앙값",
@@ -455,7 +455,7 @@ WORDS = {
         "런치 때문인지 시간 측정 자체의 오버헤드 때문인지는 재지 않았습니다).",
         "copy_fit_peak": "(데이터시트 대역폭의 {percent})",
         "above_copy": "100%를 넘는 수치: 복사는 실행 설정을 고정한 Triton 커널 하나로 잰 "
-        "것으로, 도달해야 할 속도일 뿐 상한이 아닙니다. 그래서 패스가 같은 양의 바이트를 "
+        "것으로, 도달 목표로 삼는 속도이지 상한이 아닙니다. 그래서 패스가 같은 양의 바이트를 "
         "복사보다 조금 빠르게 옮길 수도 있습니다([측정 대상](benchmark.md#what-is-measured)).",
         # The implementation names are run.py's identifiers; only the words in one are Korean.
         "names": {
@@ -487,7 +487,7 @@ WORDS = {
             "group": "층",
             "column": "{mode}, {timing}",
             "note": "각 수치는 중앙값(괄호 안은 라운드별 범위)이고, 쉼표 뒤는 F.rms_norm을 쓴 "
-            "층의 시간을 그 행의 층의 시간으로 나눈 값입니다. 1배보다 크면 F.rms_norm을 쓴 "
+            "층의 시간을, 표의 그 줄에 적힌 정규화 층을 쓴 층의 시간으로 나눈 값입니다. 1배보다 크면 F.rms_norm을 쓴 "
             "층보다 빠르다는 뜻입니다. 층은 transformers의 LlamaDecoderLayer([은닉 차원 "
             "크기](glossary.md#hidden-size) {hidden}, 헤드 {heads}개, 키/값 헤드 {kv}개, MLP 중간 "
             "차원 {mlp})이며, 두 정규화 층만 "
@@ -496,15 +496,15 @@ WORDS = {
         "fp8": {
             "title": "잔차 덧셈, RMSNorm, FP8 양자화, bfloat16, 순전파(추론)",
             "modes": {
-                "per-token": "토큰 단위 스케일",
-                "per-group": "특성 {group}개 그룹 단위 스케일",
+                "per-token": "토큰마다 스케일 하나",
+                "per-group": "특성 {group}개마다 스케일 하나",
             },
             "groups": {
-                "rows": "일반 행(토큰 M = {m}개)",
-                "decode": "디코드(시퀀스마다 토큰 하나씩, 곧 행 M개), 호출당 µs(괄호 "
+                "rows": "일반 행(M = {m}, 토큰마다 한 행)",
+                "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 곧 행 M개), 호출당 µs(괄호 "
                 "안은 라운드별 범위)",
             },
-            "say_line": "{mode}: 단일 커널은 N에 따라 복사 대비 {low}–{high}이고, 가장 "
+            "say_line": "{mode}: 단일 커널은 N별로 복사 속도의 {low}–{high}를 냈고, 가장 "
             "빠른 구현은 {fastest}입니다",
             "versus_line": "{mode}: 다른 방식 가운데 가장 빠른 것의 시간을 단일 커널의 "
             "시간으로 나누면 N에 따라 {low}배에서 {high}배입니다(1배보다 크면 단일 커널이 "
