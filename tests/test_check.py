@@ -1165,6 +1165,34 @@ def test_a_clearly_refused_size_is_reported_not_failed():
     )
 
 
+def narrow_rows_only(x, weight, eps=1e-6):
+    if x.shape[-1] > 1024:
+        raise ValueError(f"at most 1024 features, got {x.shape[-1]}")
+    return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
+def test_a_clearly_refused_model_width_is_reported_by_forward_and_half():
+    # As sizes reports 3584 refused, not a crash named after another call's input.
+    report = check(narrow_rows_only)
+    assert report.passed, report.table()
+    for name in ("forward", "half", "sizes"):
+        assert (
+            "features (ValueError: at most 1024 features"
+            in verdict(report, name).detail
+        )
+
+
+def asserts_narrow_rows(x, weight, eps=1e-6):
+    assert x.shape[-1] <= 1024
+    return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
+def test_a_crash_at_a_model_width_names_that_call():
+    forward = verdict(check(asserts_narrow_rows), "forward")
+    assert forward.passed is False
+    assert "(its last call: x of shape (1, 4096) in float32)" in forward.detail
+
+
 def mean_square_without_keepdim(x, weight, eps=1e-6):
     return (
         weight * x * torch.rsqrt(x.pow(2).mean(-1) + eps)

@@ -63,7 +63,8 @@ def check_forward(norm, found, device):
     w.copy_(weight(found, device, seed=29))
     with norm.serving():
         errors["after its weight is updated in place"] = error(norm(x, w), x, w)
-    if not norm.init:  # --init sets the arguments for 64 features
+    refused = refuses_wide_rows(norm, found, device)
+    if not norm.init and not refused:  # --init sets the arguments for 64 features
         wide, w = rows(tried, device, seed=27, n=WIDE), weight(found, device, 1, WIDE)
         filler = rows([1.0] * (LARGE_BATCH - len(tried)), device, seed=28, n=WIDE)
         # Every row compared: a kernel may leave the last rows of a batch unwritten.
@@ -76,8 +77,21 @@ def check_forward(norm, found, device):
         bad = (~(each < bound)).nonzero().flatten().tolist()  # NaN is wrong too
         if way and bad:
             detail += f"; {way} {each.max():.1e}, {wrong_rows(bad, len(each))}"
+    detail += f"; {refused}" if refused else ""
     passed = all(bool((e < bound).all()) for e in errors.values())
     return Verdict("forward", passed, detail, "math/#the-rmsnorm-definition")
+
+def refuses_wide_rows(norm, found, device) -> str | None:
+    """A clear refusal of rows of a model's width (WIDE features), in a few words: forward
+    and half then check the width they can and say so, as sizes says a size refused."""
+    if norm.init:  # --init sets the arguments for 64 features: no wide rows are tried
+        return None
+    x, w = rows([1.0], device, n=WIDE), weight(found, device, seed=0, n=WIDE)
+    try:
+        norm.at_width(WIDE)(x, w)
+    except REFUSALS as error:
+        return f"refuses {WIDE} features ({said(error)})"
+    return None
 
 def wrong_rows(bad: list[int], total: int) -> str:
     """Which rows of a batch came out wrong (a kernel that skips some leaves the last)."""
@@ -307,7 +321,8 @@ def check_half(norm, found, device):
     rows_failed = False  # rows wrong, not only the output's dtype
     in_3d = True  # whether the norm took the 3-D inputs (one that refuses fails shapes)
     graded = False  # whether an input gradient was compared (none without autograd)
-    widths = [N] if norm.init else [N, WIDE]  # --init sets the arguments for 64
+    refused = refuses_wide_rows(norm, found, device)
+    widths = [N] if norm.init or refused else [N, WIDE]  # --init: set for 64
     for dtype in (torch.float16, torch.bfloat16):
         ulp, short = torch.finfo(dtype).eps, str(dtype).removeprefix("torch.")
         errors, wrong, wrong_widths, outs, lost = [], [], [], set(), True
@@ -401,7 +416,7 @@ def check_half(norm, found, device):
     return Verdict(
         "half",
         False if failed else (None if unreliable else True),
-        "; ".join(details) + ("" if failed else tried),
+        "; ".join(details + ([refused] if refused else [])) + ("" if failed else tried),
         f"pitfalls/#{'no-float32-upcast' if upcast else 'cast-order-and-the-output-dtype'}",
     )
 
@@ -1146,7 +1161,7 @@ def check(
         raise
     except Exception as error:
         shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
-        dtype = str(getattr(norm, "last_dtype", torch.float32)).removeprefix("torch.")
+        dtype = str(norm.last_call.get("dtype", torch.float32)).removeprefix("torch.")
         called = "norm(x)" if norm.weightless else "norm(x, weight)"
         hint = call_hint(error, norm, device)
         raise UsageError(
@@ -1178,7 +1193,7 @@ def check(
         except Exception as error:  # noqa: BLE001 (a crash in a check fails that check)
             short = run.__name__.removeprefix("check_").replace("_", " ")
             # Where: the last input the check gave the norm (the crash may be in its backward).
-            at = getattr(norm, "last_input", None)
+            at = norm.last_call.get("input")
             detail = f"raised {error!r}"[:200] + (
                 f" (its last call: {at})" if at else ""
             )

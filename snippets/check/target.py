@@ -53,6 +53,7 @@ class Subject:
     def __init__(self, obj, eps=None, device="cpu", n=N, init=None, factory=False):
         self.target, self.given_eps, self.init, self.n = obj, eps, dict(init or {}), n
         self.device, self.declared_eps, self.factory = device, eps, factory
+        self.last_call = {}  # the last input given, for a message should a call fail
         if isinstance(obj, torch.nn.Module):
             # Callable too, but an instance has its size and weight already: it is built
             # here, at each width the checks need.
@@ -137,6 +138,8 @@ class Subject:
     def _again(self, n, eps):
         other = type(self)(self.target, eps, self.device, n, self.init, self.factory)
         other.eps_outside, other.dim = self.eps_outside, self.dim
+        # One record: a crash at any width names the input it was given.
+        other.last_call = self.last_call
         return other
 
     # --8<-- [start:call]
@@ -144,10 +147,9 @@ class Subject:
         """The target's output for x; x and the weight must come back as they went in:
         the checks reuse them, and measure against them."""
         before, weight_before = x.detach().clone(), weight.detach().clone()
-        self.last_dtype = x.dtype  # for a message, should the call fail
-        self.last_input = f"x of shape {tuple(x.shape)} in {x.dtype}".replace(
-            "torch.", ""
-        )
+        self.last_call["dtype"] = x.dtype
+        shape = f"x of shape {tuple(x.shape)} in {x.dtype}"
+        self.last_call["input"] = shape.replace("torch.", "")
         y = self._at_dim(x, weight, dtype)
         kept = (before == x) | (before.isnan() & x.isnan())
         if not kept.all():
