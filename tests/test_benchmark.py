@@ -875,7 +875,7 @@ def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm(
     assert (
         "The host's time per forward+backward call, the median of 1000 calls made back "
         "to back on a 16 × 1024 input, is 61 µs for the site's kernel and 21 µs for "
-        "F.rms_norm; made back to back a call costs the host more than one made alone, "
+        "F.rms_norm; made back to back a call seems to cost the host more than one made alone, "
         "so these compare the two, not the time of one call. M is" in said
     )
     # "The fastest" ranks medians, and the rounds may overlap.

@@ -106,8 +106,8 @@ WORDS = {
         },
         "headline_host": "The host's time per forward+backward call, the median of {calls} "
         "calls made back to back on a {shape} input, is {kernel} µs for the site's kernel "
-        "and {reference} µs for F.rms_norm; made back to back a call costs the host more "
-        "than one made alone, so these compare the two, not the time of one call. ",
+        "and {reference} µs for F.rms_norm; made back to back a call seems to cost the host "
+        "more than one made alone, so these compare the two, not the time of one call. ",
         "headline_note": "M is the number of rows and N their length. In parentheses, "
         "F.rms_norm's time over each one's. Each time is the median of its rounds, and "
         "the fastest is the fastest by median: where two implementations' rounds overlap, "
@@ -329,7 +329,7 @@ WORDS = {
         "headline_host": "{shape} 입력으로 {calls}번 연달아 호출해 잰 순전파+역전파 호출당 "
         "호스트 시간의 중앙값은 이 사이트의 커널이 {kernel} µs, F.rms_norm이 {reference} "
         "µs입니다. 연달아 호출하면 호출 하나에 드는 호스트 시간이 따로 한 번 호출할 때보다 "
-        "크므로, 이 값은 두 구현을 견주는 값이지 호출 한 번의 시간이 아닙니다. ",
+        "큰 것으로 보이므로, 이 값은 두 구현을 견주는 값이지 호출 한 번의 시간이 아닙니다. ",
         "headline_note": "M은 행의 개수, N은 행 하나의 원소 수입니다. 괄호 안의 값은 "
         "F.rms_norm의 시간을 각 구현의 시간으로 나눈 것입니다. 시간은 모두 라운드의 "
         "중앙값이고, 가장 빠르다는 말도 중앙값 기준입니다. 두 구현의 라운드 범위가 겹치면 "
