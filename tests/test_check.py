@@ -1156,6 +1156,13 @@ def vectorized_by_eight(x, weight, eps=1e-6):
     return F.rms_norm(x, x.shape[-1:], weight, eps)
 
 
+def test_a_wrong_input_gradient_links_the_pitfall_and_says_the_bound():
+    gradients = verdict(check(backward_without_r), "gradients")
+    assert gradients.passed is False
+    assert gradients.see == "pitfalls/#a-backward-pass-that-forgets-r"
+    assert "(bound 1e-4)" in gradients.detail
+
+
 def test_a_clearly_refused_size_is_reported_not_failed():
     report = check(vectorized_by_eight)
     assert report.passed, report.table()
@@ -1191,6 +1198,7 @@ def test_a_crash_at_a_model_width_names_that_call():
     forward = verdict(check(asserts_narrow_rows), "forward")
     assert forward.passed is False
     assert "(its last call: x of shape (1, 4096) in float32)" in forward.detail
+    assert forward.see == "check/#check-forward"  # the crashing check's row
 
 
 def mean_square_without_keepdim(x, weight, eps=1e-6):
@@ -1631,6 +1639,10 @@ def normalizes_in_place(x, weight, eps=1e-6):
     return x.mul_(torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)).mul_(weight)
 
 
+def in_place_returning_nothing(x, weight, eps=1e-6):
+    normalizes_in_place(x, weight, eps)
+
+
 def in_place_in_float16(x, weight, eps=1e-6):
     # Right in every dtype, but written into x on float16's path only.
     if x.dtype == torch.float16:
@@ -1661,6 +1673,9 @@ def test_a_norm_that_writes_into_its_input_is_told_to_be_given_a_copy():
     # Met first inside a check (half): a usage error still, not that check's failure.
     with pytest.raises(UsageError, match="writes into its input x"):
         check(in_place_in_float16)
+    # One that returns nothing, its output in x (vLLM's norm is called so): told the same.
+    with pytest.raises(UsageError, match="writes into its input x"):
+        check(in_place_returning_nothing)
     report = check(lambda x, weight: normalizes_in_place(x.clone(), weight))
     passed = {verdict.check for verdict in report.verdicts if verdict.passed}
     # half fails (no upcast), and every backward (written over what autograd saved).
