@@ -1575,6 +1575,12 @@ class TwoRequired(torch.nn.Module):
         return self.norm(x)
 
 
+def half_precision_only(x, weight, eps=1e-6):
+    if x.dtype not in (torch.float16, torch.bfloat16):
+        raise TypeError(f"expected float16 or bfloat16, got {x.dtype}")
+    return F.rms_norm(x, x.shape[-1:], weight.to(x.dtype), eps)
+
+
 def refuses_bfloat16(x, weight, eps=1e-6):
     if x.dtype == torch.bfloat16:
         raise TypeError("no bfloat16 here")
@@ -1588,8 +1594,9 @@ def refuses_bfloat16(x, weight, eps=1e-6):
         (BuiltFromConfig, "configuration object: pass a function f(n)"),
         (TwoRequired, "pass --eps VALUE --init elementwise_affine=VALUE"),
         (refuses_bfloat16, "x of shape (rows, 64) in bfloat16, failed"),
+        (half_precision_only, "float16 or bfloat16 only cannot be checked as it is"),
     ],
-    ids=["residual", "config", "two arguments", "dtype"],
+    ids=["residual", "config", "two arguments", "dtype", "half only"],
 )
 def test_a_usage_error_says_what_to_pass(target, words):
     with pytest.raises(UsageError) as error:

@@ -1107,6 +1107,14 @@ def call_hint(error, norm, device) -> str:
             " last dim takes any number of leading ones (the checker passes 1-D to 4-D"
             " inputs): read the size as x.shape[-1]"
         )
+    # The conventions are worked out on float32 rows, which a half-precision kernel refuses.
+    first = norm.last_call.get("dtype") == torch.float32
+    if first and "float16" in words and "float32" in words:
+        return (
+            "; the checker works out the conventions on float32 rows first, so a kernel"
+            " for float16 or bfloat16 only cannot be checked as it is (the Check page's"
+            " limits)"
+        )
     if isinstance(error, RuntimeError) and "must match the size of tensor" in words:
         # x.pow(2).mean(-1) is (rows,): against (rows, features) it broadcasts wrong.
         return (
