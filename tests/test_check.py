@@ -1575,6 +1575,23 @@ class TwoRequired(torch.nn.Module):
         return self.norm(x)
 
 
+def plain_norm(x, weight, eps=1e-6):
+    return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
+def test_a_norm_given_factory_is_told_to_drop_it():
+    with pytest.raises(UsageError, match="if it is the norm, drop --factory$"):
+        check(plain_norm, factory=True)
+
+
+def test_a_plain_norm_given_add_is_told_the_call_and_to_drop_it():
+    with pytest.raises(UsageError) as error:
+        check(plain_norm, add=True)
+    said = str(error.value)
+    assert said.startswith("calling it as norm(x, residual, weight)")
+    assert said.endswith("If not, drop --add")
+
+
 def half_precision_only(x, weight, eps=1e-6):
     if x.dtype not in (torch.float16, torch.bfloat16):
         raise TypeError(f"expected float16 or bfloat16, got {x.dtype}")

@@ -1083,6 +1083,8 @@ def runs_channel_first(norm, device) -> bool:
 def call_hint(error, norm, device) -> str:
     """What to do when calling the target as norm(x, weight) raised `error`."""
     words = str(error).lower()
+    if isinstance(norm, AddSubject) and isinstance(error, TypeError):
+        return "; is it a residual add fused with the norm? If not, drop --add"
     if "required positional argument" in words and "residual" in words:
         return "; a residual add fused with the norm: pass --add"
     if "required positional argument" in words:  # a gate, for one
@@ -1169,7 +1171,8 @@ def check(
     except Exception as error:
         shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
         dtype = str(norm.last_call.get("dtype", torch.float32)).removeprefix("torch.")
-        called = "norm(x)" if norm.weightless else "norm(x, weight)"
+        given = ["x", "residual"] if add else ["x"]
+        called = f"norm({', '.join(given + ([] if norm.weightless else ['weight']))})"
         hint = call_hint(error, norm, device)
         raise UsageError(
             f"calling it as {called}, x of shape {shape} in {dtype}, failed:"

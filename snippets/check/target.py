@@ -76,6 +76,8 @@ class Subject:
                 self.module = obj(n, **kwargs) if sized else obj(**kwargs)
             except Exception as error:
                 hint = _init_hint(error, takes, self.eps_argument)
+                if factory and {"x", "weight", "hidden_states"} & set(takes):
+                    hint = ": it takes the norm's inputs: if it is the norm, drop --factory"
                 raise UsageError(
                     f"cannot build {obj.__name__}({n}): {error}{hint}"
                 ) from error
