@@ -1579,6 +1579,18 @@ def plain_norm(x, weight, eps=1e-6):
     return F.rms_norm(x, x.shape[-1:], weight, eps)
 
 
+def eps_outside_a_vector_norm(x, weight, eps=1e-6):
+    h = x.float()
+    rms = torch.linalg.vector_norm(h, dim=-1, keepdim=True) * h.shape[-1] ** -0.5
+    return (h / (rms + eps)).to(x.dtype) * weight
+
+
+def test_eps_outside_a_vector_norm_passes_zero_rows_as_the_page_says():
+    # The RMS as sqrt(mean(x ** 2)) has an infinite derivative at 0; vector_norm's is 0.
+    report = check(eps_outside_a_vector_norm, eps_outside=True)
+    assert verdict(report, "zero rows").passed, report.table()
+
+
 def test_a_norm_given_factory_is_told_to_drop_it():
     with pytest.raises(UsageError, match="if it is the norm, drop --factory$"):
         check(plain_norm, factory=True)
