@@ -1126,6 +1126,21 @@ def test_a_channel_first_norm_is_checked_at_dim_1_and_told_so_otherwise():
     assert report.conventions["dim"] == "1 (channel-first)"
 
 
+class RankGenericChannelFirstRMSNorm(ChannelFirstRMSNorm):
+    """Over dim 1 of any rank: on 2-D rows dim 1 is the last, so it fails only past them."""
+
+    def forward(self, x):
+        inv_r = x.float().pow(2).mean(1, keepdim=True).add(self.eps).rsqrt()
+        shape = [1, -1] + [1] * (x.dim() - 2)
+        return (x.float() * inv_r).to(x.dtype) * self.weight.view(shape)
+
+
+def test_a_channel_first_norm_right_on_2d_rows_is_told_dim_1_where_it_crashes():
+    half = verdict(check(RankGenericChannelFirstRMSNorm), "half")
+    assert half.passed is False and half.detail.endswith("? pass --dim 1")
+    assert check(RankGenericChannelFirstRMSNorm, dim=1).passed
+
+
 class ContiguousChannelFirstRMSNorm(ChannelFirstRMSNorm):
     """An NCHW kernel's wrapper: contiguous (N, C, H, W) input or a clear error."""
 

@@ -71,7 +71,10 @@ def check_forward(norm, found, device):
         batch = torch.cat([wide, filler])
         y = norm.at_width(WIDE)(batch, w)
         errors[f"in a batch of {LARGE_BATCH} rows of {WIDE}"] = error(y, batch, w)
+    # --8<-- [start:forward_bound]
+    # Each row's error relative to its largest output, in float32 (float64 targets: 1e-12).
     bound = 1e-12 if trained.dtype == torch.float64 else 1e-5
+    # --8<-- [end:forward_bound]
     detail = f"float32 rows of RMS 1e-2 to 1e2: largest error {errors[''].max():.1e}"
     for way, each in errors.items():
         bad = (~(each < bound)).nonzero().flatten().tolist()  # NaN is wrong too
@@ -1071,14 +1074,17 @@ CHECKS = [
 ]
 
 def runs_channel_first(norm, device) -> bool:
-    """Whether the target runs on the checks' rows given channel-first, as --dim 1 does."""
+    """Whether the target normalizes the checks' rows given channel-first, as --dim 1
+    does (rows of RMS 1 and 2, where eps is negligible, divided by their RMS)."""
     channel_first = norm.at_width(N)
     channel_first.dim = 1
+    x = rows([1.0, 2.0], device)
     try:
-        channel_first(rows([1.0, 2.0], device), torch.ones(N, device=device))
+        y = channel_first(x, torch.ones(N, device=device))
     except Exception:  # noqa: BLE001 (any failure: no reason to suggest --dim 1)
         return False
-    return True
+    expected = x / x.pow(2).mean(-1, keepdim=True).sqrt()
+    return y.shape == x.shape and bool(torch.allclose(y.float(), expected, rtol=1e-3))
 
 def call_hint(error, norm, device) -> str:
     """What to do when calling the target as norm(x, weight) raised `error`."""
@@ -1210,6 +1216,10 @@ def check(
             detail = f"raised {error!r}"[:200] + (
                 f" (its last call: {at})" if at else ""
             )
+            # Right on 2-D rows, where dim 1 is the last, wrong past them: channel-first?
+            mismatch = "must match the size of tensor" in str(error)
+            if mismatch and norm.dim == -1 and runs_channel_first(norm, device):
+                detail += "; a norm over dim 1 (channel-first)? pass --dim 1"
             see = f"check/#check-{short.replace(' ', '-')}"  # its row in the table
             verdicts.append(Verdict(short, False, detail, see))
     return Report(name, found, verdicts)
