@@ -111,18 +111,33 @@ if unprinted:
 """
 
 
-def shown_scripts() -> dict[str, Path]:
+def shown_scripts() -> tuple[dict[str, Path], dict[str, list[str]]]:
     """Each whole snippet file a page shows (an include without `:section`), with the first
-    English page that shows it."""
-    shown = {}
+    English page that shows it; then each file with output lines that the pages show only in
+    excerpts (`file:section`, each linking the whole file's download), which runs whole too,
+    and those excerpts' include targets."""
+    shown, excerpts = {}, {}
     for page in pages("en"):
         for target in includes(read(DOCS / "en" / page)):
-            if target.endswith(".py") and ":" not in target:
-                shown.setdefault(target, page)
-    return shown
+            path, _, part = target.partition(":")
+            if path.endswith(".py") and not part:
+                shown.setdefault(path, page)
+            elif path.endswith(".py"):
+                excerpts.setdefault(path, (page, []))[1].append(target)
+    excerpted = {
+        path: parts
+        for path, parts in excerpts.items()
+        if path not in shown
+        and any(
+            line.lstrip().startswith("#>") for line in read(ROOT / path).splitlines()
+        )
+    }
+    return {**shown, **{path: page for path, (page, _) in excerpted.items()}}, {
+        path: targets for path, (_, targets) in excerpted.items()
+    }
 
 
-SCRIPTS = shown_scripts()
+SCRIPTS, EXCERPTED = shown_scripts()
 
 
 def copied_block(built_site: Path, page: Path, title: str) -> str:
@@ -244,6 +259,11 @@ def test_a_copied_block_runs_alone_and_prints_its_lines(
         f"{result.stderr[-3000:]}\nIf the new output is right, rewrite the #> lines with"
         f" `scripts/test --update-examples -k {Path(script).stem}`."
     )
+    if script in EXCERPTED:  # shown in parts: each part is what ran
+        for target in EXCERPTED[script]:
+            part = shown_code(target).strip()
+            assert part in code, f"en/{page}, {target}: shown, but not in what ran"
+        return
     built_site = request.getfixturevalue("built_site")
     assert copied_block(built_site, page, script).strip() == code, (
         f"en/{page}, block {script}: the page shows other code than was run"
@@ -289,8 +309,8 @@ def test_output_written_where_no_print_ran_fails(tmp_path: Path, run_alone, bloc
 
 def test_every_script_with_output_lines_is_run_here():
     """Every snippet file with #> lines (found in the folder, not from the pages' includes)
-    is shown whole on a page, and so run here; one shown only in part would never have its
-    lines checked. Future snippets too: nothing here lists them."""
+    is shown on a page, whole or in excerpts, and so run here whole; one no page showed would
+    never have its lines checked. Future snippets too: nothing here lists them."""
     with_output = {
         str(path.relative_to(ROOT))
         for path in (ROOT / "snippets").rglob("*.py")
