@@ -94,7 +94,7 @@ def check_add(norm, found, device):
     detail = "; ".join([detail, *refused])
     return Verdict("add", not wrong, detail, "kernel/#fused-with-the-residual-add")
 
-def check_sum_rounding(norm, found, device):
+def check_add_sum(norm, found, device):
     """Reported: in bfloat16, whether the statistic reads the sum rounded to bfloat16 (g2,
     the residual stream as stored) or kept in float32 (g1), with the output rounded as
     one of the conventions of its gain form."""
@@ -149,7 +149,7 @@ def add_gradient_errors(norm, found, device, dy, dh):
         for a, b in ((x.grad, x64.grad), (residual.grad, r64.grad), (w.grad, w64.grad))
     ]
 
-def check_add_gradients(norm, found, device):
+def check_add_grads(norm, found, device):
     """Gradients of x, residual and the weight, with gradients arriving at both outputs
     (y feeds the next sublayer, h the residual stream), against float64 autograd; then
     with both arriving as views laid out column by column (a clear refusal is reported);
@@ -180,4 +180,4 @@ def check_add_gradients(norm, found, device):
         detail += "; in bfloat16 (bound 0.1): " + ", ".join(f"{e:.1e}" for e in errors)
     return Verdict("add grads", ok, detail, see)
 
-ADD_CHECKS = [check_add, check_sum_rounding, check_add_gradients]
+ADD_CHECKS = [check_add, check_add_sum, check_add_grads]

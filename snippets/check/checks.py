@@ -1207,10 +1207,8 @@ def check(
         except UsageError:  # found only now (an input written into by one dtype's path)
             raise
         except Exception as error:  # noqa: BLE001 (a crash in a check fails that check)
+            # The name its verdict carries (check_add_sum: "add sum").
             short = run.__name__.removeprefix("check_").replace("_", " ")
-            short = {"sum rounding": "add sum", "add gradients": "add grads"}.get(
-                short, short
-            )  # the names their verdicts carry
             # Where: the last input the check gave the norm (the crash may be in its backward).
             at = norm.last_call.get("input")
             detail = f"raised {error!r}"[:200] + (
