@@ -17,8 +17,8 @@ BLOCKING = {"serious", "critical"}
 
 
 # Most of axe's time on a page goes to its color rules (color-contrast, link-in-text-block),
-# which look at every element with text: one per token of highlighted code (3969 of the
-# Placement page's 4641 elements) and one per symbol of a formula. An element's verdict
+# which look at every element with text: one per colored token of highlighted code (three
+# quarters of the Placement page's elements) and one per symbol of a formula. An element's verdict
 # under them depends only on its style: its color, size, weight, decoration and opacity,
 # what shows behind it (the backgrounds down to the first opaque one) and, for a link, the
 # color of the text around it. So the color rules run on one visible element of each such

@@ -33,9 +33,9 @@ def test_not_found_page_meets_wcag_21_aa(page):
     "style, rule, element",
     [
         (
-            ".md-typeset .highlight .n { color: #ddd !important }",
+            ".md-typeset .highlight .k { color: #ddd !important }",
             "color-contrast",
-            ".n",
+            ".k",
         ),
         (".md-typeset math mi { color: #ddd !important }", "color-contrast", "mi"),
         # A link in a paragraph told from its text only by a color too close to it.
