@@ -287,7 +287,7 @@ ROUTES = [
         "serve it",
         [
             "models.md#porting-a-model-its-norms-in-order",
-            "models.md#and-the-norms-in-real-configurations",
+            "models.md#model-families-and-their-norms",
             "numerics.md#rounding-conventions-in-production-code",
             "numerics.md#batch-invariance",
             "implementations.md#the-fused-add-and-norm-of-inference-engines-in-place",
@@ -304,6 +304,7 @@ ROUTES = [
         [
             "math.md#the-rmsnorm-definition",
             "benchmark_results.md#a-compiled-layer",
+            "benchmark_results.md",
             "placement.md#training-a-tiny-language-model",
             "math.md#converting-a-pre-norm-layernorm-model",
             "dynamics.md#weight-decay-and-the-gain",
@@ -342,10 +343,10 @@ def test_home_starts_with_routes_by_goal(language):
         )  # a Korean term's glossary link aside
 
 
-# Every content page opens with its conclusions: all but Home (which opens with its routes),
-# the Glossary and References. In a notebook page's notebook the box becomes HTML around
+# Every content page opens with its conclusions, Home too (its routes by goal follow): all
+# but the Glossary and References. In a notebook page's notebook the box becomes HTML around
 # Markdown (scripts/notebooks.py), which Jupyter renders and the site styles alike.
-NOT_CONTENT = {"index.md", "glossary.md", "references.md"}
+NOT_CONTENT = {"glossary.md", "references.md"}
 IN_SHORT_PAGES = [str(page) for page in pages("en") if str(page) not in NOT_CONTENT]
 IN_SHORT_TITLE = {"en": "In short", "ko": "요약"}
 IN_SHORT_WORDS = 320
