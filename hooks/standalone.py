@@ -83,9 +83,10 @@ def on_page_content(html, page, config, files):
 
     def block(match):
         path = match["path"]
-        title = path
+        # A phone breaks a long path after a slash or an underscore, not inside a word.
+        title = re.sub(r"([/_])", r"\1<wbr>", path)
         if config.repo_url:
-            title = f'<a href="{escape(_source_url(config, path))}">{path}</a>'
+            title = f'<a href="{escape(_source_url(config, path))}">{title}</a>'
         shown = unescape(_TAG.sub("", match["code"]))
         if shown.strip() != _whole(base, path).strip():
             # Said in the title too, above the copy button: the copy is not a script.
