@@ -233,7 +233,7 @@ WORDS = {
         "rstd": "r⁻¹ 저장: float M개",
         "tiles": "타일 p, p + P, p + 2P, …",
         "inputs": "타일의 x, dy, r⁻¹",
-        "dx": "타일의 행들에 대한 dx",
+        "dx": "타일 안 행들의 dx",
         "partial": "dw 부분합 += Σ dy · x̂\n(float32, 레지스터에)",
         "partials": "dw 부분합 P개를 한 번씩 씀",
         "dw": "dw = 부분합들의 합",
