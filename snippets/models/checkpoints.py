@@ -15,8 +15,9 @@ checkpoints, its hidden size and eps, and where each value was checked."""
 # Mixtral: 8x7B, transformers' MixtralConfig defaults (for mistralai/Mixtral-8x7B-v0.1) and
 #   a config tuned from it; 8x22B, mistral-community/Mixtral-8x22B-v0.1 config.json.
 # Qwen2: Qwen/Qwen2-7B, Qwen2-72B and Qwen2-72B-Instruct config.json; 0.5B, configs of
-#   models tuned from Qwen/Qwen2-0.5B. Qwen3: litgpt's config.py (Lightning-AI/litgpt
-#   2685705), which copies each model's config.json, and copies of those on the Hub
+#   models tuned from Qwen/Qwen2-0.5B. Qwen2.5, the base models only (the instruction-tuned
+#   ones are not listed): litgpt's config.py (Lightning-AI/litgpt 2685705), which copies
+#   each model's config.json. Qwen3: that file, and copies of those configs on the Hub
 #   (for 8B a verbatim one; Qwen3Config's default hidden_size and rms_norm_eps are
 #   Qwen/Qwen3-8B's too). Qwen3-Next: Qwen3NextConfig's defaults (its docstring names
 #   Qwen/Qwen3-Next-80B-A3B-Instruct: hidden_size 2048, rms_norm_eps 1e-6) and copies of
@@ -76,6 +77,9 @@ MODELS = [  # a table, one model a line
     ("Qwen2",       "qwen2",       "7B",           3584,   1e-6),
     ("Qwen2",       "qwen2",       "72B",          8192,   1e-5),
     ("Qwen2",       "qwen2",       "72B-Instruct", 8192,   1e-6),
+    ("Qwen2.5",     "qwen2",       "7B",           3584,   1e-6),
+    ("Qwen2.5",     "qwen2",       "14B",          5120,   1e-5),
+    ("Qwen2.5",     "qwen2",       "72B",          8192,   1e-5),
     ("Qwen3",       "qwen3",       "0.6B",         1024,   1e-6),
     ("Qwen3",       "qwen3",       "4B",           2560,   1e-6),
     ("Qwen3",       "qwen3",       "8B",           4096,   1e-6),
