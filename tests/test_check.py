@@ -213,6 +213,13 @@ def test_bad_options_are_usage_errors_not_the_targets_failures(options, words):
     assert str(error.value) == words
 
 
+def test_a_negative_eps_on_the_command_line_gets_the_checks_message(capsys):
+    # argparse alone reads "-1e-6" as an option and says "expected one argument".
+    target = "snippets.implementations.rms_norm_module:RMSNorm"
+    assert main([target, "--eps", "-1e-6"]) == 2
+    assert "eps -1e-06: expected a finite number above 0" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "returned, words",
     [

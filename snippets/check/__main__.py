@@ -35,6 +35,25 @@ def keyword(item: str) -> tuple:
     except (ValueError, SyntaxError):
         return name, value
 
+def eps_joined(argv: list[str]) -> list[str]:
+    """`--eps -1e-6` as `--eps=-1e-6`: argparse reads a negative value with an exponent as
+    an option ("expected one argument"), so the check's own message about eps never came.
+    """
+    joined, rest = [], list(argv)
+    while rest:
+        item = rest.pop(0)
+        if item == "--eps" and rest and rest[0].startswith("-") and is_number(rest[0]):
+            item = f"--eps={rest.pop(0)}"
+        joined.append(item)
+    return joined
+
+def is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
 def main(argv=None) -> int:
     # Run as the site's package or as the one file the Check page offers.
     prog = "python -m snippets.check" if __package__ else None
@@ -91,7 +110,7 @@ def main(argv=None) -> int:
         action="store_true",
         help="a residual add fused with the norm: y, h = f(x, residual, weight)",
     )
-    args = parser.parse_args(argv)
+    args = parser.parse_args(eps_joined(sys.argv[1:] if argv is None else argv))
     try:
         report = check(
             load(args.target),
