@@ -1086,7 +1086,7 @@ def weightless(x, eps=1e-6):
 def test_a_norm_without_a_gain_is_checked_with_one_applied_after_it():
     report = check(weightless)
     assert report.passed, report.table()
-    assert report.conventions["weight"].startswith("none of its own")
+    assert report.conventions["weight"].startswith("no parameter of its own")
 
 
 def eps_required(x, weight, eps):
@@ -1461,7 +1461,7 @@ def test_a_module_with_a_bias_or_without_a_weight_is_checked():
     l2_norm = check(
         Llama4TextL2Norm
     )  # built as Cls(eps=...): its first argument is eps
-    assert l2_norm.passed and "none of its own" in l2_norm.conventions["weight"]
+    assert l2_norm.passed and "no parameter of its own" in l2_norm.conventions["weight"]
 
 
 def test_constructor_arguments_are_asked_for_and_taken_with_init():
@@ -1544,7 +1544,7 @@ def kernel_the_interpreter_cannot_run(x, weight, eps=1e-6):
 
 def test_a_scalar_gain_is_kept_and_an_interpreter_failure_is_named():
     report = check(ScalarGain)
-    assert report.passed and "none of its own" in report.conventions["weight"]
+    assert report.passed and "no parameter of its own" in report.conventions["weight"]
     with pytest.raises(
         UsageError, match="Triton's interpreter .* cannot run this kernel"
     ):

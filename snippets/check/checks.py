@@ -1192,7 +1192,7 @@ def check(
     name = name or getattr(target, "__name__", repr(target))
     if norm.weightless:
         found = {
-            "weight": "none of its own (checked with one applied after it)",
+            "weight": "no parameter of its own (checked with one applied after it)",
             **found,
         }
     if "form" in found:  # not an RMSNorm: one verdict that says what it is
