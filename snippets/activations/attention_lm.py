@@ -1,5 +1,6 @@
 """A tiny pre-RMSNorm causal language model whose attention computes its own logits, with
-or without QK-norm, so that training can record the largest logit and the entropy."""
+or without QK-norm (or Gemma 2's soft-cap), so that training can record the largest logit
+and the entropy."""
 
 import torch
 from torch import nn
@@ -7,9 +8,9 @@ from torch import nn
 from snippets.placement.tiny_lm import corpus, one_thread, training_steps
 
 class Attention(nn.Module):
-    def __init__(self, width, heads, qk_norm):
+    def __init__(self, width, heads, qk_norm, softcap=None):
         super().__init__()
-        self.heads, self.head_dim = heads, width // heads
+        self.heads, self.head_dim, self.softcap = heads, width // heads, softcap
         self.qkv = nn.Linear(width, 3 * width, bias=False)
         self.out = nn.Linear(width, width, bias=False)
         # QK-norm: one RMSNorm over each head's head_dim, for queries and for keys.
@@ -23,6 +24,8 @@ class Attention(nn.Module):
         q, k = self.q_norm(q), self.k_norm(k)
         q, k, v = (t.transpose(1, 2) for t in (q, k, v))
         logits = q @ k.transpose(-1, -2) / self.head_dim**0.5
+        if self.softcap:  # Gemma 2's: cap * tanh(logits / cap), after the scaling
+            logits = self.softcap * torch.tanh(logits / self.softcap)
         mask = torch.ones(length, length, dtype=torch.bool).tril()
         logits = logits.masked_fill(~mask, float("-inf"))
         p = logits.softmax(-1)
@@ -35,11 +38,11 @@ class Attention(nn.Module):
         return self.out(y)
 
 class Layer(nn.Module):
-    def __init__(self, width, heads, qk_norm):
+    def __init__(self, width, heads, qk_norm, softcap=None):
         super().__init__()
         self.norm1 = nn.RMSNorm(width, eps=1e-6)
         self.norm2 = nn.RMSNorm(width, eps=1e-6)
-        self.attention = Attention(width, heads, qk_norm)
+        self.attention = Attention(width, heads, qk_norm, softcap)
         self.mlp = nn.Sequential(
             nn.Linear(width, 4 * width), nn.GELU(), nn.Linear(4 * width, width)
         )
@@ -49,11 +52,15 @@ class Layer(nn.Module):
         return x + self.mlp(self.norm2(x))
 
 class AttentionLM(nn.Module):
-    def __init__(self, vocab, qk_norm, width=64, heads=4, layers=2, length=32):
+    def __init__(
+        self, vocab, qk_norm, width=64, heads=4, layers=2, length=32, softcap=None
+    ):
         super().__init__()
         self.embed = nn.Embedding(vocab, width)
         self.position = nn.Parameter(torch.randn(length, width) * 0.02)
-        self.layers = nn.ModuleList(Layer(width, heads, qk_norm) for _ in range(layers))
+        self.layers = nn.ModuleList(
+            Layer(width, heads, qk_norm, softcap) for _ in range(layers)
+        )
         self.final_norm = nn.RMSNorm(width, eps=1e-6)
         self.head = nn.Linear(width, vocab)
 
@@ -72,13 +79,13 @@ def logit_bound(attention):
     return (attention.head_dim**0.5 * gain_q * gain_k).item()
 
 @one_thread()
-def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0):
+def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0, softcap=None):
     """AdamW at a constant learning rate. Per step: the training loss, the largest
     attention logit magnitude of any layer, the lowest mean attention entropy of any layer, and
     with QK-norm the bound on the logits after the step."""
     ids, _, vocab = corpus(length)
     torch.manual_seed(seed)
-    model = AttentionLM(len(vocab), qk_norm, length=length)
+    model = AttentionLM(len(vocab), qk_norm, length=length, softcap=softcap)
     history = {"loss": [], "max_logit": [], "entropy": [], "bound": []}
     for loss in training_steps(model, ids, lr, steps, batch, length):
         attention = [layer.attention for layer in model.layers]

@@ -31,6 +31,7 @@ KOREAN = {
     "unigram model": "유니그램 모델",
     "bigram model": "바이그램 모델",
     "no QK-norm": "QK-norm 없음",
+    "soft-cap 50": "소프트 캡핑(상한값 50)",
     "QK-norm": "QK-norm",
     "largest attention logit": "가장 큰 어텐션 로짓",
     "logit (log scale)": "로짓(로그 스케일)",
