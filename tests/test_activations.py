@@ -54,6 +54,28 @@ def test_the_logit_bound_is_reached_when_keys_align_with_queries():
     assert attention.max_logit == pytest.approx(12.0, rel=1e-4)
 
 
+def test_gemma3s_bound_uses_its_scale_and_its_1_plus_w_gains():
+    """Gemma 3 scales logits by query_pre_attn_scalar ** -0.5 and applies 1 + w: the bound
+    is d * max|1 + w_q| * max|1 + w_k| / sqrt(query_pre_attn_scalar), reached by k = q."""
+    from transformers.models.gemma3.modeling_gemma3 import Gemma3RMSNorm
+
+    torch.manual_seed(4)
+    d, scalar = 16, 24.0  # a scalar other than head_dim
+    q_norm, k_norm = Gemma3RMSNorm(d, eps=1e-6), Gemma3RMSNorm(d, eps=1e-6)
+    with torch.no_grad():
+        q_norm.weight.uniform_(-3, 3)
+        k_norm.weight.uniform_(-3, 3)
+        q, k = torch.randn(32, d) * 100, torch.randn(32, d) * 100
+        logits = q_norm(q) @ k_norm(k).T * scalar**-0.5
+        gains = (1 + q_norm.weight).abs().max() * (1 + k_norm.weight).abs().max()
+        bound = d * gains / scalar**0.5
+        assert 0 < logits.abs().max() <= bound
+        q_norm.weight.fill_(1.0)  # gains 1 + w = 2, reached by a key equal to its query
+        k_norm.weight.fill_(0.5)
+        reached = q_norm(q[:1]) @ k_norm(q[:1]).T * scalar**-0.5
+    assert reached.item() == pytest.approx(d * 2 * 1.5 / scalar**0.5, rel=1e-4)
+
+
 def test_gemma2_caps_attention_logits_at_50():
     from transformers import Gemma2Config
     from transformers.models.gemma2 import modeling_gemma2
