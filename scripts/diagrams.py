@@ -330,9 +330,9 @@ def kernel(language: str) -> tuple[Drawing, str]:
             f'<rect x="20" y="{66 + 14 * row}" width="110" height="11" fill="{fill}" '
             f'stroke="{INK}" stroke-width="0.8"/>'
         )
-    d.text(138, 80, words["program"].format(p=0), anchor="start", size=12)
-    d.text(138, 108, words["program"].format(p=1), anchor="start", size=12)
-    d.text(138, 136, "…", anchor="start", size=12)
+    d.text(138, 80, words["program"].format(p=0), anchor="start", size=13)
+    d.text(138, 108, words["program"].format(p=1), anchor="start", size=13)
+    d.text(138, 136, "…", anchor="start", size=13)
     d.line((75, 182), (75, 208))
     d.box(190, 236, 240, 48, words["registers"], fill=NORM)
     d.line((190, 260), (190, 288))
@@ -367,7 +367,7 @@ def layer(d: Drawing, words, x, title, groups, top=0) -> float:
     lower; returns the height of the highest addition."""
     d.text(x + 140, top + 26, title, bold=True)
     d.text(x + 4, 565, words["layer_in"], anchor="start")
-    d.text(x + 4, top + 52, words["layer_out"], size=12, color=MUTED, anchor="start")
+    d.text(x + 4, top + 52, words["layer_out"], size=13, color=MUTED, anchor="start")
     d.line((x, 550), (x, top + 64))
     branch, y = x + 150, 530
     for boxes in groups:
@@ -426,7 +426,7 @@ def models(language: str, layout: str = "page") -> tuple[Drawing, str]:
     # The key: blue boxes are the norms (Gemma 3's q_norm and k_norm sit inside attention).
     d.box(key[0], key[1], 16, 12, "", fill=NORM)
     d.text(
-        key[0] + 14, key[1] + 5, words["norm_key"], size=12, color=MUTED, anchor="start"
+        key[0] + 14, key[1] + 5, words["norm_key"], size=13, color=MUTED, anchor="start"
     )
     return d, words["models"]
 
@@ -488,7 +488,7 @@ def beyond(language: str, layout: str = "page") -> tuple[Drawing, str]:
         with d.moved(*move):
             d.text(x + 80, 26, title, bold=True)
             d.text(x, 418, state)
-            d.text(x, 48, words["next"], size=12, color=MUTED)
+            d.text(x, 48, words["next"], size=13, color=MUTED)
     with deepnorm:  # Norm(α x + F(x)), F's weights started × β
         d.line((60, 400), (60, 322))
         d.box(60, 304, 56, 36, "× α")
