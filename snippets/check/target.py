@@ -152,18 +152,19 @@ class Subject:
         self.last_call["dtype"] = x.dtype
         shape = f"x of shape {tuple(x.shape)} in {x.dtype}"
         self.last_call["input"] = shape.replace("torch.", "")
+        y, not_a_tensor = None, None
         try:
-            y, returned = self._at_dim(x, weight, dtype), None
-        except TypeError as error:  # none returned: was the output written into x?
-            y, returned = None, error
+            y = self._at_dim(x, weight, dtype)
+        except TypeError as error:  # no tensor returned: was the output written into x?
+            not_a_tensor = error
         kept = (before == x) | (before.isnan() & x.isnan())
         if not kept.all():
             raise UsageError(
                 "it writes into its input x, which the checks reuse: check a function"
                 " that calls it on a copy, x.clone()"
             )
-        if returned is not None:
-            raise returned
+        if not_a_tensor is not None:
+            raise not_a_tensor
         if not torch.equal(weight_before, weight):
             raise UsageError(
                 "it writes into its weight on every call (a gain formed in place, as"
