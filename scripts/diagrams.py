@@ -97,10 +97,11 @@ class Drawing:
         for i, line in enumerate(lines):
             self.text(x, y + 16 * i, line, anchor=anchor, size=13, color=color)
 
-    def svg(self, title: str, split: int | None = None) -> str:
-        """The drawing; with `split`, a phone's version: the part right of x = split moved
-        below the part left of it, each clipped to its side (the panels side by side
-        become panels one above the other)."""
+    def svg(self, title: str, split: tuple[int, int] | None = None) -> str:
+        """The drawing; with `split` = (left, middle), a phone's version: the part between
+        x = left and middle, and below it the part right of middle, each clipped to its
+        side (the panels side by side become panels one above the other; `left` drops
+        the first panel's empty margin, which would make the version wider)."""
         markers = "".join(
             f'<marker id="head-{color[1:]}" viewBox="0 0 10 10" refX="9" refY="5" '
             f'markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" '
@@ -110,18 +111,21 @@ class Drawing:
         )
         width, height, body = self.width, self.height, "".join(self.parts)
         if split:
-            right = self.width - split
+            left, middle = split
+            right = self.width - middle
             markers += (
-                f'<clipPath id="left"><rect width="{split}" height="{height}"/></clipPath>'
-                f'<clipPath id="right"><rect x="{split}" width="{right}" '
+                f'<clipPath id="left"><rect x="{left}" width="{middle - left}" '
+                f'height="{height}"/></clipPath>'
+                f'<clipPath id="right"><rect x="{middle}" width="{right}" '
                 f'height="{height}"/></clipPath>'
             )
             body = (
-                f'<g clip-path="url(#left)">{body}</g>'
-                f'<g transform="translate({-split} {height})">'
+                f'<g transform="translate({-left} 0)">'
+                f'<g clip-path="url(#left)">{body}</g></g>'
+                f'<g transform="translate({-middle} {height})">'
                 f'<g clip-path="url(#right)">{body}</g></g>'
             )
-            width, height = max(split, right), 2 * height
+            width, height = max(middle - left, right), 2 * height
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
             f'{height}" width="{width}" height="{height}" role="img" '
@@ -438,12 +442,14 @@ ROUNDINGS = ["--RR", "--FR", "-FFR", "-RFR", "-FFR", "--FR", "F-FR", "R-FR"]
 
 # The table's layout: on a page, each convention's name beside its row of marks and the key
 # on one line; on a phone, the name above its row and the key one entry a line (split in
-# two, the table would lose its columns).
+# two, the table would lose its columns), 400 wide (see PHONE_SPLITS), the title at 13.
 LAYOUTS = {
-    "page": {"size": (780, 420), "columns": [400, 500, 600, 700], "rows": (96, 32),
-             "label": (20, 5), "line": (320, 730), "key": [(40, 380), (300, 380), (538, 380)]},
-    "phone": {"size": (440, 560), "columns": [140, 230, 320, 410], "rows": (108, 46),
-              "label": (20, -16), "line": (100, 430), "key": [(40, 488), (40, 514), (40, 540)]},
+    "page": {"size": (780, 420), "title": 14, "columns": [400, 500, 600, 700],
+             "rows": (96, 32), "label": (20, 5), "line": (320, 730),
+             "key": [(40, 380), (300, 380), (538, 380)]},
+    "phone": {"size": (400, 560), "title": 13, "columns": [95, 190, 285, 370],
+              "rows": (108, 46), "label": (20, -16), "line": (60, 390),
+              "key": [(40, 488), (40, 514), (40, 540)]},
 }  # fmt: skip
 KEY_WORDS = {"R": "rounded", "F": "kept", "-": "absent"}
 
@@ -452,7 +458,7 @@ def rounding(language: str, layout: str = "page") -> tuple[Drawing, str]:
     words, at = WORDS[language], LAYOUTS[layout]
     width, height = at["size"]
     d = Drawing(width, height, language)
-    d.text(width // 2, 26, words["rounding"], bold=True)
+    d.text(width // 2, 26, words["rounding"], size=at["title"], bold=True)
     for x, step in zip(at["columns"], words["steps"]):
         d.text(x, 62, step, size=13)
     (top, gap), (dx, dy), (start, end) = at["rows"], at["label"], at["line"]
@@ -547,9 +553,10 @@ DIAGRAMS = {
     "rounding_conventions": rounding,
     "beyond_blocks": beyond,
 }
-# Where a phone's version splits a diagram of two panels side by side: between pre-norm
-# and post-norm, the forward and the backward.
-PHONE_SPLITS = {"placement_norms": 425, "kernel_data_flow": 378}
+# Where a phone's version splits a diagram of two panels side by side (left, middle):
+# between pre-norm and post-norm, the forward and the backward. At most about 420 wide:
+# fitted to a 390 px phone's 358 px column, 13-unit text stays above 11 px.
+PHONE_SPLITS = {"placement_norms": (25, 420), "kernel_data_flow": (0, 378)}
 # A phone's version drawn apart, where splitting would not do: the table of rounding
 # conventions, Beyond's blocks, two by two, one above another, and the two model layers,
 # LLaMA's shorter one without its empty stream.

@@ -1,5 +1,6 @@
 """The diagrams (scripts/diagrams.py): each drawn in both languages, the files what the script
-writes, and each shown with a description on its page in both languages."""
+writes, each shown with a description on its page in both languages, and each phone version
+narrow enough to keep its text readable."""
 
 import re
 
@@ -47,3 +48,18 @@ def test_each_page_shows_its_diagram_in_its_language(name, language):
     assert svg.name in shown, f"{language}/{PAGES[name]} does not show {svg.name}"
     alt = shown[svg.name]
     assert len(alt.split()) >= 20 and bool(HANGUL.search(alt)) == (language == "ko")
+
+
+# The article's column on a 390 px phone (Playwright's iPhone-sized screen in the browser
+# tests), where a phone version is fitted to the column.
+PHONE_COLUMN = 358
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("name", PAGES)
+def test_a_phone_version_shows_its_smallest_text_at_11_px_or_more(name, language):
+    svg = diagrams.path(name, language, phone=True).read_text(encoding="utf-8")
+    width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg)[1])
+    smallest = min(float(size) for size in re.findall(r'font-size="([\d.]+)"', svg))
+    shown = smallest * min(1.0, PHONE_COLUMN / width)
+    assert shown >= 11, f"{name} ({language}): {smallest:g}-unit text at {shown:.1f} px"
