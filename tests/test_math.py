@@ -1,7 +1,7 @@
 """The Math page's code: the two orders of summing a row round as the page says, and Triton's
 tl.sum adds in the dtype it is given (why the kernel casts each row to float32 first); and
-the formulas the page states without printing them: the output's length and mean, and the
-matrix a residual connection between rotated blocks takes."""
+the formulas the page states without printing them: the output's length and mean, and
+SliceGPT's rotated blocks (the gains folded, each residual connection given Q_{l-1}^T Q_l)."""
 
 import math
 
@@ -85,12 +85,52 @@ def test_the_outputs_mean_is_the_inputs_mean_over_its_rms():
     assert torch.isclose(y.mean(), x.mean() / rms, rtol=1e-12)
 
 
-def test_a_residual_connection_between_rotated_blocks_takes_q_prev_t_q():
-    """SliceGPT: the stream leaves block l - 1 as h Q_{l-1}; times Q_{l-1}^T Q_l it is the
-    stream block l reads, h Q_l."""
+def pre_norm_network(tokens, embedding, blocks, final_gain, head, residuals=None):
+    """Pre-RMSNorm blocks (each: a gain, a weight that reads the normalized stream, one
+    that writes into it, ReLU between), a final norm and a head. `residuals[l]`, where
+    given, multiplies the stream before block l, as a rotated model's connections do."""
+    h = embedding[tokens]
+    for index, (gain, read, write) in enumerate(blocks):
+        if residuals is not None:
+            h = h @ residuals[index]
+        norm = torch.nn.functional.rms_norm(h, (h.shape[-1],), gain, eps=1e-6)
+        h = h + torch.relu(norm @ read) @ write
+    return torch.nn.functional.rms_norm(h, (h.shape[-1],), final_gain, eps=1e-6) @ head
+
+
+def test_rotated_blocks_with_folded_gains_and_q_prev_t_q_connections_match():
+    """SliceGPT, as the page states it: each block's gain folded into the weight that reads
+    the norm (the norm's gain then 1), a rotation Q_l per block folded into the weights
+    that read (Q_l^T in front) and write (Q_l after), the embedding written as E Q_1, and
+    each residual connection given Q_{l-1}^T Q_l: the outputs do not change. The same with
+    Q_l^T Q_{l-1} on the connections does."""
     torch.manual_seed(0)
-    h = torch.randn(5, 16, dtype=torch.float64)
-    q_prev, q_next = (
-        torch.linalg.qr(torch.randn(16, 16, dtype=torch.float64))[0] for _ in range(2)
-    )
-    assert torch.allclose(h @ q_prev @ (q_prev.T @ q_next), h @ q_next, atol=1e-12)
+    d, hidden, vocab, depth = 16, 32, 50, 3
+
+    def random(*shape):
+        return torch.randn(*shape, dtype=torch.float64) / shape[0] ** 0.5
+
+    embedding, head = random(vocab, d), random(d, vocab)
+    blocks = [
+        (1 + random(d), random(d, hidden), random(hidden, d)) for _ in range(depth)
+    ]
+    final_gain = 1 + random(d)
+    q = [torch.linalg.qr(random(d, d))[0] for _ in range(depth)]
+    ones = torch.ones(d, dtype=torch.float64)
+    rotated = [
+        (ones, q_l.T @ torch.diag(gain) @ read, write @ q_l)
+        for q_l, (gain, read, write) in zip(q, blocks)
+    ]
+    eye = torch.eye(d, dtype=torch.float64)
+    tokens = torch.randint(vocab, (7,))
+    original = pre_norm_network(tokens, embedding, blocks, final_gain, head)
+
+    def rotated_output(residuals):
+        folded_head = q[-1].T @ torch.diag(final_gain) @ head
+        e = embedding @ q[0]
+        return pre_norm_network(tokens, e, rotated, ones, folded_head, residuals)
+
+    right = [eye] + [q[i - 1].T @ q[i] for i in range(1, depth)]
+    wrong = [eye] + [q[i].T @ q[i - 1] for i in range(1, depth)]
+    assert torch.allclose(rotated_output(right), original, atol=1e-10)
+    assert not torch.allclose(rotated_output(wrong), original, atol=1e-3)

@@ -37,10 +37,12 @@ with torch.no_grad():
 change = (embedding.weight - original).abs().max()
 print(f"tied head: the embedding moved by up to {change:.4f}")
 #> tied head: the embedding moved by up to 2.3106
-# Untie first: the head gets its own folded copy and the embedding stays as it was.
+# Untie first: the head gets a tensor of its own (a copy: a Parameter made from the
+# embedding's tensor would share it), folded in place as above; the embedding stays.
 with torch.no_grad():
-    embedding.weight.copy_(original)
-head.weight = torch.nn.Parameter(original * gain)
+    embedding.weight.copy_(original)  # undo the fold above
+    head.weight = torch.nn.Parameter(embedding.weight.detach().clone())
+    head.weight.mul_(gain)
 print(torch.allclose(head(rms_norm(x, eps)), rms_norm(x, eps, gain) @ original.T))
 #> True
 print(torch.equal(embedding.weight, original))

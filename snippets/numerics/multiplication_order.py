@@ -17,7 +17,7 @@ lines = [f"{'n':>5}{'order':>10}{'outputs differ from (x r) w':>30}{'max ulps':>
 for n in (2880, 5376, 7168):  # the widths of GPT-OSS, Gemma 3 27B and DeepSeek-V3
     w = (torch.rand(n) + 0.5).bfloat16().float()
     x = torch.randn(1024, n).bfloat16().float()
-    r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+    r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)  # the page's r^-1
     out = {name: order(x, r, w).bfloat16() for name, order in orders.items()}
     for name in ("x (r w)", "(x w) r"):
         distance = ulps(out[name], out["(x r) w"])
