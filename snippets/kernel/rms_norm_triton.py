@@ -223,7 +223,7 @@ def rms_norm_backward_wide_kernel(
 # at 32768 (184), 24 to 1200 for the backward's short-row tiles (200 to 2312 adding dh),
 # and none for rows of 1024 to 8192 and for the wide kernels alone. Spilled values are
 # still right, at the cost of traffic; each spilling setting but the untimed 512 measured
-# the fastest tried.
+# the fastest tried, for the norm alone (the fused add and norm reuse it, unswept).
 # Longer rows than each table's last line go to the wide kernels, which loop over chunks.
 
 # Forward: (largest BLOCK_N, rows per program, num_warps). Picked on an H100 (bfloat16): from

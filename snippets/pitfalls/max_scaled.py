@@ -15,7 +15,7 @@ def mean_float16(t):
 def rms_norm_float16(x, weight, eps=1e-5):
     """RMSNorm with every operation in float16. Each row is divided by its largest
     magnitude m, so the squares lie in [0, 1] and sum to at most n; eps is divided by m^2,
-    written (sqrt(eps) / m)^2: m^2 overflows float16 past m = 256, and eps (1e-5, 1e-6) is
+    written (sqrt(eps) / m)^2: m^2 overflows float16 from m = 256, and eps (1e-5, 1e-6) is
     subnormal there while sqrt(eps) is a normal value. m is at least sqrt(eps) / 128, so that
     the term stays near 16384; below that eps sets the output anyway, and an all-zero row
     gives zeros."""
