@@ -81,17 +81,24 @@ def logit_bound(attention):
 @one_thread()
 def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0, softcap=None):
     """AdamW at a constant learning rate. Per step: the training loss, the largest
-    attention logit magnitude of any layer, the lowest mean attention entropy of any layer, and
-    with QK-norm the bound on the logits after the step."""
+    attention logit magnitude of each layer and of any layer, the lowest mean attention
+    entropy of any layer, and with QK-norm each layer's logit bound after the step."""
     ids, _, vocab = corpus(length)
     torch.manual_seed(seed)
     model = AttentionLM(len(vocab), qk_norm, length=length, softcap=softcap)
-    history = {"loss": [], "max_logit": [], "entropy": [], "bound": []}
+    history = {
+        "loss": [],
+        "max_logit": [],
+        "entropy": [],
+        "layer_logits": [],
+        "bounds": [],
+    }
     for loss in training_steps(model, ids, lr, steps, batch, length):
         attention = [layer.attention for layer in model.layers]
         history["loss"].append(loss)
-        history["max_logit"].append(max(a.max_logit for a in attention))
+        history["layer_logits"].append([a.max_logit for a in attention])
+        history["max_logit"].append(max(history["layer_logits"][-1]))
         history["entropy"].append(min(a.entropy for a in attention))
         if qk_norm:  # |logit| <= sqrt(head_dim) max|gain_q| max|gain_k|, see the page
-            history["bound"].append(max(logit_bound(a) for a in attention))
+            history["bounds"].append([logit_bound(a) for a in attention])
     return history

@@ -30,10 +30,13 @@ for name, run in runs.items():
     #> no QK-norm           1.52     2.51  True          True            False
     #> soft-cap 50          1.52     2.51  False         False           True
     #> QK-norm              3.35      2.2  False         False           True
-bound = runs["QK-norm"]["bound"]
-within = all(a <= b for a, b in zip(runs["QK-norm"]["max_logit"][1:], bound))
-print(f"QK-norm: every logit within sqrt(head_dim) max|gain_q| max|gain_k|: {within}")
-#> QK-norm: every logit within sqrt(head_dim) max|gain_q| max|gain_k|: True
+# Each layer's largest logit at each step, against that layer's bound from its gains
+# after the step before.
+logits, bounds = runs["QK-norm"]["layer_logits"][1:], runs["QK-norm"]["bounds"]
+pairs = [(a, b) for step in zip(logits, bounds) for a, b in zip(*step)]
+within = all(a <= b for a, b in pairs)
+print(f"QK-norm: each layer within sqrt(head_dim) max|gain_q| max|gain_k|: {within}")
+#> QK-norm: each layer within sqrt(head_dim) max|gain_q| max|gain_k|: True
 # With unit gains the bound is sqrt(head_dim) itself.
 print(f"bound with unit gains: {16**0.5:.1f} at head_dim 16, {128**0.5:.1f} at 128")
 #> bound with unit gains: 4.0 at head_dim 16, 11.3 at 128

@@ -44,8 +44,10 @@ def run_and_record(model):
     seen = {}
 
     def record(module, args, kwargs, output, name):
+        # The first call only: Llama 4's one qk_norm runs on the queries, then the keys.
         received = args[0] if args else kwargs["hidden_states"]
-        seen[name] = (received, output[0] if isinstance(output, tuple) else output)
+        returned = output[0] if isinstance(output, tuple) else output
+        seen.setdefault(name, (received, returned))
 
     watched = dict(model.layers[0].named_modules())
     # Llama 4 calls its MLP feed_forward, and has one qk_norm for queries and keys.
