@@ -13,6 +13,6 @@ print(y.pow(2).mean(dim=-1).sqrt())
 #> tensor([1.0000, 1.0000, 1.0000, 1.0000])
 # ... but its mean is not 0: RMSNorm rescales, it does not re-center. Each row's mean
 # comes out as its mean over its RMS: near 1 for the first row, whose values are all
-# close to 3.0, smaller for the rows whose spread is larger.
+# close to 3.0, below 1 for the others, where 8 random values' own mean counts too.
 print(y.mean(dim=-1))
 #> tensor([0.9995, 0.9754, 0.1292, 0.4594])
