@@ -791,6 +791,85 @@ def test_the_half_check_fails_an_output_in_another_dtype_and_measures_it():
     assert "float16 wrong (error 0.0 ulp, out float32, not float16)" in half.detail
 
 
+def in_float32(x, weight, eps):
+    x = x.float()
+    return weight.float() * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+def float32_for_one_row(x, weight, eps=1e-6):
+    # A decode path that forgets the cast back: float32 out for a single row.
+    y = in_float32(x, weight, eps)
+    return y if x.numel() == x.shape[-1] else y.to(x.dtype)
+
+
+class Float32WhenServing(torch.nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps = torch.nn.Parameter(torch.ones(n)), eps
+
+    def forward(self, x):
+        y = in_float32(x, self.weight, self.eps)
+        return y.to(x.dtype) if self.training else y
+
+
+@pytest.mark.parametrize(
+    "target, path",
+    [
+        (float32_for_one_row, "one row at a time"),
+        (Float32WhenServing, "in eval mode under inference_mode"),
+    ],
+)
+def test_the_half_check_fails_another_dtype_on_one_path_and_names_the_path(
+    target, path
+):
+    (half,) = [v for v in check(target).verdicts if v.check == "half"]
+    assert half.passed is False
+    assert f"out float32 {path}, not bfloat16" in half.detail
+
+
+class EpsKeptUnderAnotherName(torch.nn.Module):
+    """Declares 1e-6 in its constructor, keeps it as `_eps`, and adds a 1e-5 of its own."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self._eps = torch.nn.Parameter(torch.ones(n)), eps
+
+    def forward(self, x):
+        return in_float32(x, self.weight, 1e-5).to(x.dtype)
+
+
+def test_a_classs_constructor_default_is_its_declared_eps():
+    (eps,) = [v for v in check(EpsKeptUnderAnotherName).verdicts if v.check == "eps"]
+    assert eps.passed is False
+    assert "uses eps 1e-05, declares 1e-06" in eps.detail
+
+
+def refuses_float16(x, weight, eps=1e-6):
+    if x.dtype == torch.float16:
+        raise TypeError("float16 is not supported")
+    return in_float32(x, weight, eps).to(x.dtype)
+
+
+def test_a_clear_refusal_of_float16_is_reported_and_bfloat16_still_checked():
+    (half,) = [v for v in check(refuses_float16).verdicts if v.check == "half"]
+    assert half.passed is True
+    assert "bfloat16 ok" in half.detail
+    assert "refuses float16 input (TypeError: float16 is not supported)" in half.detail
+
+
+def float32_only(x, weight, eps=1e-6):
+    if x.dtype != torch.float32:
+        raise TypeError(f"{x.dtype} is not supported: float32 only")
+    return in_float32(x, weight, eps)
+
+
+def test_a_float32_only_kernel_is_told_why_it_cannot_be_checked():
+    with pytest.raises(
+        UsageError, match="rounding on bfloat16 rows, so a kernel for float32"
+    ):
+        check(float32_only)
+
+
 def computed_elsewhere(x, weight, eps=1e-6):
     # Code in another language, reached through its buffers (here NumPy's float32, as
     # ctypes or pybind11 would hand them over): no autograd through it.
@@ -2371,3 +2450,35 @@ def test_a_weight_kept_from_an_earlier_call_is_named_by_the_form_check():
     [form] = check(cached_weight).verdicts
     assert form.check == "form" and form.passed is False
     assert "the weight given is not the one applied" in form.detail
+
+
+class TwoGains(torch.nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps = torch.nn.Parameter(torch.ones(n)), eps
+        self.weight2 = torch.nn.Parameter(torch.ones(n))
+
+    def forward(self, x):
+        return in_float32(x, self.weight * self.weight2, self.eps).to(x.dtype)
+
+
+class TakesNoSize(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(64))
+
+    def forward(self, x):
+        return in_float32(x, self.weight, 1e-6).to(x.dtype)
+
+
+@pytest.mark.parametrize(
+    "target, words",
+    [
+        (TwoGains, "not named as a bias (bias, beta): weight2"),
+        (TakesNoSize, "it takes no size: pass a function f(n) that builds it"),
+    ],
+    ids=lambda t: getattr(t, "__name__", ""),
+)
+def test_a_module_the_checker_cannot_build_or_read_is_told_why(target, words):
+    with pytest.raises(UsageError, match=re.escape(words)):
+        check(target)

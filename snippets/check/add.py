@@ -65,7 +65,7 @@ def check_add(norm, found, device):
     }
     if not norm.init:  # --init sets the arguments for 64 features
         big, dtype = [1.0] * LARGE_BATCH, dtypes[-1]  # bfloat16, as a model's prefill
-        cases[f"in a batch of {LARGE_BATCH} rows of {WIDE}"] = (
+        cases[f"in a batch of {LARGE_BATCH} rows of {WIDE} features"] = (
             rows(big, device, dtype, seed=48, n=WIDE),
             rows(big, device, dtype, seed=49, n=WIDE),
             norm.at_width(WIDE),

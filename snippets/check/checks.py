@@ -70,7 +70,8 @@ def check_forward(norm, found, device):
         # Every row compared: a kernel may leave the last rows of a batch unwritten.
         batch = torch.cat([wide, filler])
         y = norm.at_width(WIDE)(batch, w)
-        errors[f"in a batch of {LARGE_BATCH} rows of {WIDE}"] = error(y, batch, w)
+        in_batch = f"in a batch of {LARGE_BATCH} rows of {WIDE} features"
+        errors[in_batch] = error(y, batch, w)
     # --8<-- [start:forward_bound]
     # Each row's error relative to its largest output, in float32 (float64 targets: 1e-12).
     bound = 1e-12 if trained.dtype == torch.float64 else 1e-5
@@ -243,7 +244,7 @@ HALF_GRADIENT = 0.1
 def half_errors(norm, found, device, dtype, n):
     """The names of the rows tried, of n features, the relative error of each (inf for
     NaN) for each way of calling the norm (all rows at once, keyed "", first), and the
-    output's dtype. A norm may take another path called on one row (a decode step), on a
+    output's dtype each way. A norm may take another path called on one row (a decode step), on a
     large batch, or as a model serves, and its backward may lose what its forward keeps;
     such a path, or half precision itself, may also drop, move or replace eps: that shows
     on rows of mean square eps and 9 eps (eps inside) and on an all-zero row."""
@@ -292,6 +293,8 @@ def half_errors(norm, found, device, dtype, n):
     given = x[:-1].clone().requires_grad_()
     y = norm(given, w, dtype=dtype)
     errors["while recording gradients"] = relative(y.detach(), ref[: len(given)])
+    dtypes = {way: out.dtype for way, out in outputs.items()}
+    dtypes["while recording gradients"] = y.dtype
     if y.requires_grad:  # scaled to the outputs' bound: HALF_GRADIENT is 3 ulps here
         upstream = rows([1.0] * len(given), device, dtype, seed=26, n=n)
         upstream = upstream.t().contiguous().t()  # the same values, column-major
@@ -310,7 +313,7 @@ def half_errors(norm, found, device, dtype, n):
         off = torch.where(fits, off, 0.0)
         ulp = torch.finfo(dtype).eps
         errors["input gradient"] = (off * 3 * ulp / HALF_GRADIENT).tolist()
-    return names, errors, y.dtype
+    return names, errors, dtypes
 
 def how_wrong(ulps, ulp):
     """A row's largest output error, in words where the row is lost."""
@@ -319,8 +322,13 @@ def how_wrong(ulps, ulp):
     # An error of the whole value or more: zeros (overflow) or garbage, not rounding.
     return "all lost" if ulps * ulp >= 1 else f"{ulps:.{0 if ulps >= 10 else 1}f} ulp"
 
+# Why an all-zero row fails in float16 alone; not said where it fails in bfloat16 too (a 0 / 0
+# in every dtype, which the zero rows check names).
+FLOAT16_ZERO_ROW = ", where an eps or clamp too small for float16 rounds to 0"
+
 def check_half(norm, found, device):
     details, failed, unreliable = [], False, False
+    refusals = []  # a dtype the norm refuses with a clear error: reported, not failed
     rows_failed = False  # rows wrong, not only the output's dtype
     in_3d = True  # whether the norm took the 3-D inputs (one that refuses fails shapes)
     graded = False  # whether an input gradient was compared (none without autograd)
@@ -330,13 +338,26 @@ def check_half(norm, found, device):
         ulp, short = torch.finfo(dtype).eps, str(dtype).removeprefix("torch.")
         errors, wrong, wrong_widths, outs, lost = [], [], [], set(), True
         ways, gradient = [], 0.0  # the ways of calling it that go wrong; dx's error
+        other_dtype = {}  # the ways of calling it that return another dtype: which
         worst = {}  # each wrong row's largest output error, in ulps
+        dtype_refused = False
         for n in widths:
             target = norm if n == N else norm.at_width(n)
-            names, by_way, out = half_errors(target, found, device, dtype, n)
+            try:
+                names, by_way, out_dtypes = half_errors(target, found, device, dtype, n)
+            except REFUSALS as error:
+                # A refusal names the dtype; another error (a crash) fails below.
+                if short not in str(error) and "half" not in str(error).lower():
+                    raise
+                refusals.append(f"refuses {short} input ({said(error)})")
+                dtype_refused = True
+                break
             graded |= "input gradient" in by_way
             in_3d &= "as (1, tokens, features)" in by_way
-            outs.add(str(out).removeprefix("torch."))
+            for way, out_dtype in out_dtypes.items():
+                outs.add(name := str(out_dtype).removeprefix("torch."))
+                if out_dtype != dtype:
+                    other_dtype[way or "at once"] = name
             scaled = by_way.get("input gradient", [0.0])
             gradient = max(gradient, max(scaled) * HALF_GRADIENT / (3 * ulp))
             errors += [e for way, at_n in by_way.items() if way != "input gradient"
@@ -355,6 +376,8 @@ def check_half(norm, found, device):
                     lost &= all(e >= 0.5 for e in past if not e <= 3 * ulp)
             wrong += [row for row in rows_wrong if row not in wrong]
             wrong_widths += [str(n)] if rows_wrong else []
+        if dtype_refused:
+            continue
         out = ", ".join(sorted(outs))
         bad = bool(wrong) or outs != {short}  # the input's dtype out, as a layer's
         truncated = max(errors) <= TRUNCATION * 3 * ulp and gradient <= HALF_GRADIENT
@@ -374,8 +397,10 @@ def check_half(norm, found, device):
             continue
         failed |= bad
         rows_failed |= bool(wrong)
+        if 0 < len(other_dtype) < len(out_dtypes):  # some paths only: name them
+            out = " and ".join(f"{name} {way}" for way, name in other_dtype.items())
         detail = f"error {max(errors) / ulp:.1f} ulp, out {out}"
-        if out != short:
+        if outs != {short}:
             detail += f", not {short}"
         if wrong:
             named = [f"{r} ({how_wrong(worst[r], ulp)})" if r in worst else r
@@ -397,7 +422,7 @@ def check_half(norm, found, device):
                 if EPS_ROWS in wrong:
                     detail += " or to less than its smallest normal, 6.1e-05"
             elif dtype == torch.float16 and wrong == [ZERO_ROW]:
-                detail += ", where an eps or clamp too small for float16 rounds to 0"
+                detail += FLOAT16_ZERO_ROW
         details.append(f"{short} {'wrong' if bad else 'ok'} ({detail})")
     # What was tried, said where all went well: a failure's line keeps to what failed.
     tried = (
@@ -414,13 +439,19 @@ def check_half(norm, found, device):
             else "; forward only (its output has no gradient)"
         )
     )
+    if ZERO_ROW in wrong:  # bfloat16's, the last dtype: not float16's own problem
+        details = [detail.replace(FLOAT16_ZERO_ROW, "") for detail in details]
     # A right output in another dtype is a matter of where the norm casts.
     upcast = rows_failed or not failed
+    see = f"pitfalls/#{'no-float32-upcast' if upcast else 'cast-order-and-the-output-dtype'}"
+    if not details:  # both half dtypes refused: nothing checked
+        return Verdict("half", None, "; ".join(refusals), see)
+    notes = refusals + ([refused] if refused else [])
     return Verdict(
         "half",
         False if failed else (None if unreliable else True),
-        "; ".join(details + ([refused] if refused else [])) + ("" if failed else tried),
-        f"pitfalls/#{'no-float32-upcast' if upcast else 'cast-order-and-the-output-dtype'}",
+        "; ".join(details + notes) + ("" if failed else tried),
+        see,
     )
 
 def check_mixed(norm, found, device):
@@ -1092,6 +1123,7 @@ def runs_channel_first(norm, device) -> bool:
 def call_hint(error, norm, device) -> str:
     """What to do when calling the target as norm(x, weight) raised `error`."""
     words = str(error).lower()
+    dtype = norm.last_call.get("dtype")  # read first: a hint's own calls replace it
     if isinstance(norm, AddSubject) and isinstance(error, TypeError):
         return "; is it a residual add fused with the norm? If not, drop --add"
     if "required positional argument" in words and "residual" in words:
@@ -1118,13 +1150,18 @@ def call_hint(error, norm, device) -> str:
             " last dim takes any number of leading ones (the checker passes 1-D to 4-D"
             " inputs): read the size as x.shape[-1]"
         )
-    # The conventions are worked out on float32 rows, which a half-precision kernel refuses.
-    first = norm.last_call.get("dtype") == torch.float32
-    if first and "float16" in words and "float32" in words:
+    # The conventions are worked out on float32 rows, which a half-precision kernel refuses,
+    # and the rounding on bfloat16 rows, which a float32 kernel refuses.
+    if dtype == torch.float32 and "float16" in words and "float32" in words:
         return (
             "; the checker works out the conventions on float32 rows first, so a kernel"
             " for float16 or bfloat16 only cannot be checked as it is (the Check page's"
             " limits)"
+        )
+    if dtype == torch.bfloat16 and "bfloat16" in words:
+        return (
+            "; the checker works out the rounding on bfloat16 rows, so a kernel for"
+            " float32 only cannot be checked as it is (the Check page's limits)"
         )
     if isinstance(error, RuntimeError) and "must match the size of tensor" in words:
         # x.pow(2).mean(-1) is (rows,): against (rows, features) it broadcasts wrong.

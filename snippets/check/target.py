@@ -92,6 +92,10 @@ class Subject:
                     getattr(self.module, name, None), float
                 ):
                     self.declared_eps = getattr(self.module, name)
+            # Else the constructor's default, as a function's: kept under another name.
+            default = getattr(takes.get(self.eps_argument), "default", None)
+            if self.declared_eps is None and isinstance(default, float):
+                self.declared_eps = default
         elif callable(obj):
             if self.init:
                 raise UsageError(f"--init: {obj.__name__} is a function, not a class")
@@ -278,9 +282,9 @@ def _tensor_like(y, x):
 
 def _gain(module, n, name):
     """The name of a module's gain, its parameter of shape (n,) named weight (or scale,
-    gamma, g), else its only one; and the others of that shape (a bias), held at zero.
-    None for a module with no parameter, or only scalars (a scalar gain, kept as built):
-    it is checked as f(x) is, with a weight applied after it."""
+    gamma, g), else its only one; and the others of that shape, named as a bias, held at
+    zero. None for a module with no parameter, or only scalars (a scalar gain, kept as
+    built): it is checked as f(x) is, with a weight applied after it."""
     shaped = [k for k, p in module.named_parameters() if p.shape == (n,)]
     named = ("weight", "scale", "gamma", "g")
     gains = [k for k in shaped if k.split(".")[-1] in named] or shaped
@@ -291,7 +295,18 @@ def _gain(module, n, name):
             f"{name}({n}): no single gain of shape ({n},) among its parameters ({found})"
         )
     gain = gains[0] if gains else None
-    return gain, [k for k in shaped if k != gain]
+    held = [k for k in shaped if k != gain]
+    # Held at zero, a second gain (w * w2) would zero the output: say so instead.
+    biases = ("bias", "beta", "b", "shift")
+    unknown = [k for k in held if k.split(".")[-1] not in biases]
+    if unknown:
+        raise UsageError(
+            f"{name}({n}): besides its gain {gain}, parameters of shape ({n},) not named"
+            f" as a bias (bias, beta): {', '.join(unknown)}; the checker applies one gain"
+            " and holds a bias at zero: check it through a function of (x, weight) that"
+            " applies the others"
+        )
+    return gain, held
 
 def _eps_hint(takes, eps_argument, eps) -> str:
     """What to pass when the target requires an eps and none was given."""
@@ -306,6 +321,11 @@ def _init_hint(error, takes, eps_argument) -> str:
         return (
             ": it is built from a configuration object: pass a function f(n) that"
             " builds it, with --factory"
+        )
+    if "positional argument" in str(error) and "were given" in str(error):
+        return (
+            ": it takes no size: pass a function f(n) that builds it for n features,"
+            " with --factory"
         )
     missing = re.findall(r"'(\w+)'", str(error)) if "required" in str(error) else []
     options = " ".join(
