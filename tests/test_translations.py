@@ -76,6 +76,9 @@ STYLE = {
     ),
     "a semicolon (split the sentence or make a list)": re.compile(r";"),
     "'~' for a range (write 'A에서 B' or 'A부터 B까지')": re.compile(r"\w~\S"),
+    "a sentence that opens with 이것은, 이것이 or 이는 (name what it refers to)": re.compile(
+        r"(?:^|[.)] )(?:이것은|이것이|이는) ", re.MULTILINE
+    ),
 }
 
 
