@@ -175,8 +175,8 @@ WORDS = {
             "forward+backward": "the bare launches of the forward and backward kernels",
         },
         "bare_case": "{us} µs, bare {bare} µs",
-        "host_close": "; decided by {margin} µs, less than the 10 µs by which the two GPUs' "
-        "hosts differ: not settled",
+        "host_close": "; decided by {margin} µs, less than the two GPUs' hosts differ by "
+        "(over 10 µs): not settled",
         "ceiling": "No figure above {limit}% of its copy (rows, QK-norm rows, wide rows: "
         "every dtype, implementation, pass and timing)",
         "figure_case": "{name}, {where}, {mode}, {timing}",
@@ -341,9 +341,10 @@ WORDS = {
         "headline_reference": "N = {n}에서는 F.rms_norm이 가장 빠른 구현{unsettled}이며, 이 "
         "사이트의 커널은 F.rms_norm의 {x}배 속도{end}",
         "headline_unsettled": "(2위와 라운드 범위가 겹침)",
-        # One sentence per timing, its qualifier over every N: the sayings joined.
-        "headline_join": ", ",
-        "headline_ends": ("이고", "입니다"),
+        # A sentence per N, the timing's qualifier opening the first: Korean reads a
+        # chain of -이며/-이고 clauses as one long run-on.
+        "headline_join": ". ",
+        "headline_ends": ("입니다", "입니다"),
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N(행 길이)",
         "alt": "{dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 그린 "
@@ -403,7 +404,7 @@ WORDS = {
         },
         "bare_case": "{us} µs, 커널만 띄우면 {bare} µs",
         "host_close": ". 다만 판정을 가른 차이({margin} µs)가 두 GPU의 호스트에서 커널만 "
-        "띄운 시간의 차이(10 µs)보다 작아 이 판정은 확정되지 않았습니다",
+        "띄운 시간의 차이(10 µs 넘게)보다 작아 이 판정은 확정되지 않았습니다",
         "ceiling": "일반 행, QK-norm 행, 긴 행의 모든 dtype, 구현, 패스, 측정 방식에서 어떤 "
         "수치도 복사 대비 {limit}%를 넘지 않음",
         "figure_case": "{name}, {where}, {mode}, {timing}",
@@ -450,7 +451,7 @@ WORDS = {
         "{dtype} 복사 {count}개의 시간을 '바이트 ÷ 대역폭 + 호출마다 드는 고정 비용'의 "
         "직선으로 맞추면 모든 복사가 직선에서 {worst} µs 이내에 놓이며, 대역폭은 "
         "{gbps} GB/s{peak}, 고정 비용은 호출당 {fixed} µs입니다. 이 고정 비용은 일반 행에서 "
-        "가장 작은 복사 시간({smallest} µs)의 {share}이므로, 작은 입력에서는 복사 대비 %에 "
+        "가장 작은 복사 시간({smallest} µs)의 {share}이므로, 작은 입력에서는 복사 대비 백분율에 "
         "대역폭뿐 아니라 바이트와 무관하게 호출마다 드는 비용도 섞입니다(그 비용이 커널 "
         "런치 때문인지 시간 측정 자체의 오버헤드 때문인지는 재지 않았습니다).",
         "copy_fit_peak": "(데이터시트 대역폭의 {percent})",
