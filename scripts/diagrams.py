@@ -592,5 +592,8 @@ def write(folder: Path = FOLDER) -> list[Path]:
 
 
 if __name__ == "__main__":
+    import argparse
+
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     for written in write():
         print(f"wrote {written.relative_to(ROOT)}")

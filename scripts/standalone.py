@@ -436,5 +436,11 @@ _written: dict[Path, dict[Path, str]] = {}
 
 
 if __name__ == "__main__":
-    for argument in sys.argv[1:]:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "files", nargs="+", help="snippet files, such as snippets/x/y.py"
+    )
+    for argument in parser.parse_args().files:
         print(standalone(Path(argument).read_text(encoding="utf-8"), argument), end="")
