@@ -8,7 +8,7 @@ page's (snippets/placement/tiny_lm.py).
 # --8<-- [start:knobs]
 LAYERS = 4  # transformer blocks; try 8 or 12
 LEARNING_RATES = [1e-3, 2e-2]  # AdamW, constant after the warmup; try adding 1e-2
-WARMUP = 0  # steps that raise the learning rate linearly to its value; try 50
+WARMUP = 0  # steps raising the learning rate linearly to its value; try 50, STEPS 100
 # Batches of 16 windows of 32 words (the Placement page trains for 200); a multiple of 10,
 # as the plot averages 10 steps at a time.
 STEPS = 60
@@ -40,15 +40,15 @@ TEXT = {
         "title": "{layers} layers, learning rate {lr:g}",
         "step": "step",
         "loss": "training loss",
-        "unigram": "unigram model",
-        "bigram": "bigram model",
+        "unigram": "unigram model (held-out)",
+        "bigram": "bigram model (held-out)",
     },
     "ko": {
         "title": "{layers}층, 학습률 {lr:g}",
         "step": "스텝",
         "loss": "학습 손실",
-        "unigram": "유니그램 모델",
-        "bigram": "바이그램 모델",
+        "unigram": "유니그램 모델(검증 손실)",
+        "bigram": "바이그램 모델(검증 손실)",
     },
 }[LANGUAGE]
 # Hangul from NanumGothic, everything else from matplotlib's own DejaVu Sans.
