@@ -244,10 +244,11 @@ HALF_GRADIENT = 0.1
 def half_errors(norm, found, device, dtype, n):
     """The names of the rows tried, of n features, the relative error of each (inf for
     NaN) for each way of calling the norm (all rows at once, keyed "", first), and the
-    output's dtype each way. A norm may take another path called on one row (a decode step), on a
-    large batch, or as a model serves, and its backward may lose what its forward keeps;
-    such a path, or half precision itself, may also drop, move or replace eps: that shows
-    on rows of mean square eps and 9 eps (eps inside) and on an all-zero row."""
+    output's dtype each way. A norm may take another path called on one row (a decode
+    step), on a large batch, or as a model serves, and its backward may lose what its
+    forward keeps; such a path, or half precision itself, may also drop, move or replace
+    eps: that shows on rows of mean square eps and 9 eps (eps inside) and on an all-zero
+    row."""
     eps, inside = found["eps"] or 0.0, found["eps placement"] != "outside"
     shows_eps = where_eps_shows(eps) if eps and inside else []
     names = HALF_ROWS + [EPS_ROWS] * len(shows_eps) + [ZERO_ROW]
