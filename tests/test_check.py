@@ -2159,6 +2159,33 @@ def add_dropping_dx_from_the_residual_in_bfloat16(x, residual, weight, eps=1e-6)
     return AddDroppingDxFromTheResidualInBfloat16.apply(x, residual, weight)
 
 
+def add_pair(x, residual, weight, eps=1e-6):
+    h = x + residual
+    return rms_norm(h, h.shape[-1], weight, eps), h
+
+
+def add_normalizing_x_in_float16(x, residual, weight, eps=1e-6):
+    h = x + residual
+    return rms_norm(x if x.dtype == torch.float16 else h, h.shape[-1], weight, eps), h
+
+
+def add_normalizing_x_on_decode_steps(x, residual, weight, eps=1e-6):
+    h = x + residual
+    decode = x.dim() == 3 and x.shape[1] == 1  # (batch, 1, features)
+    return rms_norm(x if decode else h, h.shape[-1], weight, eps), h
+
+
+class AddNormalizingXWhenServing(torch.nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps = torch.nn.Parameter(torch.ones(n)), eps
+
+    def forward(self, x, residual):
+        h = x + residual
+        normalized = h if self.training else x
+        return rms_norm(normalized, h.shape[-1], self.weight, self.eps), h
+
+
 class AddWithoutGain(torch.nn.Module):
     def __init__(self, n, eps=1e-6):
         super().__init__()
@@ -2189,11 +2216,31 @@ def add_returning_h_first(x, residual, weight, eps=1e-6):
         (add_forgetting_the_sum_beside_a_float32_weight, "add"),
         (add_keeping_the_stream_on_one_row, "add"),
         (add_dropping_dx_from_the_residual_in_bfloat16, "add grads"),
+        (add_normalizing_x_in_float16, "add"),
+        (add_normalizing_x_on_decode_steps, "add"),
+        (AddNormalizingXWhenServing, "add"),
     ],
     ids=lambda v: getattr(v, "__name__", v),
 )
 def test_each_add_check_catches_its_mistake(target, check_name):
     assert check_name in failing(target, add=True)
+
+
+def test_a_fused_add_that_refuses_every_case_is_reported_not_passed():
+    def refuses_a_residual(x, residual, weight, eps=1e-6):
+        if residual.any():
+            raise RuntimeError("fused kernel not built for this device")
+        return add_pair(x, residual, weight, eps)
+
+    (add,) = [
+        v for v in check(refuses_a_residual, add=True).verdicts if v.check == "add"
+    ]
+    assert add.passed is None and "refuses in float32 (RuntimeError)" in add.detail
+
+
+def test_add_with_dim_1_is_a_usage_error():
+    with pytest.raises(UsageError, match="--add with --dim 1"):
+        check(add_pair, add=True, dim=1)
 
 
 class AddWritingDxIntoDy(FusedAdd):

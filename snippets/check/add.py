@@ -13,14 +13,21 @@ from snippets.check.target import LARGE_BATCH, N, WIDE, under_triton_interpreter
 
 SEE = "numerics/#rounding-conventions-in-production-code"
 
+def relative_error(y, ref):
+    """The largest row error of y against a float64 reference, relative to its row."""
+    return ((y.double() - ref).abs().amax(-1) / ref.abs().amax(-1)).max().item()
+
 def check_add(norm, found, device):
     """h is x + residual in the inputs' dtype, bit for bit, and y the norm of h against
     float64 (within 1e-5 in float32, 3 ulps where an input is bfloat16, whichever rounding
     of the sum its statistic reads): on rows at once in float32 and bfloat16; then, with a
     float32 weight, on the paths a model reaches: one row (a decode step), 3-D bfloat16
     (batch, tokens, features), a large batch of wide rows, a residual laid out column by
-    column, bfloat16 inputs beside the float32 weight and a float32 residual stream beside
-    a bfloat16 sublayer output (h then their float32 sum). A refusal is reported."""
+    column, a strided x, bfloat16 inputs beside the float32 weight and a float32 residual
+    stream beside a bfloat16 sublayer output (h then their float32 sum), float16, a batch
+    of decode steps (batch, 1, features) and as a model serves (eval mode under
+    inference_mode). A refusal is reported; a target that refuses every case is not
+    judged."""
     wrong, refused, held, worst = [], [], [], 0.0
     emulated = under_triton_interpreter(norm)  # its bfloat16 rounding is not faithful
     inside = found["eps placement"] == "inside"
@@ -37,13 +44,20 @@ def check_add(norm, found, device):
             got = str(h.dtype).removeprefix("torch.")
             wrong.append(f"h is not x + residual {name}: it comes back {got}")
         elif not torch.equal(h, expected):
-            wrong.append(f"h is not x + residual {name}")
-        ref = reference(expected.double(), gain(found, w), found["eps"] or 0.0, inside)
-        error = ((y.double() - ref).abs().amax(-1) / ref.abs().amax(-1)).max().item()
-        half = torch.bfloat16 in (x.dtype, residual.dtype, y.dtype)
-        bound = 3 * torch.finfo(torch.bfloat16).eps if half else 1e-5
+            # Say what came instead, where it is one of the inputs.
+            given = "the residual given" if torch.equal(h, residual) else None
+            given = "x itself" if torch.equal(h, x) else given
+            said = f": it is {given}" if given else ""
+            wrong.append(f"h is not x + residual {name}{said}")
+        eps = found["eps"] or 0.0
+        ref = reference(expected.double(), gain(found, w), eps, inside)
+        error = relative_error(y, ref)
+        halves = [t for t in (torch.bfloat16, torch.float16) if t in (x.dtype, y.dtype)]
+        bound = 3 * torch.finfo(halves[0]).eps if halves else 1e-5
         if not error <= bound:
-            wrong.append(f"y is not the norm of h {name} (error {error:.1e})")
+            of_x = reference(x.double(), gain(found, w), eps, inside)
+            which = ": it is the norm of x" if relative_error(y, of_x) <= bound else ""
+            wrong.append(f"y is not the norm of h {name} (error {error:.1e}){which}")
         worst = max(worst, error / bound)
         held.append(name)
 
@@ -59,40 +73,55 @@ def check_add(norm, found, device):
     w = weight(found, device, seed=42)  # float32
     x = rows([0.5, 2.0, 5.0], device, seed=41)
     residual = rows([1.0, 4.0, 0.3], device, seed=43)
-    cases = {  # (x, residual, the target at its width)
-        "on one row": (x[2:3], residual[2:3], norm),
-        "with a strided residual": (x, residual.t().contiguous().t(), norm),
+
+    def serving(x, residual, w):  # as a model serves: eval mode, inference_mode
+        with norm.serving():
+            return norm.added(x, residual, w)
+
+    cases = {  # (x, residual, the call at its width)
+        "on one row": (x[2:3], residual[2:3], norm.added),
+        "with a strided residual": (x, residual.t().contiguous().t(), norm.added),
+        "with a strided x": (x.t().contiguous().t(), residual, norm.added),
+        "in eval mode under inference_mode": (x, residual, serving),
     }
     if not norm.init:  # --init sets the arguments for 64 features
         big, dtype = [1.0] * LARGE_BATCH, dtypes[-1]  # bfloat16, as a model's prefill
         cases[f"in a batch of {LARGE_BATCH} rows of {WIDE} features"] = (
             rows(big, device, dtype, seed=48, n=WIDE),
             rows(big, device, dtype, seed=49, n=WIDE),
-            norm.at_width(WIDE),
+            norm.at_width(WIDE).added,
         )
     if not emulated:  # as in a model whose weights stay float32
         x, residual = (rows([0.5, 2.0, 5.0], device, torch.bfloat16, seed=44 + i)
                        for i in (0, 1))  # fmt: skip
-        cases["in 3-D bfloat16"] = (x[None], residual[None], norm)
-        cases["with a float32 weight and bfloat16 inputs"] = (x, residual, norm)
+        cases["in 3-D bfloat16"] = (x[None], residual[None], norm.added)
+        steps = (x[:, None], residual[:, None])  # (batch, 1, features)
+        cases["as a batch of decode steps"] = (*steps, norm.added)
+        cases["with a float32 weight and bfloat16 inputs"] = (x, residual, norm.added)
         # A residual stream kept in float32 beside a bfloat16 sublayer output: rounded to
         # bfloat16 on the way, the stream would lose its bits at every layer.
         cases["with a float32 residual stream"] = (
             rows([0.5, 2.0, 5.0], device, torch.bfloat16, seed=46),
             rows([1.0, 4.0, 0.3], device, seed=47),
-            norm,
+            norm.added,
         )
-    for name, (x, residual, target) in cases.items():
+        x, residual = (rows([0.5, 2.0, 5.0], device, torch.float16, seed=50 + i)
+                       for i in (0, 1))  # fmt: skip
+        cases["in float16"] = (x, residual, norm.added)
+    for name, (x, residual, added) in cases.items():
         width_w = w if x.shape[-1] == N else weight(found, device, seed=42, n=WIDE)
-        judge(name, target.added, x, residual, width_w)
+        judge(name, added, x, residual, width_w)
     detail = "; ".join(wrong) or (
         "h = x + residual bit for bit and y the norm of h (at most"
         f" {worst:.2g} of its bound) " + ", ".join(held)
     )
     if emulated:  # said, not left out silently
         refused.append("bfloat16 not run: Triton's interpreter emulates its rounding")
+    see = "kernel/#fused-with-the-residual-add"
+    if not held and not wrong:  # every case refused: nothing to judge
+        return Verdict("add", None, "; ".join(refused), see)
     detail = "; ".join([detail, *refused])
-    return Verdict("add", not wrong, detail, "kernel/#fused-with-the-residual-add")
+    return Verdict("add", not wrong, detail, see)
 
 def check_add_sum(norm, found, device):
     """Reported: in bfloat16, whether the statistic reads the sum rounded to bfloat16 (g2,
@@ -104,7 +133,11 @@ def check_add_sum(norm, found, device):
     x = rows(scales, device, torch.bfloat16, seed=33)
     residual = rows([8.0] * len(scales), device, torch.bfloat16, seed=34)
     w = weight(found, device, seed=35).bfloat16()
-    y, _ = norm.added(x, residual, w, dtype=torch.bfloat16)
+    try:
+        y, _ = norm.added(x, residual, w, dtype=torch.bfloat16)
+    except REFUSALS as error:  # reported, as the check is
+        refused = f"refuses bfloat16 ({type(error).__name__})"
+        return Verdict("add sum", None, refused, SEE)
     eps, inside = found["eps"] or 0.0, found["eps placement"] != "outside"
     sums = {
         "(g2) the sum rounded to bfloat16": x + residual,

@@ -1208,6 +1208,11 @@ def check(
     if convention is not None and convention not in CONVENTIONS:
         known = ", ".join(CONVENTIONS)
         raise UsageError(f"convention {convention!r}: expected one of {known}")
+    if add and dim == 1:  # the add checks build rows with the features last
+        raise UsageError(
+            "--add with --dim 1: the fused add's checks take features-last rows only;"
+            " check it through a function that moves the channels last"
+        )
     subject = AddSubject if add else Subject
     norm = subject(target, eps, device, init=init, factory=factory)
     norm.eps_outside, norm.dim, norm.convention = eps_outside, dim, convention

@@ -227,6 +227,10 @@ class AddSubject(Subject):
 
     def added(self, x, residual, weight, dtype=None):
         """(y, h) for x and residual; the caller's tensors stay as they were."""
+        self.last_call["dtype"] = x.dtype
+        dtypes = f"{x.dtype}, {residual.dtype}"
+        shape = f"x and residual of shape {tuple(x.shape)}, in {dtypes}"
+        self.last_call["input"] = shape.replace("torch.", "")
         x, residual = _copy_with_strides(x), _copy_with_strides(residual)
         clones = (x.grad_fn, residual.grad_fn)
         if self.module is not None:
