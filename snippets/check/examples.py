@@ -16,7 +16,7 @@ from snippets.implementations.variants import rms_norm_paper_code
 
 # --8<-- [start:forms]
 def no_upcast(x, weight, eps=1e-6):
-    # The formula in x's own dtype: x * x overflows in float16 for |x| >= 256.
+    # The formula in x's own dtype: x.pow(2) overflows in float16 for |x| >= 256.
     return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
 
 def eps_twice(x, weight, eps=1e-6):

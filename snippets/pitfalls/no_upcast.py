@@ -3,7 +3,7 @@ import torch
 from snippets.implementations.variants import rms_norm_llama
 
 def rms_norm_half(x, weight, eps=1e-6):
-    # No upcast: x * x is computed, and overflows, in float16.
+    # No upcast: x.pow(2) is computed, and overflows, in float16.
     return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
 
 weight = torch.ones(4, dtype=torch.float16)
