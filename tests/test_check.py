@@ -2238,6 +2238,13 @@ def test_a_fused_add_that_refuses_every_case_is_reported_not_passed():
     assert add.passed is None and "refuses in float32 (RuntimeError)" in add.detail
 
 
+def test_a_fused_add_taking_the_weight_before_the_residual_is_called_by_name():
+    def weight_first(x, weight, residual, eps=1e-6):  # flash-attn's rms_norm_fn order
+        return add_pair(x, residual, weight, eps)
+
+    assert failing(weight_first, add=True) == set()
+
+
 def test_add_with_dim_1_is_a_usage_error():
     with pytest.raises(UsageError, match="--add with --dim 1"):
         check(add_pair, add=True, dim=1)

@@ -249,7 +249,11 @@ class AddSubject(Subject):
             kwargs = {}
             if self.declared_eps is not None and self.eps_argument:
                 kwargs[self.eps_argument] = self.declared_eps
-            out = self.function(x, residual, weight, **kwargs)
+            # By name where it names them, as flash-attn's f(x, weight, residual) does.
+            if {"residual", "weight"} <= set(self.takes):
+                out = self.function(x, residual=residual, weight=weight, **kwargs)
+            else:
+                out = self.function(x, residual, weight, **kwargs)
         return self._pair(out, x, residual, clones)
 
     @staticmethod
