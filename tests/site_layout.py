@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 LANGUAGES = ("en", "ko")
 DEFAULT_LANGUAGE = "en"
+# The article's column on a 390 px phone, in CSS px: figures are sized for it.
+PHONE_COLUMN_PX = 358
 # Built as if published under a sub-path, the way a GitHub Pages project site is served.
 SITE_URL = "https://docs.example/rmsnorm/"
 SITE_PATH = urlparse(SITE_URL).path

@@ -42,7 +42,14 @@ import pytest
 import torch
 from matplotlib.text import Text
 from page_text import read
-from site_layout import DOCS, LANGUAGES, ROOT, mkdocs_config, python_module
+from site_layout import (
+    DOCS,
+    LANGUAGES,
+    PHONE_COLUMN_PX,
+    ROOT,
+    mkdocs_config,
+    python_module,
+)
 
 from scripts import host_probe
 from snippets.benchmark import page, run, tune
@@ -1379,7 +1386,7 @@ def test_the_tuning_sweep_times_every_setting_and_the_kernels_own(
     assert f"N={n:<6} forward  best" in printed and "backward best" in printed
 
 
-@pytest.mark.parametrize("phone, shown_px", [(False, 748), (True, 358)])
+@pytest.mark.parametrize("phone, shown_px", [(False, 748), (True, PHONE_COLUMN_PX)])
 def test_plot_text_is_at_least_11_px_where_it_is_shown(phone, shown_px):
     """Drawn at the size the page shows it (Material's column on a 1280 px desktop, a 390 px
     phone's), every label of a plot is 11 px or more."""

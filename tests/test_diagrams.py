@@ -6,7 +6,7 @@ import re
 
 import pytest
 from page_text import HANGUL, read
-from site_layout import DOCS
+from site_layout import DOCS, PHONE_COLUMN_PX
 
 from scripts import diagrams
 
@@ -50,16 +50,11 @@ def test_each_page_shows_its_diagram_in_its_language(name, language):
     assert len(alt.split()) >= 20 and bool(HANGUL.search(alt)) == (language == "ko")
 
 
-# The article's column on a 390 px phone (Playwright's iPhone-sized screen in the browser
-# tests), where a phone version is fitted to the column.
-PHONE_COLUMN = 358
-
-
 @pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize("name", PAGES)
 def test_a_phone_version_shows_its_smallest_text_at_11_px_or_more(name, language):
     svg = diagrams.path(name, language, phone=True).read_text(encoding="utf-8")
     width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg)[1])
     smallest = min(float(size) for size in re.findall(r'font-size="([\d.]+)"', svg))
-    shown = smallest * min(1.0, PHONE_COLUMN / width)
+    shown = smallest * min(1.0, PHONE_COLUMN_PX / width)
     assert shown >= 11, f"{name} ({language}): {smallest:g}-unit text at {shown:.1f} px"
