@@ -1,6 +1,8 @@
 import torch
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
+from snippets.numerics.conventions import ulps
+
 torch.manual_seed(0)
 x = torch.randn(64, 4096) * 3
 for dtype in [torch.float32, torch.bfloat16]:
@@ -12,9 +14,7 @@ for dtype in [torch.float32, torch.bfloat16]:
         ours.weight.copy_(llama.weight)
         a, b = llama(x.to(dtype)), ours(x.to(dtype))
     differ = (a != b).float().mean().item()
-    # Same-signed floats: the distance of their bit patterns counts the steps between them.
-    bits = torch.int32 if dtype == torch.float32 else torch.int16
-    steps = (a.view(bits).int() - b.view(bits).int()).abs().max().item()
+    steps = ulps(a, b).max().item()
     print(f"{str(dtype)[6:]:<9} {differ:.1%} of outputs differ, by up to {steps} ulp")
     #> float32   0.0% of outputs differ, by up to 0 ulp
     #> bfloat16  25.0% of outputs differ, by up to 1 ulp
