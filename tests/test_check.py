@@ -791,6 +791,42 @@ def test_the_half_check_fails_an_output_in_another_dtype_and_measures_it():
     assert "float16 wrong (error 0.0 ulp, out float32, not float16)" in half.detail
 
 
+def computed_in_float64(x, weight, eps=1e-6):
+    # Exact, but not cast back: a float32 model's next matmul refuses float64.
+    x = x.double()
+    return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+def test_the_forward_check_fails_a_float32_input_that_comes_back_float64():
+    forward = verdict(check(computed_in_float64), "forward")
+    assert forward.passed is False
+    assert "float32 input comes back float64 on every path" in forward.detail
+
+
+def float64_for_one_row(x, weight, eps=1e-6):
+    # A decode path of its own that forgets the cast back.
+    if x.shape[0] == 1:
+        return computed_in_float64(x, weight, eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def test_the_forward_check_names_the_path_that_returns_another_dtype():
+    forward = verdict(check(float64_for_one_row), "forward")
+    assert forward.passed is False
+    assert "comes back float64 one row at a time, not float32" in forward.detail
+
+
+def out_in_autocast_dtype(x, weight, eps=1e-6):
+    # The statistic in float32, the output in autocast's dtype, as a layer may return.
+    y = rms_norm(x.float(), x.shape[-1], weight.float(), eps)
+    autocast = torch.is_autocast_enabled(x.device.type)
+    return y.to(torch.get_autocast_dtype(x.device.type) if autocast else x.dtype)
+
+
+def test_an_output_in_autocast_dtype_passes_the_forward_check():
+    assert "forward" not in failing(out_in_autocast_dtype)
+
+
 def in_float32(x, weight, eps):
     x = x.float()
     return weight.float() * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
