@@ -17,3 +17,20 @@ document$.subscribe(() => {
     resized.observe(box);
   }
 });
+
+// A comparison table (in a div of class "comparison") is stacked on a phone, one row under
+// another, its header hidden: each cell but the first gets a copy of its column's header
+// (formulas too), which extra.css shows only there.
+document$.subscribe(() => {
+  for (const table of document.querySelectorAll(".comparison table")) {
+    const headers = [...table.querySelectorAll("thead th")];
+    for (const row of table.querySelectorAll("tbody tr")) {
+      [...row.cells].slice(1).forEach((cell, i) => {
+        const label = document.createElement("span");
+        label.className = "column-label";
+        label.append(...[...headers[i + 1].childNodes].map(node => node.cloneNode(true)), ": ");
+        cell.prepend(label);
+      });
+    }
+  }
+});
