@@ -12,6 +12,8 @@ from transformers import (
     LlamaModel,
     Olmo2Config,
     Olmo2Model,
+    Qwen2Config,
+    Qwen2Model,
     Qwen3Config,
     Qwen3Model,
 )
@@ -32,6 +34,7 @@ models = [
     (LlamaModel, LlamaConfig),
     (Gemma2Model, Gemma2Config),
     (Gemma3TextModel, Gemma3TextConfig),
+    (Qwen2Model, Qwen2Config),
     (Qwen3Model, Qwen3Config),
     (Olmo2Model, Olmo2Config),
     (Glm4Model, Glm4Config),
@@ -108,6 +111,7 @@ for model_class, config_class in models:
     #> Llama       before    before False     True  none
     #> Gemma2      both      both   False     True  none
     #> Gemma3Text  both      both   False     True  (16,)  (16,)  (1, 4, 5, 16)  before
+    #> Qwen2       before    before False     True  none
     #> Qwen3       before    before False     True  (16,)  (16,)  (1, 5, 4, 16)  before
     #> Olmo2       after     after  False     True  (64,)  (64,)  (1, 5, 64)     before
     #> Glm4        both      both   False     True  none
@@ -126,6 +130,7 @@ for name, seen in recorded.items():
     #> Llama       post_attention_layernorm is before the MLP
     #> Gemma2      post_attention_layernorm is after attention
     #> Gemma3Text  post_attention_layernorm is after attention
+    #> Qwen2       post_attention_layernorm is before the MLP
     #> Qwen3       post_attention_layernorm is before the MLP
     #> Olmo2       post_attention_layernorm is after attention
     #> Glm4        post_attention_layernorm is before the MLP
