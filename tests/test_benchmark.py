@@ -882,9 +882,14 @@ def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm(
     assert (
         "The host's time per forward+backward call, the median of 1000 calls made back "
         "to back on a 16 × 1024 input, is 61 µs for the site's kernel and 21 µs for "
-        "F.rms_norm; made back to back a call seems to cost the host more than one made alone, "
-        "so these compare the two, not the time of one call. M is" in said
+        "F.rms_norm. Made back to back, a call seems to cost the host more than one made "
+        "alone, so the host times compare implementations, not the time of one call. M is"
+        in said
     )
+    # Benchmark results shows two GPUs' headlines: how to read them is said once, last.
+    both = page.headlines([("a", results), ("b", results)], "en").split("\n\n")
+    assert sum(part.count("M is the number of rows") for part in both) == 1
+    assert both[-1].startswith("Made back to back, a call seems to cost the host")
     # "The fastest" ranks medians, and the rounds may overlap.
     assert "the fastest is the fastest by median" in said
     assert "overlap the runner-up's" not in said  # made-up runs without rounds

@@ -106,8 +106,10 @@ WORDS = {
         },
         "headline_host": "The host's time per forward+backward call, the median of {calls} "
         "calls made back to back on a {shape} input, is {kernel} µs for the site's kernel "
-        "and {reference} µs for F.rms_norm; made back to back a call seems to cost the host "
-        "more than one made alone, so these compare the two, not the time of one call. ",
+        "and {reference} µs for F.rms_norm. ",
+        "headline_host_note": "Made back to back, a call seems to cost the host more than "
+        "one made alone, so the host times compare implementations, not the time of one "
+        "call. ",
         "headline_note": "M is the number of rows and N their length. In parentheses, "
         "F.rms_norm's time over each one's. Each time is the median of its rounds, and "
         "the fastest is the fastest by median: where two implementations' rounds overlap, "
@@ -328,8 +330,10 @@ WORDS = {
         },
         "headline_host": "{shape} 입력으로 {calls}번 연달아 호출해 잰 순전파+역전파 호출당 "
         "호스트 시간의 중앙값은 이 사이트의 커널이 {kernel} µs, F.rms_norm이 {reference} "
-        "µs입니다. 연달아 호출하면 호출 하나에 드는 호스트 시간이 따로 한 번 호출할 때보다 "
-        "큰 것으로 보이므로, 이 값은 두 구현을 견주는 값이지 호출 한 번의 시간이 아닙니다. ",
+        "µs입니다. ",
+        "headline_host_note": "연달아 호출하면 호출 하나에 드는 호스트 시간이 따로 한 번 "
+        "호출할 때보다 큰 것으로 보이므로, 호스트 시간은 구현끼리 견주는 값이지 호출 한 번의 "
+        "시간이 아닙니다. ",
         "headline_note": "M은 행의 개수, N은 행 하나의 원소 수입니다. 괄호 안의 값은 "
         "F.rms_norm의 시간을 각 구현의 시간으로 나눈 것입니다. 시간은 모두 라운드의 "
         "중앙값이고, 가장 빠르다는 말도 중앙값 기준입니다. 두 구현의 라운드 범위가 겹치면 "
@@ -1231,10 +1235,11 @@ HEADLINE = {"dtype": "torch.bfloat16", "group": "rows", "mode": "forward+backwar
 HEADLINE_N = (4096, 16384)
 HEADLINE_NAMES = [REFERENCE, KERNEL, "Liger-Kernel", "torch.compile naive", "QuACK"]
 
-def headline(results, words) -> list[str]:
+def headline(results, words, note=True) -> list[str]:
     """The answer first: forward+backward in bfloat16 at N = 4096 and 16384 (the group's N
     where those are missing), in GPU time and eager, µs per call and F.rms_norm's time over
-    each implementation's, then sentences that say which is the fastest at each N."""
+    each implementation's, then sentences that say which is the fastest at each N, and the
+    host time; with `note`, then how to read them (`headlines` says it once for all)."""
     runs = {
         (r["implementation"], r["n"], r["timing"]): r
         for r in _runs(results, **HEADLINE)
@@ -1271,22 +1276,34 @@ def headline(results, words) -> list[str]:
         for timing, said in sayings.items()
         if said
     ]
-    return [*lines, "", "".join(sentences) + _headline_host(results, words), ""]
+    said = "".join(sentences) + _headline_host(results, words)
+    if note:
+        said += _headline_note([results], words)
+    return [*lines, "", said.rstrip(), ""]
 
 def _headline_host(results, words) -> str:
     """The host's time per forward+backward call (in the eager figures), the site's
-    kernel's and F.rms_norm's where both were measured; then the note on M and N."""
-    host = results.get("host_us", {})
-    pair = (KERNEL, REFERENCE)
-    costs = [host.get(name, {}).get("forward+backward") for name in pair]
-    if None in costs:
-        return words["headline_note"]
+    kernel's and F.rms_norm's, where both were measured."""
+    costs = _host_costs(results)
+    if costs is None:
+        return ""
     shape = " × ".join(str(size) for size in results["host_shape"])
     kernel, reference = (f"{us:.0f}" for us in costs)
-    said = words["headline_host"].format(
+    return words["headline_host"].format(
         calls=results["host_calls"], shape=shape, kernel=kernel, reference=reference
     )
-    return said + words["headline_note"]
+
+def _host_costs(results):
+    """The site's kernel's and F.rms_norm's host µs per forward+backward call, or None."""
+    host = results.get("host_us", {})
+    costs = [host.get(name, {}).get("forward+backward") for name in (KERNEL, REFERENCE)]
+    return None if None in costs else costs
+
+def _headline_note(many: list[dict], words) -> str:
+    """How to read the headlines of these results: host times made back to back (where
+    one gives them), M and N, the parentheses, medians and overlapping rounds."""
+    host = any(_host_costs(results) for results in many)
+    return (words["headline_host_note"] if host else "") + words["headline_note"]
 
 def _headline_cells(runs, names, n, timing, words):
     """A row's cells (µs, and F.rms_norm's time over each one's) and those ratios."""
@@ -1338,11 +1355,14 @@ def _subject(name: str) -> str:
     return name + ("가" if open_syllable else "이")
 
 def headlines(sections: list[tuple[str, dict]], language: str) -> str:
-    """The headline of each GPU, for the top of the page."""
-    lines = []
+    """The headline of each GPU, for the top of the page; how to read them, once, after
+    the last."""
+    words, lines = WORDS[language], []
     for _, results in sections:
-        found = headline(results, WORDS[language])
+        found = headline(results, words, note=False)
         lines += _unlinked(found) if lines else found  # a term is linked once a page
+    if lines:
+        lines.append(_headline_note([results for _, results in sections], words))
     return "\n".join(lines).rstrip() + "\n"
 
 def _unlinked(lines: list[str]) -> list[str]:
