@@ -23,3 +23,19 @@ own_rms = slices[0].pow(2).mean().sqrt().item()
 alone = F.rms_norm(slices[0], (4,), eps=1e-12)[0].item()
 print(f"the slice's RMS {own_rms:.4f}, first element {alone:.4f}")
 #> the slice's RMS 2.7386, first element 0.3651
+
+# 4. The backward, with a gradient of 1 at every output: the shared term (1/n) sum g x_hat
+# spans both slices, so the devices add their parts in a second all-reduce.
+rms = mean_square**0.5
+parts = [(part / rms).sum().item() for part in slices]  # g = 1, gain 1
+shared = sum(parts) / row.numel()
+print(f"parts {parts[0]:.4f} and {parts[1]:.4f}, shared term {shared:.4f}")
+#> parts 1.9803 and 5.1488, shared term 0.8911
+x = row.clone().requires_grad_()
+F.rms_norm(x, (8,), eps=1e-12).sum().backward()
+grad = (1 - (row[0] / rms).item() * shared) / rms
+print(f"first element's gradient {grad:.4f} (autograd: {x.grad[0].item():.4f})")
+#> first element's gradient 0.1631 (autograd: 0.1631)
+alone = (1 - (row[0] / rms).item() * parts[0] / row.numel()) / rms
+print(f"with device 0's part alone: {alone:.4f}")
+#> with device 0's part alone: 0.1883
