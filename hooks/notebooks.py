@@ -38,7 +38,7 @@ _DOWNLOAD = {
 }
 _RUNS = {
     "en": "Runs on its own with: {needs} (the versions that computed the outputs below).",
-    "ko": "다음 환경에서 단독으로 실행됩니다: {needs}(아래 출력을 낸 버전입니다).",
+    "ko": "{needs} 환경에서 단독으로 실행됩니다. 아래 출력도 이 버전들로 얻었습니다.",
 }
 # The downloaded copy's first cell: where it comes from, and the line under the page's link.
 _FROM = {"en": "From [{url}]({url}). ", "ko": "출처: [{url}]({url}). "}

@@ -35,7 +35,7 @@ WORDS = {
         "excerpt_mark": "an excerpt",
     },
     "ko": {
-        "runs": "다음 환경에서 단독으로 실행됩니다: {needs}(위 출력을 낸 버전입니다). ",
+        "runs": "{needs} 환경에서 단독으로 실행됩니다. 위 출력도 이 버전들로 얻었습니다. ",
         "triton": "NVIDIA GPU가 없으면 TRITON_INTERPRET=1을 설정해 Triton 인터프리터로 "
         "실행하십시오.",
         "download": "스크립트 내려받기",
