@@ -769,9 +769,9 @@ def check_gradients(norm, found, device):
             detail += f"; gradcheck in float64 {'passes' if passed else 'fails'}"
     else:  # gradcheck's finite differences need float64 all the way
         detail += (
-            "; gradcheck not run: float64 input (x or the weight) is computed in lower"
-            " precision (as an upcast written .float() does), too coarse for its finite"
-            " differences"
+            "; gradcheck not run, not a fault: float64 input (x or the weight) is computed"
+            " in float32, as an upcast written .float() does, too coarse for gradcheck's"
+            " finite differences"
         )
     return Verdict("gradients", ok, detail, see)
 
@@ -922,7 +922,7 @@ def check_shapes(norm, found, device):
     if disagree and independent and lone:
         detail += " (a path of its own for a single row, as a decode step takes?)"
     elif disagree or not independent:
-        detail += " (a statistic over more than the last dim?)"
+        detail += f" {STATISTIC_OVER_DIMS}"
     return Verdict(
         "shapes",
         not problems,
@@ -1047,9 +1047,14 @@ def check_init(norm, found, device):
     other = 1.0 - identity  # the identity of the gain stored the other way
     if off and bool((fresh == other).all()):
         start = other if found["gain"] == "w" else 1 + other  # 0 or 2
+        fix = (
+            "start it at ones, or apply 1 + w if it stores the gain minus 1"
+            if found["gain"] == "w"
+            else "start it at zeros, or apply w if it stores the gain itself"
+        )
         detail = (
             f"fresh {norm.weight_name}: all {other:g}, so the norm, which applies "
-            f"{found['gain']}, starts with a gain of {start:g}: stored the other way?"
+            f"{found['gain']}, starts with a gain of {start:g}: {fix}"
         )
         see = "pitfalls/#loading-gains-stored-the-other-way"
     parameters = dict(norm.module.named_parameters())
@@ -1281,4 +1286,25 @@ def check(
                 detail += "; a norm over dim 1 (channel-first)? pass --dim 1"
             see = f"check/#check-{short.replace(' ', '-')}"  # its row in the table
             verdicts.append(Verdict(short, False, detail, see))
-    return Report(name, found, verdicts)
+    return Report(name, found, blame_the_statistic(verdicts))
+
+# What the half and gradients checks say when their 3-D inputs fail, shapes having found a
+# statistic over more than the last dim: the likely cause, not an upcast or a backward.
+STATISTIC_OVER_DIMS = "(a statistic over more than the last dim?)"
+THREE_D = {"half": "(1, tokens, features)", "gradients": "3-D:"}
+
+def blame_the_statistic(verdicts):
+    """The verdicts, with half's and gradients' failures on 3-D inputs put down to shapes'
+    finding, and half's link moved there when 3-D inputs are all it gets wrong."""
+    shapes = next((v for v in verdicts if v.check == "shapes"), None)
+    if shapes is None or STATISTIC_OVER_DIMS not in shapes.detail:
+        return verdicts
+    blamed = []
+    for v in verdicts:
+        if v.passed is False and THREE_D.get(v.check, "\0") in v.detail:
+            wrong = v.detail.count(" wrong (")  # each dtype that fails
+            only = v.check == "half" and wrong == v.detail.count("features) only)")
+            note = "; the 3-D failures likely have shapes' cause: a statistic over more dims"
+            v = Verdict(v.check, False, v.detail + note, shapes.see if only else v.see)
+        blamed.append(v)
+    return blamed
