@@ -892,6 +892,9 @@ def runs_in_float64(norm, found, device) -> bool:
     )
     return y.dtype == torch.float64 and bool(torch.allclose(y, ref, rtol=1e-12, atol=0))
 
+# shapes' hint where 3-D inputs disagree with 2-D rows (blame_the_statistic reads it too).
+STATISTIC_OVER_DIMS = "(a statistic over more than the last dim?)"
+
 def check_shapes(norm, found, device):
     w = weight(found, device, seed=6)
     # Rows of different RMS: a statistic pooled across rows would change their outputs.
@@ -1290,7 +1293,6 @@ def check(
 
 # What the half and gradients checks say when their 3-D inputs fail, shapes having found a
 # statistic over more than the last dim: the likely cause, not an upcast or a backward.
-STATISTIC_OVER_DIMS = "(a statistic over more than the last dim?)"
 THREE_D = {"half": "(1, tokens, features)", "gradients": "3-D:"}
 
 def blame_the_statistic(verdicts):
