@@ -91,3 +91,13 @@ def built_page(site: Path, language: str, page: Path) -> "BeautifulSoup":
 def prose(text: str) -> str:
     """A page's text without its code fences."""
     return FENCE.sub("", text)
+
+
+def generated_text(text: str) -> str:
+    """The Markdown a page includes outside its code fences: what page.py generated from
+    the benchmark's results files."""
+    return "\n".join(
+        (ROOT / match["target"]).read_text(encoding="utf-8")
+        for line in prose(text).splitlines()
+        if (match := INCLUDE.match(line))
+    )

@@ -149,7 +149,9 @@ def test_the_tables_show_every_figure_in_both_languages(smoke, tmp_path):
     path = tmp_path / "fp8-smoke.json"
     path.write_text(json.dumps(smoke))
     written = page.write([path], tmp_path)
-    assert [p.name for p in written] == [f"tables.{lang}.md" for lang in LANGUAGES]
+    assert [p.name for p in written] == [
+        f"{name}.{lang}.md" for name in ("tables", "summary") for lang in LANGUAGES
+    ]
     for language in LANGUAGES:
         words = page.WORDS[language]
         table = (tmp_path / f"tables.{language}.md").read_text()

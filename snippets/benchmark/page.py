@@ -16,7 +16,8 @@ docs/assets/benchmark/<gpu>-<dtype>-<timing>-<family>-<language>.svg. All GPU fi
 headline.en.md and headline.ko.md, Benchmark results' first table. A CPU file gives
 snippets/benchmark/results/cpu/table.en.md and table.ko.md. FP8 files (fp8.py's, one per
 GPU) give snippets/benchmark/results/fp8/tables.en.md and tables.ko.md: a tab per timing, a
-table per group and scaling. The same JSON gives the same files, byte for byte.
+table per group and scaling; and summary.en.md and summary.ko.md, what the rows say in GPU
+time, for the FP8 page. The same JSON gives the same files, byte for byte.
 """
 
 import argparse
@@ -271,6 +272,9 @@ WORDS = {
             "bytes": "GB/s counts, for every implementation, the one kernel's fewest "
             "bytes: x and r read, h, the FP8 values and the scales written. The unfused "
             "ways move more than that, which is what fusing saves.",
+            "summary": "**{device}**, bfloat16 rows (M = {m} tokens), {timing}:",
+            "summary_more": "Every figure, launched from Python too and at decode: "
+            "[Benchmark results](benchmark_results.md#{anchor}).",
         },
     },
     "ko": {
@@ -517,6 +521,9 @@ WORDS = {
             "bytes": "GB/s는 모든 구현에서 단일 커널의 최소 바이트 수(x와 r을 읽고 h, FP8 "
             "값, 스케일을 쓰는 양)를 걸린 시간으로 나눈 값입니다. 퓨즈하지 않은 방식은 실제로 "
             "이보다 많이 옮기며, 그 차이가 퓨전으로 아끼는 양입니다.",
+            "summary": "**{device}**, bfloat16 행(M = {m}, 토큰마다 한 행), {timing}:",
+            "summary_more": "Python에서 띄운 시간과 디코드를 포함한 모든 수치는 "
+            "[벤치마크 결과](benchmark_results.md#{anchor})에 있습니다.",
         },
         # run.py's reasons for leaving an implementation out, in Korean.
         "reasons": {
@@ -1572,13 +1579,12 @@ def _versus_others(results, **where) -> list[float]:
             ratios.append(min(others) / mine[0])
     return ratios
 
-def fp8_section(stem, results, language: str) -> list[str]:
-    """One GPU's FP8 figures (fp8.py): header, a tab per timing holding what the figures
-    say and a table per group of shapes and scaling, then what was not run or failed."""
+def _fp8_words(results, language: str) -> dict:
+    """The words of a language with the FP8 section's scalings and groups filled in."""
     words = WORDS[language]
     fp8 = words["fp8"]
     rows_m = results["grid"]["groups"]["rows"][0][0]
-    words = {
+    return {
         **words,
         "modes": {
             mode: text.format(group=results["group_size"])
@@ -1586,30 +1592,43 @@ def fp8_section(stem, results, language: str) -> list[str]:
         },
         "groups": {g: text.format(m=rows_m) for g, text in fp8["groups"].items()},
     }
+
+def fp8_sayings(results, words, timing) -> list[str]:
+    """What one timing's rows say, for each scaling: the one kernel's share of the copy and
+    the fastest way, then the fastest other way's time over the one kernel's."""
+    fp8, lines = words["fp8"], []
+    for mode in FP8_MODES:
+        where = {"mode": mode, "timing": timing, "group": "rows"}
+        mine = _copy_percents(results, FP8_KERNEL, **where)
+        if mine:
+            line = fp8["say_line"].format(
+                mode=words["modes"][mode],
+                low=_percent(min(mine)),
+                high=_percent(max(mine)),
+                fastest=_fastest(results, words, None, **where),
+            )
+            lines.append(f"- {line}.")
+        ratios = _versus_others(results, **where)
+        if ratios:
+            line = fp8["versus_line"].format(
+                mode=words["modes"][mode],
+                low=f"{min(ratios):.2f}",
+                high=f"{max(ratios):.2f}",
+            )
+            lines.append(f"- {line}.")
+    return lines
+
+def fp8_section(stem, results, language: str) -> list[str]:
+    """One GPU's FP8 figures (fp8.py): header, a tab per timing holding what the figures
+    say and a table per group of shapes and scaling, then what was not run or failed."""
+    words = _fp8_words(results, language)
+    fp8 = words["fp8"]
     # The device alone in the heading: the table of contents stays short.
     heading = f"### {results['device']} {{ #fp8-{stem} }}"
     lines = [heading, "", f"**{fp8['title']}**", "", _header(results, words), ""]
     for timing in results["timings"]:
         tab = [f"{words['timings'][results['timings'][timing]]}.", ""]
-        for mode in FP8_MODES:
-            where = {"mode": mode, "timing": timing, "group": "rows"}
-            mine = _copy_percents(results, FP8_KERNEL, **where)
-            if mine:
-                line = fp8["say_line"].format(
-                    mode=words["modes"][mode],
-                    low=_percent(min(mine)),
-                    high=_percent(max(mine)),
-                    fastest=_fastest(results, words, None, **where),
-                )
-                tab.append(f"- {line}.")
-            ratios = _versus_others(results, **where)
-            if ratios:
-                line = fp8["versus_line"].format(
-                    mode=words["modes"][mode],
-                    low=f"{min(ratios):.2f}",
-                    high=f"{max(ratios):.2f}",
-                )
-                tab.append(f"- {line}.")
+        tab += fp8_sayings(results, words, timing)
         unit = words["unit_peak" if results["peak_gbps"] else "unit"]
         notes = [f"{unit}.", fp8["bytes"], *_peak_note(results, words)]
         tab += ["", " ".join(notes), ""]
@@ -1620,6 +1639,18 @@ def fp8_section(stem, results, language: str) -> list[str]:
         lines += _tab(words["short"][timing], tab)
     lines += _notes(results, words)
     return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
+
+def fp8_summary(stem, results, language: str) -> list[str]:
+    """What one GPU's rows say in GPU time, for the FP8 page, linking to all the figures."""
+    words = _fp8_words(results, language)
+    fp8 = words["fp8"]
+    lead = fp8["summary"].format(
+        device=results["device"],
+        m=results["grid"]["groups"]["rows"][0][0],
+        timing=words["timings"][results["timings"]["graph"]],
+    )
+    more = fp8["summary_more"].format(anchor=f"fp8-{stem}")
+    return [lead, "", *fp8_sayings(results, words, "graph"), "", more, ""]
 
 MODEL_REFERENCE = "torch F.rms_norm"  # model.py's layer the others are compared with
 MODEL_MODES = ["forward", "forward+backward"]  # model.py's passes
@@ -1668,8 +1699,11 @@ def model_section(stem, results, language: str) -> list[str]:
     lines += ["", note, ""] + _notes(results, words)
     return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
 
-# The benchmarks with a section of their own: where their tables go, and what writes them.
-SECTIONS = {"fp8": (FP8_TABLES, fp8_section), "model": (MODEL_TABLES, model_section)}
+# The benchmarks with a section of their own: where their files go, and what writes each.
+SECTIONS = {
+    "fp8": (FP8_TABLES, {"tables": fp8_section, "summary": fp8_summary}),
+    "model": (MODEL_TABLES, {"tables": model_section}),
+}
 
 def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) -> list:
     """Write the Markdown (into `folder`) and the plots of one CPU results file or of the
@@ -1688,14 +1722,15 @@ def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) ->
     written = []
     (kind,) = kinds
     if kind.removesuffix("-smoke") in SECTIONS:
-        default, section = SECTIONS[kind.removesuffix("-smoke")]
+        default, sections = SECTIONS[kind.removesuffix("-smoke")]
         folder = folder or default
         folder.mkdir(parents=True, exist_ok=True)
-        for language in WORDS:
-            lines = [line for stem, r in every for line in section(stem, r, language)]
-            path = folder / f"tables.{language}.md"
-            path.write_text("\n".join(lines).rstrip() + "\n")
-            written.append(path)
+        for name, section in sections.items():
+            for language in WORDS:
+                lines = [line for stem, r in every for line in section(stem, r, language)]
+                path = folder / f"{name}.{language}.md"
+                path.write_text("\n".join(lines).rstrip() + "\n")
+                written.append(path)
         return written
     if kinds == {"cpu"}:
         folder = folder or CPU_TABLES
