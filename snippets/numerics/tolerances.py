@@ -21,6 +21,10 @@ def with_mean_square(x, weight, mean_square, eps=EPS):
     """(b) from a mean square computed another way."""
     return (x.float() * torch.rsqrt(mean_square + eps) * weight.float()).to(x.dtype)
 
+def llama_with_mean_square(x, weight, mean_square):
+    """(a) from a mean square computed another way: rounded, then times the weight."""
+    return weight * (x.float() * torch.rsqrt(mean_square + EPS)).to(x.dtype)
+
 def passes(actual, expected, tolerance):
     try:
         torch.testing.assert_close(actual, expected, atol=tolerance, rtol=tolerance)
@@ -36,15 +40,15 @@ print(f"rtol 1e-2 in bfloat16 steps: {1e-2 / step:.2f} to {2e-2 / step:.2f}")
 
 reference = cast_once(x, gain)  # convention (b)
 squares = x.float().pow(2)
+# The squares added in another order (16 chunks, then their sums), as in another kernel.
+other_order = squares.reshape(64, 16, -1).sum(-1).sum(-1, keepdim=True) / n
 candidates = {
     "F.rms_norm (same convention)": F.rms_norm(x, (n,), gain, EPS),
     "(a) LLaMA": llama(x, gain),
     "(f) eps outside": eps_outside(x, gain),
     "squares added in bfloat16": bfloat16_sum_of_squares(x, gain),
-    # (b) again, its squares added in another order (16 chunks, then their sums): right.
-    "(b), another summation order": with_mean_square(
-        x, gain, squares.reshape(64, 16, -1).sum(-1).sum(-1, keepdim=True) / n
-    ),
+    # (b) again, its squares added in another order: right.
+    "(b), another summation order": with_mean_square(x, gain, other_order),
     # And two mistakes.
     "(b), mean over n - 1": with_mean_square(
         x, gain, squares.sum(-1, keepdim=True) / (n - 1)
@@ -68,3 +72,9 @@ for name, out in candidates.items():
     #> (b), another summation order    passes     0.0%        1         1
     #> (b), mean over n - 1            passes     2.2%     5876         1
     #> (b), eps 1e-5, not 1e-6         passes     0.1%      238         1
+
+# The LLaMA order rounds twice, so the same change of order moves its outputs further.
+distance = ulps(llama_with_mean_square(x, gain, other_order), llama(x, gain))
+moved = (distance > 0).sum()
+print(f"(a), another order, against (a): {moved} outputs, up to {distance.max()} ulps")
+#> (a), another order, against (a): 16 outputs, up to 2 ulps
