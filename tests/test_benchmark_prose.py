@@ -2,13 +2,15 @@
 
 The tables, plots and target verdicts are generated from the results files; some sentences
 are not: the In short boxes of the Benchmark pages, Home's and the Kernel page's speed notes,
-the Kernel page's QK-norm and wide-row notes, and the FP8 and compiled-layer paragraphs.
+the Kernel page's QK-norm and wide-row notes, Benchmark results' "Which to use", and the FP8
+and compiled-layer paragraphs.
 Each test recomputes one page's claims from the committed results and quotes the sentence
 it checks, so a new run that changes a claim fails here and names the sentence to read again
 (CONTRIBUTING lists these pages too).
 """
 
 import json
+import math
 
 import pytest
 from page_text import read
@@ -583,3 +585,59 @@ def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
     models = text("models.md")
     assert "norms take under 2 percent of its forward plus backward" in models
     assert "2퍼센트도 되지 않습니다" in text("models.md", "ko")
+
+
+def test_which_to_use_is_the_results():
+    """benchmark_results.md's Which to use, on both GPUs in bfloat16: compiled code ran
+    QK-norm rows' forward at 98 to 104 percent of the copy and had the lowest GPU time at
+    decode in forward plus backward; F.rms_norm's forward ran QK-norm rows at 13 to 51
+    percent and took about twice compiled code's GPU time at decode; launched from Python
+    at decode F.rms_norm had the lowest median and every other way took about twice as
+    long or longer (1.9 times at least); in a CUDA graph a decode call took between 5 and 23 microseconds."""
+    both = (H100, H200)
+    said = text("benchmark_results.md")
+
+    def percents(impl) -> tuple[int, int]:
+        shares = [
+            entry(r, impl, "qk-norm", n, "forward")["copy_percent"]
+            for r in both
+            for n in HEADS
+        ]
+        return round(min(shares)), round(max(shares))
+
+    assert percents(COMPILE) == (98, 104)
+    assert "the copy's speed (98 to 104 percent of it)" in said
+    assert percents(F) == (13, 51)
+    assert "at 13 to 51 percent of the copy's speed" in said
+    passes = ("forward", "forward+backward")
+    for r in both:
+        for m in DECODE:
+            times = {
+                i: entry(r, i, "decode", m, "forward+backward")["ms"]
+                for i in PEERS["decode"]
+            }
+            assert min(times, key=times.get) == COMPILE, (r["device"], m)
+            for mode in passes:
+                eager = {
+                    i: entry(r, i, "decode", m, mode, "eager")["ms"]
+                    for i in PEERS["decode"]
+                }
+                others = [ms for i, ms in eager.items() if i != F]
+                assert min(others) > 1.9 * eager[F], (r["device"], m, mode)
+    ratios = [
+        entry(r, F, "decode", m, "forward")["ms"]
+        / entry(r, COMPILE, "decode", m, "forward")["ms"]
+        for r in both
+        for m in DECODE
+    ]
+    assert 1.75 < min(ratios) and max(ratios) < 2.1, ratios  # "about twice"
+    graph = [
+        1e3 * entry(r, i, "decode", m, mode)["ms"]
+        for r in both
+        for i in PEERS["decode"]
+        for m in DECODE
+        for mode in passes
+    ]
+    assert (math.floor(min(graph)), math.ceil(max(graph))) == (5, 23)
+    assert "a call took between 5 and 23 microseconds of GPU time" in said
+    assert "every other way took about twice as long per call or longer" in said
