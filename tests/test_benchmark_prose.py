@@ -118,8 +118,9 @@ def test_the_gpus_forward_runs_at_the_copys_speed_as_the_pages_say():
 
 
 def test_the_gpu_pages_forward_notes_for_inference_are_the_results():
-    """benchmark_h100.md and benchmark_h200.md: in every dtype measured, 'on the rows group
-    (N = 1024 to 16384) Liger-Kernel or torch.compile is faster by median at every N; at
+    """benchmark_h100.md, benchmark_h200.md and benchmark.md: in every dtype measured, 'on
+    the rows group (N = 1024 to 16384) Liger-Kernel or torch.compile is faster by median at
+    every N; at
     decode torch.compile (on the H200, or Liger-Kernel) is the fastest under a CUDA graph,
     and F.rms_norm launched from Python'."""
     for results, at_decode in ((H100, {COMPILE}), (H200, {COMPILE, LIGER})):
@@ -132,6 +133,7 @@ def test_the_gpu_pages_forward_notes_for_inference_are_the_results():
                 eager = ranked(results, "decode", m, "forward", "eager", dtype=dtype)
                 assert graph[0] in at_decode and eager[0] == F
     assert "($N = 1024$ to 16384) Liger-Kernel or" in text("benchmark_h100.md")
+    assert "or `torch.compile` is faster by median;" in text("benchmark.md")
     assert "faster by median there at every $N$ and dtype" in text("benchmark_h200.md")
 
 
@@ -410,11 +412,12 @@ def fp8_ranked(group, size, scaling, timing) -> list[dict]:
 
 def test_the_fp8_paragraphs_are_the_results():
     """fp8.md's In short and Bytes, benchmark_results.md: on the H200's rows in GPU time
-    the fused kernel is the fastest way with a scale per 128 features at every N and with a
-    scale per token at 2048 and 4096 (with a scale per 128 features, the next way taking 1.27
-    to 1.41 times as long), ahead of torch.compile by far less than the bytes' 2.14; launched from Python its rounds overlap at N = 4096 (per 128); at decode it is the
-    fastest only per 128 features, at 256 rows and in GPU time at 16; on a single row the
-    fused add-norm with a compiled quantizer is faster in GPU time."""
+    the fused kernel is the fastest way with a scale per 128 features at every N and
+    with a scale per token at 2048 and 4096 (with a scale per 128 features, the next way
+    taking 1.27 to 1.41 times as long), ahead of torch.compile by far less than the
+    bytes' 2.14; launched from Python its rounds overlap at N = 4096 (per 128); at
+    decode it is the fastest only per 128 features, at 256 rows and in GPU time at 16;
+    on a single row the fused add-norm with a compiled quantizer is faster in GPU time."""
     sizes = sorted({r["n"] for r in FP8["runs"] if r["group"] == "rows"})
     first = {
         (scaling, timing): [
@@ -589,11 +592,12 @@ def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
 
 def test_which_to_use_is_the_results():
     """benchmark_results.md's Which to use, on both GPUs in bfloat16: compiled code ran
-    QK-norm rows' forward at 98 to 104 percent of the copy and had the lowest GPU time at
-    decode in forward plus backward; F.rms_norm's forward ran QK-norm rows at 13 to 51
-    percent and took about twice compiled code's GPU time at decode; launched from Python
-    at decode F.rms_norm had the lowest median and every other way took about twice as
-    long or longer (1.9 times at least); in a CUDA graph a decode call took between 5 and 23 microseconds."""
+    QK-norm rows' forward at 98 to 104 percent of the copy and had the lowest GPU time
+    at decode in forward plus backward; F.rms_norm's forward ran QK-norm rows at 13 to
+    51 percent and took about twice compiled code's GPU time at decode; launched from
+    Python at decode F.rms_norm had the lowest median and every other way took about
+    twice as long or longer (1.9 times at least); in a CUDA graph a decode call took
+    between 5 and 23 microseconds."""
     both = (H100, H200)
     said = text("benchmark_results.md")
 
