@@ -1202,10 +1202,28 @@ def weightless(x, eps=1e-6):
     return F.rms_norm(x, (x.shape[-1],), eps=eps)
 
 
+class GainInABuffer(torch.nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.eps = eps
+        self.register_buffer("weight", torch.ones(n))  # a gain no optimizer will train
+
+    def forward(self, x):
+        return F.rms_norm(x, (x.shape[-1],), self.weight, self.eps)
+
+
 def test_a_norm_without_a_gain_is_checked_with_one_applied_after_it():
     report = check(weightless)
     assert report.passed, report.table()
     assert report.conventions["weight"].startswith("no parameter of its own")
+    assert "buffer" not in report.conventions["weight"]
+    # A gain registered as a buffer, which no optimizer trains: init fails it, and the
+    # header names the buffer.
+    report = check(GainInABuffer)
+    assert [v.check for v in report.verdicts if v.passed is False] == ["init"]
+    assert "not an nn.Parameter" in verdict(report, "init").detail
+    said = report.conventions["weight"]
+    assert said.startswith("no parameter of its own, its buffer weight (see init)")
 
 
 def eps_required(x, weight, eps):
@@ -1806,6 +1824,23 @@ def test_half_and_gradients_put_their_3d_failures_down_to_the_statistic():
     # Without the upcast, float16 fails on 2-D rows too: half keeps its link.
     half = verdict(check(over_the_sequence), "half")
     assert cause in half.detail and half.see == "pitfalls/#no-float32-upcast"
+
+
+def refuses_gradients_at_length(x, weight, eps=1e-6):
+    if x.requires_grad:
+        raise ValueError(
+            "expected rows (tokens, features); " + "a long explanation " * 20
+        )
+    return F.rms_norm(x, (x.shape[-1],), weight, eps)
+
+
+def test_a_check_that_crashes_shows_the_error_cut_with_an_ellipsis():
+    report = check(refuses_gradients_at_length)
+    detail = verdict(report, "gradients").detail
+    assert detail.startswith(
+        "raised ValueError('expected rows (tokens, features); a long"
+    )
+    assert "…" in detail and len(detail.split(" (its last call")[0]) == 300
 
 
 def without_eps_for_one_row(x, weight, eps=1e-6):

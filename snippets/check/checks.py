@@ -462,6 +462,10 @@ def check_half(norm, found, device):
         see,
     )
 
+def cut(text: str, limit: int) -> str:
+    """A long message kept short: text, or its first limit - 1 characters and an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 def check_mixed(norm, found, device):
     """A float32 weight with bfloat16 input, as in a model whose weights stay in float32:
     the output, in whichever dtype it comes, within 3 bfloat16 ulps of float64, with one
@@ -487,7 +491,7 @@ def check_mixed(norm, found, device):
                 y = norm(x, w)
         except REFUSALS as error:
             refused = f"refuses it ({type(error).__name__}: {error})"
-            return Verdict("mixed", None, refused[:160], see)
+            return Verdict("mixed", None, cut(refused, 160), see)
         inside = found["eps placement"] == "inside"
         ref = reference(x, gain(found, w.detach()), found["eps"] or 0.0, inside)
         errors.append(off(y, ref))
@@ -642,7 +646,7 @@ def check_zero_rows(norm, found, device):
 def said(error) -> str:
     """An error in a few words: its type and its message's first line, cut at 60."""
     message = str(error).splitlines()[0] if str(error) else ""
-    return f"{type(error).__name__}: {message if len(message) <= 60 else message[:59] + '…'}"
+    return f"{type(error).__name__}: {cut(message, 60)}"
 
 def gradient_errors(norm, found, x, w, g, between=None):
     """The input and weight gradients' errors against float64 autograd for upstream gradient
@@ -961,8 +965,7 @@ def check_strides(norm, found, device):
             try:
                 y = norm(view, w, dtype=dtype)
             except REFUSALS as error:
-                why = f"{type(error).__name__}: {error}"
-                why = why if len(why) <= 140 else why[:137] + "..."
+                why = cut(f"{type(error).__name__}: {error}", 140)
                 refused.setdefault((name, why), []).append(dtype_name)
                 continue
             copy = view.detach().contiguous().requires_grad_()
@@ -1257,8 +1260,10 @@ def check(
         found = {"dim": "1 (channel-first)", **found}
     name = name or getattr(target, "__name__", repr(target))
     if norm.weightless:
+        # A gain kept as a buffer: init fails it; the header names it rather than deny it.
+        kept = f", its buffer {norm.buffer_gain} (see init)" if norm.buffer_gain else ""
         found = {
-            "weight": "no parameter of its own (checked with one applied after it)",
+            "weight": f"no parameter of its own{kept} (checked with one applied after it)",
             **found,
         }
     if "form" in found:  # not an RMSNorm: one verdict that says what it is
@@ -1280,7 +1285,7 @@ def check(
             short = run.__name__.removeprefix("check_").replace("_", " ")
             # Where: the last input the check gave the norm (the crash may be in its backward).
             at = norm.last_call.get("input")
-            detail = f"raised {error!r}"[:200] + (
+            detail = cut(f"raised {error!r}", 300) + (
                 f" (its last call: {at})" if at else ""
             )
             # Right on 2-D rows, where dim 1 is the last, wrong past them: channel-first?

@@ -47,6 +47,9 @@ class Subject:
 
     eps_outside = False  # whether eps added to the RMS is the form intended (check())
     weightless = False  # a function f(x) with no gain of its own
+    buffer_gain = (
+        None  # a module's buffer of shape (n,) where a gain would be a parameter
+    )
     dim = -1  # the dimension it normalizes: -1, or 1 when channel-first (check())
     convention = None  # the rounding convention it was told to follow (check())
 
@@ -87,6 +90,9 @@ class Subject:
             self.module = self.module.to(device)
             self.weight_name, self.held = _gain(self.module, n, obj.__name__)
             self.weightless = self.weight_name is None
+            if self.weightless:  # a gain kept as a buffer, which no optimizer trains?
+                shaped = (k for k, b in self.module.named_buffers() if b.shape == (n,))
+                self.buffer_gain = next(shaped, None)
             for name in EPS_ATTRIBUTES:
                 if self.declared_eps is None and isinstance(
                     getattr(self.module, name, None), float
