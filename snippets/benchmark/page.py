@@ -102,12 +102,12 @@ WORDS = {
         "headline_timing": "timing",
         "headline_timings": {"graph": "GPU time", "eager": "eager"},
         "headline_in": {
-            "graph": "In GPU time (a CUDA graph replayed), ",
-            "eager": "Launched from Python (eager, host time included), ",
+            "graph": "Fastest in GPU time (a CUDA graph replayed): ",
+            "eager": "Fastest launched from Python (host time included): ",
         },
-        "headline_host": "The host's time per forward+backward call, the median of {calls} "
-        "calls made back to back on a {shape} input, is {kernel} µs for the site's kernel "
-        "and {reference} µs for F.rms_norm. ",
+        "headline_host": "Host time per forward+backward call (the median of {calls} "
+        "calls made back to back on a {shape} input): {kernel} µs for the site's kernel, "
+        "{reference} µs for F.rms_norm. ",
         "headline_host_note": "Made back to back, a call seems to cost the host more than "
         "one made alone, so the host times compare implementations, not the time of one "
         "call. ",
@@ -115,13 +115,11 @@ WORDS = {
         "F.rms_norm's time over each one's. Each time is the median of its rounds, and "
         "the fastest is the fastest by median: where two implementations' rounds overlap, "
         "their order is not settled.",
-        "headline_best": "at N = {n} the site's kernel is the fastest, {x}× as fast as "
-        "F.rms_norm{unsettled}",
-        "headline_other": "at N = {n} {best} is the fastest ({y}×){unsettled}, the site's "
-        "kernel {x}× as fast as F.rms_norm",
-        "headline_reference": "at N = {n} F.rms_norm is the fastest{unsettled}, the site's "
-        "kernel {x}× as fast",
-        "headline_unsettled": ", though its rounds overlap the runner-up's",
+        "headline_best": "at N = {n} the site's kernel at {x}×{unsettled_alone}",
+        "headline_other": "at N = {n} {best} at {y}×{unsettled} (the site's kernel {x}×)",
+        "headline_reference": "at N = {n} F.rms_norm{unsettled} (the site's kernel {x}×)",
+        "headline_unsettled": ", its rounds overlapping the runner-up's",
+        "headline_unsettled_alone": ", its rounds overlapping the runner-up's",
         "headline_join": "; ",
         "headline_ends": ("", ""),  # of a saying inside a sentence, of its last
         "plot_y": "% of copy bandwidth",
@@ -329,8 +327,10 @@ WORDS = {
         "headline_timing": "측정 방식",
         "headline_timings": {"graph": "GPU 시간", "eager": "즉시 실행"},
         "headline_in": {
-            "graph": "CUDA 그래프를 재생해 GPU 시간만 재면 ",
-            "eager": "Python에서 즉시 실행해 호스트 시간까지 재면 ",
+            "graph": "CUDA 그래프를 재생해 GPU 시간만 재면 가장 빠른 구현(F.rms_norm 대비 "
+            "속도)은 ",
+            "eager": "Python에서 즉시 실행해 호스트 시간까지 재면 가장 빠른 구현(F.rms_norm "
+            "대비 속도)은 ",
         },
         "headline_host": "{shape} 입력으로 {calls}번 연달아 호출해 잰 순전파+역전파 호출당 "
         "호스트 시간의 중앙값은 이 사이트의 커널이 {kernel} µs, F.rms_norm이 {reference} "
@@ -342,17 +342,15 @@ WORDS = {
         "F.rms_norm의 시간을 각 구현의 시간으로 나눈 것입니다. 시간은 모두 라운드의 "
         "중앙값이고, 가장 빠르다는 말도 중앙값 기준입니다. 두 구현의 라운드 범위가 겹치면 "
         "순서가 확실하지 않습니다.",
-        "headline_best": "N = {n}에서는 이 사이트의 커널이 F.rms_norm의 {x}배 속도로 가장 "
-        "빠른 구현{unsettled}{end}",
-        "headline_other": "N = {n}에서는 {best_subject} F.rms_norm의 {y}배 속도로 가장 "
-        "빠른 구현{unsettled}이며, 이 사이트의 커널은 F.rms_norm의 {x}배 속도{end}",
-        "headline_reference": "N = {n}에서는 F.rms_norm이 가장 빠른 구현{unsettled}이며, 이 "
-        "사이트의 커널은 F.rms_norm의 {x}배 속도{end}",
-        "headline_unsettled": "(2위와 라운드 범위가 겹침)",
-        # A sentence per N, the timing's qualifier opening the first: Korean reads a
-        # chain of -이며/-이고 clauses as one long run-on.
-        "headline_join": ". ",
-        "headline_ends": ("입니다", "입니다"),
+        "headline_best": "N = {n}에서 이 사이트의 커널 {x}배{unsettled_alone}{end}",
+        "headline_other": "N = {n}에서 {best} {y}배({unsettled}이 사이트의 커널은 {x}배)"
+        "{end}",
+        "headline_reference": "N = {n}에서 F.rms_norm({unsettled}이 사이트의 커널은 {x}배)"
+        "{end}",
+        "headline_unsettled": "2위와 라운드 범위가 겹침, ",
+        "headline_unsettled_alone": "(2위와 라운드 범위가 겹침)",
+        "headline_join": ", ",
+        "headline_ends": ("", "입니다"),
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N(행 길이)",
         "alt": "{dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 그린 "
@@ -1339,27 +1337,15 @@ def _headline_saying(speedups, n, runs, timing, words, last) -> str:
     if best == REFERENCE:
         key = "headline_reference"
     close = _overlap(runs[(best, n, timing)], runs[(runner_up, n, timing)])
-    x, y = f"{speedups[KERNEL]:.2f}", f"{fastest:.2f}"
-    name = _name(best, words)
     return words[key].format(
         n=n,
-        x=x,
-        y=y,
-        best=name,
-        best_subject=_subject(name),
+        x=f"{speedups[KERNEL]:.2f}",
+        y=f"{fastest:.2f}",
+        best=_name(best, words),
         unsettled=words["headline_unsettled"] if close else "",
+        unsettled_alone=words["headline_unsettled_alone"] if close else "",
         end=words["headline_ends"][last],
     )
-
-def _subject(name: str) -> str:
-    """A Korean name with its subject particle, chosen by the last word before any
-    parenthesis: 가 after a syllable with no final consonant (식 그대로(torch.compile) reads
-    그대로), else 이, also after a Latin word (those here read with one: Liger-Kernel 커널,
-    덧셈 후 F.rms_norm 놈, QuACK 퀙)."""
-    last_word = name.split("(")[0].split()[-1]
-    hangul = [c for c in last_word if "가" <= c <= "힣"]
-    open_syllable = hangul and (ord(hangul[-1]) - ord("가")) % 28 == 0
-    return name + ("가" if open_syllable else "이")
 
 def headlines(sections: list[tuple[str, dict]], language: str) -> str:
     """The headline of each GPU, for the top of the page; how to read them, once, after
