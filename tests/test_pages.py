@@ -278,6 +278,7 @@ ROUTES = [
             "implementations.md#under-fsdps-mixed-precision",
             "implementations.md#fine-tuning-with-lora",
             "benchmark_results.md#a-compiled-layer",
+            "benchmark_results.md#which-to-use",
         ],
     ),
     (
@@ -288,6 +289,7 @@ ROUTES = [
         "serve it",
         [
             "models.md#porting-a-model-its-norms-in-order",
+            "benchmark_results.md#which-to-use",
             "models.md#model-families-and-their-norms",
             "numerics.md#rounding-conventions-in-production-code",
             "numerics.md#batch-invariance",
@@ -320,6 +322,9 @@ ROUTES = [
             "pitfalls.md#running-a-bfloat16-model-in-float16",
             "activations.md#what-to-log-in-a-training-run",
             "activations.md#attention-logit-growth-and-qk-norm",
+            "pitfalls.md#gains-trained-in-bfloat16",
+            "pitfalls.md#no-float32-upcast",
+            "dynamics.md#weight-decay-and-the-gain",
         ],
     ),
     ("check yours", ["check.md"]),
