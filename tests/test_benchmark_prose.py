@@ -520,7 +520,7 @@ def test_the_compiled_layer_paragraph_is_the_results():
     assert len(inside) == 1
     for name in ("benchmark_results.md", "kernel_in_practice.md", "index.md"):
         assert "saves nothing measurable" in text(name)
-        assert "잴 수 있을 만큼 시간이 줄지 않습니다" in text(name, "ko")
+        assert "측정 오차를 넘을 만큼 시간이 줄지 않습니다" in text(name, "ko")
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
