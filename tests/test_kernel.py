@@ -703,7 +703,16 @@ def stack_bytes(cubin):
 
 def build(fn, types, constexprs, num_warps):
     signature = {name: types[name] for name in fn.arg_names}
-    source = ASTSource(fn=fn, signature=signature, constexprs={"stride_w": 1, **constexprs})
+    # As a launch compiles them on aligned tensors whose strides and N are multiples of 16
+    # (every model width is): Triton marks those arguments tt.divisibility 16. M is left
+    # free, as it changes from call to call.
+    aligned = {
+        (i,): [["tt.divisibility", 16]]
+        for i, name in enumerate(fn.arg_names)
+        if types[name].startswith("*") or (types[name] == "i32" and name != "M")
+    }
+    source = ASTSource(fn=fn, signature=signature, constexprs={"stride_w": 1, **constexprs},
+                       attrs=aligned)
     target = GPUTarget("cuda", 90, 32)
     options = {"num_warps": num_warps, "enable_fp_fusion": False}  # as the launches
     compiled = triton.compile(source, target=target, options=options)
@@ -757,11 +766,12 @@ def test_every_launch_turns_fp_fusion_off():
 
 def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     """The interpreter runs the kernels as Python. Compile them to machine code for sm_90
-    (an H100) with Triton's own ptxas, for bfloat16 at their launch settings: in a fresh
+    (an H100) with Triton's own ptxas, for bfloat16 at their launch settings, as a launch
+    on aligned tensors whose strides and N are multiples of 16 compiles them: in a fresh
     process, since the interpreter replaces parts of triton.language while it runs. No
-    registers spill for rows of 1024 to 8192 and in the wide kernels alone, the launch
-    tables' comment gives the stack frames of those that do, and no multiplication and
-    addition are fused into one instruction (enable_fp_fusion)."""
+    registers spill for rows of 1024 to 8192 and in the wide forward, the launch tables'
+    comment gives the stack frames of those that do, and no multiplication and addition
+    are fused into one instruction (enable_fp_fusion)."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     result = subprocess.run(
         [sys.executable, "-c", COMPILE_FOR_H100],
@@ -780,31 +790,37 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     # No fused multiply-add: the launches turn fusion off (the fused op's float32 bits).
     assert all(int(fma) == 0 for *_, fma in compiled), result.stdout
     # No spills where the launch tables' comment says there are none: rows of 1024 to 8192,
-    # one or two to a tile, and the wide kernels without the residual.
+    # one or two to a tile, and the wide forward.
     for name, constexprs, block_n, stack, _ in compiled:
         one_row = "'BLOCK_M': 1," in constexprs or "'BLOCK_M': 2," in constexprs
         whole = "wide" not in name and one_row and 1024 <= int(block_n) <= 8192
-        lone_wide = "wide" in name and "': False" in constexprs
-        if whole or lone_wide:
+        if whole or name == "rms_norm_forward_wide_kernel":
             assert int(stack) == 0, (name, constexprs)
     # The stack frames the comment gives (and the Kernel page, which shows it) are these.
     stack = {
-        (name.split("_")[2], int(block_n), "True" in constexprs): int(size)
+        (
+            name.removeprefix("rms_norm_").removesuffix("_kernel"),
+            int(block_n),
+            "True" in constexprs,
+        ): int(size)
         for name, constexprs, block_n, size, _ in compiled
-        if "wide" not in name
     }
     # The short-row tiles: the backward table's rows below 1024, several rows a tile.
     short = [n for n, *_ in kernel.BACKWARD_SETTINGS if n < 1024]
     backward = [stack["backward", n, False] for n in short]
     adding_dh = [stack["backward", n, True] for n in short]
+    wide = kernel.BACKWARD_WIDE[1]  # the wide backward's chunk
+    assert stack["forward", 32768, False] == stack["forward", 32768, True] == 0
     given = (
-        f"{stack['backward', 16384, False]} bytes for the backward at 16384, "
+        f"{stack['backward', 16384, False]} bytes for the backward at 16384 "
+        f"({stack['backward', 16384, True]} adding dh), "
         f"{stack['forward', 65536, False]} for the forward at 65536 "
         f"({stack['forward', 65536, True]} with the residual add), "
-        f"{stack['forward', 32768, False]} at 32768 ({stack['forward', 32768, True]}), "
         f"{min(backward)} to {max(backward)} for the backward's short-row tiles "
-        f"({min(adding_dh)} to {max(adding_dh)} adding dh)"
+        f"({min(adding_dh)} to {max(adding_dh)} adding dh), "
+        f"{stack['backward_wide', wide, False]} for the wide backward (none adding dh)"
     )
+    assert stack["backward_wide", wide, True] == 0
     source = (ROOT / "snippets" / "kernel" / "rms_norm_triton.py").read_text()
     assert given in source.replace("\n# ", " "), "the comment's stack frames are stale"
 

@@ -217,13 +217,15 @@ def rms_norm_backward_wide_kernel(
 # tile-sized tensor: at most 64 with these settings. The backward keeps several such tensors
 # live (x, dy, intermediates; w and dw are a row's), and a program of 16 or 32 warps gets
 # at most 128 or 64 registers per thread. So ptxas spills registers to local memory in some
-# settings: compiled for sm_90 as the tests compile (triton 3.9, bfloat16, without the
-# alignment Triton specializes a real launch for), the stack frame per thread is 296 bytes
-# for the backward at 16384, 488 for the forward at 65536 (1032 with the residual add), 112
-# at 32768 (184), 24 to 1200 for the backward's short-row tiles (200 to 2312 adding dh),
-# and none for rows of 1024 to 8192 and for the wide kernels alone. Spilled values are
-# still right, at the cost of traffic; each spilling setting but the untimed 512 measured
-# the fastest tried, for the norm alone (the fused add and norm reuse it, unswept).
+# settings: compiled for sm_90 as the tests compile, as a launch on aligned tensors whose
+# strides and N are multiples of 16 is (triton 3.9, bfloat16), the stack frame per thread is
+# 192 bytes for the backward at 16384 (224 adding dh), 184 for the forward at 65536 (232
+# with the residual add), 0 to 32 for the backward's short-row tiles (64 to 96 adding dh),
+# 16 for the wide backward (none adding dh), and none elsewhere: the forward at 32768 and
+# below, the backward's rows of 1024 to 8192 and the wide forward. Unaligned, a launch
+# compiles other code and spills more. Spilled values are still right, at the cost of
+# traffic; each spilling setting but the untimed 512 measured the fastest tried, for the
+# norm alone (the fused add and norm reuse it, unswept).
 # Longer rows than each table's last line go to the wide kernels, which loop over chunks.
 
 # Forward: (largest BLOCK_N, rows per program, num_warps). Picked on an H100 (bfloat16): from
