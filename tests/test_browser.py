@@ -113,9 +113,15 @@ def check_figures_are_readable(page):
     """Fitted to a phone's column, a figure's 13 px text would be 5 to 6 px high: plots,
     diagrams and notebook figures keep at least 0.75 of their drawn width there (the
     benchmark's plots have phone versions), and one wider than its box scrolls inside it."""
-    # Loaded first (the benchmark pages' images in closed tabs need not be, nor are checked).
+    # Loaded first (the benchmark pages' images in closed tabs need not be, nor are checked),
+    # each <picture> showing the source its media query now picks: resized to a phone, the
+    # desktop image stays complete until the browser swaps in the phone version.
     page.wait_for_function(
-        f"[...document.querySelectorAll({FIGURES!r})].every(image => image.complete)"
+        f"[...document.querySelectorAll({FIGURES!r})].every(image => image.complete"
+        " && image.currentSrc === new URL(([...(image.parentElement.matches('picture')"
+        " ? image.parentElement.querySelectorAll('source') : [])].find(source =>"
+        " matchMedia(source.media).matches)?.srcset ?? image.getAttribute('src')),"
+        " document.baseURI).href)"
     )
     sizes = page.locator(FIGURES).evaluate_all(FIGURE_SIZES)
     for index, (scale, content, shown, overflow) in enumerate(sizes):
