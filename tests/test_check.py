@@ -773,7 +773,7 @@ OUTLIER_AND_EPS = (
 def test_the_half_check_names_the_rows_it_gets_wrong_and_why(target, rows):
     (half,) = [v for v in check(target).verdicts if v.check == "half"]
     why = "where values square to more than float16's largest, 65504"
-    why += " or to less than its smallest normal, 6.1e-05"
+    why += " or to less than its smallest normal, 6.1e-05: take the mean square of x.float()"
     assert (
         f"float16 wrong (error 1024.0 ulp, out float16, on {rows} features, {why})"
         in half.detail
@@ -961,8 +961,9 @@ def test_eps_outside_the_root_is_told_how_to_say_it_is_intended():
         report = check(rms_norm_paper_code, **options)
         return next(v for v in report.verdicts if v.check == "eps")
 
-    assert eps_verdict().detail.startswith("eps outside the square root: inside is")
-    assert eps_verdict().detail.endswith("(pass --eps-outside)")
+    detail = eps_verdict().detail
+    assert detail.startswith("eps outside the square root: move it inside, rsqrt(")
+    assert detail.endswith("keep it and pass --eps-outside")
     assert eps_verdict(eps_outside=True).passed
 
 

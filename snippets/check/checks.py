@@ -153,8 +153,8 @@ def check_eps(norm, found, device):
         told = (
             f" (expected {intended})"
             if norm.eps_outside
-            else ": inside is torch's and Hugging Face's form; a checkpoint trained with"
-            " it outside keeps it there (pass --eps-outside)"
+            else ": move it inside, rsqrt(mean(x**2) + eps), torch's and Hugging Face's"
+            " form; for a checkpoint trained with it outside, keep it and pass --eps-outside"
         )
         detail = f"eps {found['eps placement']} the square root{told}"
         return Verdict("eps", False, detail, another_form)
@@ -429,6 +429,7 @@ def check_half(norm, found, device):
                 detail += ", where values square to more than float16's largest, 65504"
                 if EPS_ROWS in wrong:
                     detail += " or to less than its smallest normal, 6.1e-05"
+                detail += ": take the mean square of x.float()"
             elif dtype == torch.float16 and wrong == [ZERO_ROW]:
                 detail += FLOAT16_ZERO_ROW
         details.append(f"{short} {'wrong' if bad else 'ok'} ({detail})")
