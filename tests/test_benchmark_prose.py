@@ -480,9 +480,8 @@ def test_torch_compile_fuses_the_fp8_steps_as_fp8_md_says():
     GB/s at the one kernel's 7.001 bytes an element would pass the H200's peak had it moved
     the 11.001 bytes of separate kernels (so it fuses the steps itself); not at 2048, nor
     shown with a scale per 128 features."""
-    ratio = (
-        11.001 / 7.001
-    )  # snippets/fp8/bytes.py's fewest unfused bytes over the fused
+    # snippets/fp8/bytes.py's fewest bytes of separate kernels over the one kernel's
+    ratio = 11.001 / 7.001
     shown = {
         (r["mode"], r["n"])
         for r in FP8["runs"]
@@ -638,13 +637,12 @@ def test_which_to_use_is_the_results():
     forward_misses = []
     for r in both:
         for m in DECODE:
-            times = {
+            forward = {
                 i: entry(r, i, "decode", m, "forward")["ms"] for i in PEERS["decode"]
             }
-            if min(times, key=times.get) != COMPILE:
-                forward_misses.append((r["device"], m, min(times, key=times.get)))
-                assert times[COMPILE] - min(times.values()) < 0.5e-3  # ms
-
+            if min(forward, key=forward.get) != COMPILE:
+                forward_misses.append((r["device"], m, min(forward, key=forward.get)))
+                assert forward[COMPILE] - min(forward.values()) < 0.5e-3  # ms
             times = {
                 i: entry(r, i, "decode", m, "forward+backward")["ms"]
                 for i in PEERS["decode"]

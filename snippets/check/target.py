@@ -47,9 +47,7 @@ class Subject:
 
     eps_outside = False  # whether eps added to the RMS is the form intended (check())
     weightless = False  # a function f(x) with no gain of its own
-    buffer_gain = (
-        None  # a module's buffer of shape (n,) where a gain would be a parameter
-    )
+    buffer_gain = None  # a buffer of shape (n,) in place of a gain parameter
     dim = -1  # the dimension it normalizes: -1, or 1 when channel-first (check())
     convention = None  # the rounding convention it was told to follow (check())
 
