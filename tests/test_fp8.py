@@ -196,6 +196,21 @@ def test_a_nan_makes_its_row_nan_and_an_infinity_its_group_as_the_reference(grou
     assert_close_to(expected_q[2:], q[2:], scales[2:], expected_scales[2:])
 
 
+# The interpreter's numpy says so of the square that passes float32's range.
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+@pytest.mark.parametrize("group", [None, 128])
+def test_a_value_whose_square_overflows_zeroes_its_row_as_the_reference(group):
+    # Finite, but its square passes float32's largest value: the row's mean square is
+    # infinite, its reciprocal RMS 0, every value 0 with the smallest scale.
+    x, r, w = rows(3, 256, torch.float32)
+    x[1, 9] = 1e20
+    q, scales, _ = add_rms_norm_fp8(x, r, w, 1e-6, group)
+    expected_q, expected_scales, _ = expected(x, r, w, 1e-6, group)
+    assert (q[1].float() == 0).all() and (scales[1] == MIN_SCALE).all()
+    assert torch.equal(q[1].float(), expected_q[1].float())
+    assert torch.equal(scales[1], expected_scales[1])
+
+
 def test_an_all_zero_row_gives_zeros_and_the_smallest_scale():
     x, r, w = rows(3, 256, torch.float32)
     x[1], r[1] = 0.0, 0.0
