@@ -673,4 +673,4 @@ def test_which_to_use_is_the_results():
     assert "a call took between 5 and 23 microseconds of GPU time" in said
     assert "every other way took about twice as long per call or longer" in said
     assert forward_misses == [("NVIDIA H200", 1, LIGER)]
-    assert "at every $M$ but one row on the H200, where Liger-Kernel's was" in said
+    assert "at every $M$ but $M = 1$ on the H200, where Liger-Kernel's was" in said
