@@ -78,3 +78,13 @@ distance = ulps(llama_with_mean_square(x, gain, other_order), llama(x, gain))
 moved = (distance > 0).sum()
 print(f"(a), another order, against (a): {moved} outputs, up to {distance.max()} ulps")
 #> (a), another order, against (a): 16 outputs, up to 2 ulps
+
+# A mean over n - 1 shrinks every output by about 1/(2n): on short rows, a step or more.
+short, short_gain = x[:, :64], gain[:64]
+squares = short.float().pow(2).sum(-1, keepdim=True)
+distance = ulps(
+    with_mean_square(short, short_gain, squares / 63), cast_once(short, short_gain)
+)
+differ = (distance > 0).float().mean()
+print(f"mean over n - 1, rows of 64: {differ:.1%} differ, up to {distance.max()} ulps")
+#> mean over n - 1, rows of 64: 100.0% differ, up to 2 ulps
