@@ -341,13 +341,13 @@ WORDS = {
         "headline_note": "M은 행의 개수, N은 행 하나의 원소 수입니다. 괄호 안의 값은 "
         "F.rms_norm의 시간을 각 구현의 시간으로 나눈 것입니다. 시간은 모두 라운드의 "
         "중앙값이고, 가장 빠르다는 말도 중앙값 기준입니다. 두 구현의 라운드 범위가 겹치면 "
-        "순서가 확실하지 않습니다.",
+        "어느 쪽이 빠른지 가릴 수 없습니다.",
         "headline_best": "N = {n}에서 이 사이트의 커널 {x}배{unsettled_alone}{end}",
         "headline_other": "N = {n}에서 {best} {y}배({unsettled}이 사이트의 커널은 {x}배)"
         "{end}",
         "headline_reference": "N = {n}에서 F.rms_norm({unsettled}이 사이트의 커널은 {x}배)"
         "{end}",
-        "headline_unsettled": "2위와 라운드 범위가 겹침, ",
+        "headline_unsettled": "2위와 라운드 범위가 겹침. ",
         "headline_unsettled_alone": "(2위와 라운드 범위가 겹침)",
         "headline_join": ", ",
         "headline_ends": ("", "입니다"),
