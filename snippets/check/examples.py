@@ -27,6 +27,10 @@ def eps_twice_literal(x, weight):
     # The same mistake with eps written as a number: nothing declares it.
     return weight * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) + 1e-6)
 
+def eps_twice_large(x, weight):
+    # The same with LLaMA 2's eps, 1e-5: large enough to show on the eps check's rows.
+    return weight * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5) + 1e-5)
+
 def eps_twice_small(x, weight):
     # The same mistake with a small eps: the second one is far below the rows' RMS.
     return weight * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-8) + 1e-8)
@@ -48,6 +52,7 @@ targets = [
     no_upcast,
     eps_twice,
     eps_twice_literal,
+    eps_twice_large,
     eps_twice_small,
     no_eps,
     TruncNormalInit,
@@ -65,6 +70,7 @@ for name, report in reports.items():
     #> no_upcast           none       half
     #> eps_twice           none       forward, eps, half, gradients
     #> eps_twice_literal   none       forward, half, gradients
+    #> eps_twice_large     none       forward, eps, half, gradients, sizes
     #> eps_twice_small     none       half
     #> no_eps              none       half, zero rows
     #> TruncNormalInit     float32    init
