@@ -347,7 +347,7 @@ WORDS = {
         "{end}",
         "headline_reference": "N = {n}에서 F.rms_norm({unsettled}이 사이트의 커널은 {x}배)"
         "{end}",
-        "headline_unsettled": "2위와 라운드 범위가 겹침. ",
+        "headline_unsettled": "2위와 라운드 범위가 겹칩니다. ",
         "headline_unsettled_alone": "(2위와 라운드 범위가 겹침)",
         "headline_join": ", ",
         "headline_ends": ("", "입니다"),
