@@ -1925,14 +1925,20 @@ def returns_nan(x, weight, eps=1e-6):
     return torch.full_like(x, float("nan"))
 
 
+def ignores_its_weight(x, weight, eps=1e-6):
+    # Right at a gain of 1, so a weight of 0 alone would read it as a gain 1 + w.
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
 @pytest.mark.parametrize(
     "target, words",
     [
         (lambda x, weight: x + 1, "neither 0 (a gain w) nor x / RMS"),
         (returns_its_input, "returns its input unchanged"),
         (returns_nan, "holds NaN or inf"),
+        (ignores_its_weight, "the weight given is not applied (ignored"),
     ],
-    ids=["x + 1", "its input", "NaN"],
+    ids=["x + 1", "its input", "NaN", "weight ignored"],
 )
 def test_a_function_that_is_no_norm_fails_form_saying_what_came(target, words):
     """Called without error, so not a usage error: one failed verdict, exit status 1."""

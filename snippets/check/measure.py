@@ -93,6 +93,11 @@ def not_rms_norm(norm, neutral, device) -> str | None:
         )
     return "scales each row by a number other than 1 / RMS"
 
+IGNORED = (
+    "with weight 0 and with weight 1 it returns x / RMS: the weight given is not applied"
+    " (ignored, or one kept from an earlier call?)"
+)
+
 def with_zero_weight(y, x) -> str:
     """What came back with weight 0, where a gain w gives 0 and a gain 1 + w x / RMS."""
     expected = "where a gain w gives 0 and a gain 1 + w gives x / RMS"
@@ -111,6 +116,10 @@ def conventions(norm: Subject, device) -> dict:
         gain = "w"
     elif torch.allclose(y, reference(x, torch.ones(N, device=device), 0.0), rtol=1e-3):
         gain = "1 + w"
+        # A gain 1 + w doubles the output at weight 1; code that never applies its weight
+        # gives x / RMS at any weight, which a weight of 0 alone would read as 1 + w.
+        if torch.allclose(norm(x, zeros + 1).double(), y, rtol=1e-3):
+            return {"gain": "none", "form": IGNORED}
     else:  # neither: if weight 0 gives a known normalization (a LayerNorm), say so
         other = not_rms_norm(norm, zeros, device) or "scales"
         if not other.startswith(("scales", "does not scale")):
