@@ -429,7 +429,7 @@ def check_half(norm, found, device):
                 detail += ", where values square to more than float16's largest, 65504"
                 if EPS_ROWS in wrong:
                     detail += " or to less than its smallest normal, 6.1e-05"
-                detail += ": take the mean square of x.float()"
+                detail += ": take the mean square of x.float(), and keep it in float32"
             elif dtype == torch.float16 and wrong == [ZERO_ROW]:
                 detail += FLOAT16_ZERO_ROW
         details.append(f"{short} {'wrong' if bad else 'ok'} ({detail})")
