@@ -134,8 +134,8 @@ HOW_TO_PRINT = (
 def update_outputs(path: Path, eval_example: EvalExample) -> str | None:
     """Run the snippet, rewrite its #> lines, then run it again as a script and compare
     what it prints with what was written (as a reader copies it from the built page:
-    tests/test_standalone.py, in a run without --update-examples). Returns what went wrong, if anything;
-    then the file is left as it was."""
+    tests/test_standalone.py, in a run without --update-examples). Returns what went
+    wrong, if anything; then the file is left as it was."""
     original = path.read_text(encoding="utf-8")
     example = CodeExample.create(original, path=path)
     eval_example.format(example)

@@ -81,10 +81,9 @@ print(f"(a), another order, against (a): {moved} outputs, up to {distance.max()}
 
 # A mean over n - 1 shrinks every output by about 1/(2n): on short rows, a step or more.
 short, short_gain = x[:, :64], gain[:64]
-squares = short.float().pow(2).sum(-1, keepdim=True)
-distance = ulps(
-    with_mean_square(short, short_gain, squares / 63), cast_once(short, short_gain)
-)
+sum_of_squares = short.float().pow(2).sum(-1, keepdim=True)
+over_n_minus_1 = with_mean_square(short, short_gain, sum_of_squares / (64 - 1))
+distance = ulps(over_n_minus_1, cast_once(short, short_gain))
 differ = (distance > 0).float().mean()
 print(f"mean over n - 1, rows of 64: {differ:.1%} differ, up to {distance.max()} ulps")
 #> mean over n - 1, rows of 64: 100.0% differ, up to 2 ulps
