@@ -1043,6 +1043,30 @@ def test_init_names_a_weight_started_at_the_other_conventions_identity(
     assert verdict.see == "pitfalls/#loading-gains-stored-the-other-way"
 
 
+class Bfloat16Gain(torch.nn.Module):
+    """The right norm, with its gain created in bfloat16: an optimizer steps it there."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(n, dtype=torch.bfloat16))
+        self.eps = eps
+
+    def forward(self, x):
+        y = rms_norm(x.float(), x.shape[-1:], eps=self.eps).to(x.dtype)
+        return self.weight * y
+
+
+def test_init_fails_a_gain_created_in_bfloat16():
+    report = check(Bfloat16Gain)
+    assert [v.check for v in report.verdicts if v.passed is False] == ["init"]
+    assert verdict(report, "init").detail == (
+        "fresh weight: 0 of 64 entries differ from 1; fresh weight is bfloat16: an"
+        " optimizer steps it in bfloat16, which rounds away a step under half the"
+        " spacing of its values (1 + 3e-4 rounds to 1): create it in float32"
+    )
+    assert verdict(report, "init").see == "pitfalls/#gains-trained-in-bfloat16"
+
+
 def grouped(x, weight, eps=1e-6):
     # Mamba-2's gated norm without its gate: an RMSNorm over each group of 16 features.
     groups = x.unflatten(-1, (-1, 16))

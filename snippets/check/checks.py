@@ -1017,10 +1017,11 @@ def check_batch(norm, found, device):
 
 def check_init(norm, found, device):
     """A fresh module's weight is the identity gain: ones for w, zeros for 1 + w; any other
-    parameter of its shape (a bias) starts at zeros; and a gain kept as a plain tensor
-    attribute or a buffer, not a parameter, fails where it scales the output: no optimizer
-    sees it (and no state_dict saves a plain tensor; one the module keeps but does not
-    apply, as vLLM's norm without a weight does, passes)."""
+    parameter of its shape (a bias) starts at zeros; it is float32 or wider, not a
+    half-precision parameter whose optimizer steps round away; and a gain kept as a plain
+    tensor attribute or a buffer, not a parameter, fails where it scales the output: no
+    optimizer sees it (and no state_dict saves a plain tensor; one the module keeps but
+    does not apply, as vLLM's norm without a weight does, passes)."""
     see = "pitfalls/#gains-initialized-like-a-linear-layers-weights"
     if norm.module is None:
         return Verdict("init", None, "not applicable: no weight of its own", see)
@@ -1068,7 +1069,19 @@ def check_init(norm, found, device):
     biased = [name for name in norm.held if bool(parameters[name].ne(0).any())]
     if biased:
         detail += f"; fresh {biased[0]}: not zeros, where a bias starts"
-    return Verdict("init", off == 0 and not biased, detail, see)
+    # An optimizer steps a parameter in its own dtype: next to 1, bfloat16's values are
+    # 2^-7 apart (float16's 2^-10), and AdamW's steps, about the learning rate, round away.
+    narrow = fresh.dtype in (torch.float16, torch.bfloat16)
+    if narrow:
+        half = str(fresh.dtype).removeprefix("torch.")
+        at_one = " (1 + 3e-4 rounds to 1)" if found["gain"] == "w" else ""
+        detail += (
+            f"; fresh {norm.weight_name} is {half}: an optimizer steps it in {half}, which"
+            f" rounds away a step under half the spacing of its values{at_one}: create"
+            " it in float32"
+        )
+        see = "pitfalls/#gains-trained-in-bfloat16"
+    return Verdict("init", off == 0 and not biased and not narrow, detail, see)
 
 def scales_the_output(norm, name, device) -> bool:
     """Whether doubling the module's plain tensor attribute `name` changes its output."""
