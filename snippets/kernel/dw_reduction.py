@@ -24,7 +24,7 @@ for n, group in GROUP_SIZE_M.items():
 # The tutorial's program for row i adds its dy * x_hat (float32: it loads the weight as
 # float32, so its .to(w.dtype) changes nothing) to buffer row i % GROUP_SIZE_M (float16)
 # once it holds its lock, in float32, and stores the sum rounded to float16. Two orders
-# of getting the lock, on a CPU:
+# of getting the lock, the rows' own and a random one, on a CPU:
 torch.manual_seed(0)
 m, n, group = 2048, 1024, GROUP_SIZE_M[1024]
 contribution = 0.1 * torch.randn(m, n)  # dy * x_hat per row
