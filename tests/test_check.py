@@ -1056,6 +1056,14 @@ class Bfloat16Gain(torch.nn.Module):
         return self.weight * y
 
 
+def test_eps_names_float32s_machine_epsilon_as_the_eps_none_default():
+    said = "; float32's machine epsilon, as eps=None gives, not a checkpoint's eps"
+    default = verdict(check(torch.nn.RMSNorm), "eps")
+    assert default.passed and default.detail.endswith(said)
+    given = verdict(check(torch.nn.RMSNorm, eps=1e-6), "eps")
+    assert given.passed and said not in given.detail
+
+
 def test_init_fails_a_gain_created_in_bfloat16():
     report = check(Bfloat16Gain)
     assert [v.check for v in report.verdicts if v.passed is False] == ["init"]

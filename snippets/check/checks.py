@@ -176,12 +176,14 @@ def check_eps(norm, found, device):
                 f" (rows of RMS {r[0]:.3g}, {r[1]:.3g}): an eps written into the code?"
             )
             return Verdict("eps", False, detail, "math/#where-goes-and-why-it-matters")
-    return Verdict(
-        "eps",
-        True,
-        f"eps {found['eps']:.3g} {intended} the square root (rows of RMS {r[0]:.3g}, {r[1]:.3g})",
-        "math/#where-goes-and-why-it-matters",
-    )
+    detail = f"eps {found['eps']:.3g} {intended} the square root (rows of RMS {r[0]:.3g}, {r[1]:.3g})"
+    machine = torch.finfo(torch.float32).eps
+    if declared is None and abs(found["eps"] - machine) <= 1e-2 * machine:
+        # torch.nn.RMSNorm's and F.rms_norm's default: no checkpoint's eps.
+        detail += (
+            "; float32's machine epsilon, as eps=None gives, not a checkpoint's eps"
+        )
+    return Verdict("eps", True, detail, "math/#where-goes-and-why-it-matters")
 
 def eps_mismatch(used: float, declared: float) -> str:
     """The likely cause of an eps other than the one declared, from how the two relate."""
