@@ -631,6 +631,33 @@ def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
     assert "2퍼센트도 되지 않습니다" in text("models.md", "ko")
 
 
+def test_uncompiled_training_on_long_rows_is_the_headline():
+    """benchmark_results.md's Which to use: of the headline's four, forward plus backward on
+    16384 rows of 4096 and 16384, launched from Python F.rms_norm was the fastest at 4096
+    and Liger-Kernel at 16384 (on the H200 overlapping the runner-up), on both GPUs; in GPU
+    time the site's kernel or Liger-Kernel was."""
+    four = [F, KERNEL, LIGER, COMPILE]
+    overlapping = []
+    for results in (H100, H200):
+        for n, first in ((4096, F), (16384, LIGER)):
+            eager = ranked(results, "rows", n, "forward+backward", "eager", peers=four)
+            assert eager[0] == first, (results["device"], n, eager)
+            two = [
+                entry(results, i, "rows", n, "forward+backward", "eager") for i in eager
+            ]
+            if overlap(*two[:2]):
+                overlapping.append((results["device"], n))
+            graph = ranked(results, "rows", n, "forward+backward", peers=four)
+            assert graph[0] in (KERNEL, LIGER), (results["device"], n, graph)
+    assert overlapping == [("NVIDIA H200", 16384)]
+    said = text("benchmark_results.md")
+    assert (
+        "`F.rms_norm` was the fastest at $N = 4096$ and Liger-Kernel at $N = 16384$"
+        in said
+    )
+    assert "H200 its rounds overlapping the runner-up's" in said
+
+
 def test_which_to_use_is_the_results():
     """benchmark_results.md's Which to use, on both GPUs in bfloat16: compiled code ran
     QK-norm rows' forward at 98 to 104 percent of the copy and had the lowest GPU time

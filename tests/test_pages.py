@@ -308,6 +308,7 @@ ROUTES = [
             "math.md#the-rmsnorm-definition",
             "benchmark_results.md#a-compiled-layer",
             "benchmark_results.md",
+            "benchmark.md#on-a-cpu",
             "placement.md#training-a-tiny-language-model",
             "math.md#converting-a-pre-norm-layernorm-model",
             "dynamics.md#weight-decay-and-the-gain",

@@ -82,7 +82,8 @@ class TinyLM(nn.Module):
 
 @one_thread()
 def train(variant, lr, steps=80, batch=16, length=16, seed=0):
-    """AdamW at a constant learning rate, no warmup; the held-out loss at the end."""
+    """AdamW at a constant learning rate, no warmup: every step's training loss, and
+    the held-out loss at the end."""
     ids, windows, vocab = corpus(length)
     torch.manual_seed(seed)
     model = TinyLM(len(vocab), variant, length=length)

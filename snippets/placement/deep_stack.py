@@ -46,7 +46,8 @@ print(f"layer 48 weight gradient, post-norm / pre-norm: {top:.3g}")
 # Xiong et al. (2020): at initialization their bounds on the last layer's weight gradient
 # differ between post-norm and pre-norm by a factor of sqrt(L) (their theorem concerns the
 # MLP's second matrix). The same ratio on shallower stacks (the last block's first linear
-# layer, mean of 5 seeds), beside the one above, and the range of the seeds' own ratios.
+# layer, mean of 5 seeds), beside the one above; last, each seed's own ratio divided by
+# sqrt(depth), its smallest and largest.
 def last_layer(depth):
     """The last block's weight gradient in each seed: post-norm's, then pre-norm's."""
     return [

@@ -140,8 +140,8 @@ def train(placement, lr, steps=200, batch=16, length=32, seed=0, layers=4, warmu
     return losses, held_out_loss(model, windows)
 
 def training_steps(model, ids, lr, steps, batch, length, warmup=0):
-    """AdamW on random windows of ids, at a constant learning rate lr, reached after
-    `warmup` steps at lr / warmup, 2 lr / warmup, ... (none by default): yields each
+    """AdamW on random windows of ids, at a constant learning rate lr; the first `warmup`
+    steps (none by default) run at lr / warmup, 2 lr / warmup, ..., lr. Yields each
     step's training loss once the step is taken."""
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
     for step in range(steps):
