@@ -167,7 +167,8 @@ def test_bad_input_gets_the_clear_error_when_compiled_too():
     torch._dynamo.reset()
     with pytest.raises(ValueError, match=words):
         torch.compile(lambda x, w: rms_norm(x, w, 0.0), backend="aot_eager")(x, w)
-    # With fullgraph=True Dynamo stops at the raise: the check's error is the cause.
+    # With fullgraph=True Dynamo stops at the raise: its cause, an exception of Dynamo's,
+    # carries the check's error.
     compiled = torch.compile(
         lambda x, r, w: add_rms_norm(x, r, w, 0.0), fullgraph=True, backend="aot_eager"
     )

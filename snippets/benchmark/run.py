@@ -181,7 +181,8 @@ SETUPS = {
             "decode": ((1, 4096), (16, 4096), (256, 4096)),
             # QK-norm: every head of every token normalized over its head dimension.
             "qk-norm": ((262144, 64), (262144, 128), (262144, 256)),
-            # Rows too long for registers; x of 512 MiB in bfloat16 each.
+            # Long rows (the backward, and the forward from 131072, loop over chunks); x of
+            # 512 MiB in bfloat16 each.
             "wide": ((8192, 32768), (4096, 65536), (2048, 131072), (1024, 262144)),
         },
         (torch.bfloat16, torch.float16, torch.float32),

@@ -941,8 +941,8 @@ def check_shapes(norm, found, device):
     )
 
 def check_strides(norm, found, device):
-    """Rows that are views, not contiguous copies: every other element of a wider tensor (a
-    query split from a fused projection's output), and a batch transposed, forward and input
+    """Rows that are views, not contiguous copies: every other element of a wider tensor
+    (elements apart in memory), and a batch transposed (rows apart), forward and input
     gradient, in float32 and bfloat16 (a half path may be a kernel of its own). A kernel, or
     a backward, that reads memory as if rows were contiguous gets them wrong."""
     wrong, refused = [], {}  # refused: (view, error) -> the dtypes it was refused in

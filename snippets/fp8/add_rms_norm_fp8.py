@@ -3,8 +3,8 @@ h = x + r, y = RMSNorm(h), q = FP8(y / scale) with a dynamic scale per row or pe
 
 On a machine without a GPU, set TRITON_INTERPRET=1 before importing triton: the kernel then
 runs on CPU tensors (the interpreter converts to FP8 with defects a GPU lacks: some small
-values round toward zero or to 0, a carry into the next exponent can be lost, NaN becomes
-384; tests/test_fp8.py lists them).
+values round toward zero or to 0, a carry into the next exponent can be lost, ties round
+up rather than to even, NaN becomes 384; tests/test_fp8.py lists them).
 """
 
 import contextlib

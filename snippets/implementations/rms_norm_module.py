@@ -1,4 +1,5 @@
-"""A copyable RMSNorm: torch.nn.RMSNorm's arguments, checked inputs, float32 math."""
+"""A copyable RMSNorm: torch.nn.RMSNorm's arguments, checked inputs, float32 math (at
+least: float64 input stays float64)."""
 
 import numbers
 from collections.abc import Sequence
@@ -27,7 +28,8 @@ class RMSNorm(nn.Module):
     by default.
 
     Two kinds of eps that torch takes are refused on purpose: None, torch's default,
-    which picks an epsilon by dtype (pass the eps the model was trained with), and a
+    which takes the machine epsilon of the dtype it computes in (float32's for float16
+    and bfloat16 inputs too, on a CPU; pass the eps the model was trained with), and a
     negative eps, which torch computes (its own test samples for rms_norm use eps =
     -0.5) although mean(x^2) + eps can then be zero or negative, and its inverse square
     root inf or NaN. device and dtype place the weight, as torch's factory arguments do.
@@ -81,7 +83,7 @@ def _as_shape(normalized_shape) -> tuple[int, ...]:
     return tuple(int(n) for n in shape)
 
 def _check_eps(eps) -> float:
-    if eps is None:  # torch.nn.RMSNorm's default: an epsilon that depends on the dtype
+    if eps is None:  # torch.nn.RMSNorm's default: a machine epsilon, no model's eps
         raise TypeError(
             "eps must be a real number, got None:"
             " pass the eps the model was trained with"

@@ -171,8 +171,8 @@ def _add_rms_norm_gradients(ctx, dy, dh, _drstd):
     return dx, dx, dw, None, None  # h = x + residual: both get h's gradient
 
 def _no_second_derivatives(ctx, *gradients):
-    # Without this the backward operators' outputs would have no gradient of their own, and
-    # a gradient penalty built on them would be differentiated as a constant, silently.
+    # Without this, differentiating the backward operators' outputs would still fail, with
+    # PyTorch's generic "no autograd formula was registered": this error names the cause.
     raise RuntimeError(
         "rms_norm has no second derivatives: differentiating its gradients (a gradient "
         "penalty, a Hessian-vector product) needs a differentiable norm, such as "
@@ -193,7 +193,8 @@ def rms_norm(x, weight, eps=1e-6, offset=0.0):
 
     The arguments and result of rms_norm_triton. They are checked here, before the
     operator, with the same clear errors; compiled, torch.compile runs the checks in
-    Python (fullgraph=True: its error's __cause__ is the check's).
+    Python (fullgraph=True: Dynamo raises its own error, whose __cause__, a Dynamo
+    exception, carries the check's message).
     """
     _check(x, weight, eps, offset)
     _rows(x, x.shape[-1], "x")

@@ -1,6 +1,16 @@
+import math
+
 import torch
 
 from snippets.math.summation import running_sum, tree_sum
+
+def rounded_once(value, dtype):
+    """A Python float rounded to dtype's significant bits in one step, half to even
+    (torch's .to(dtype) from float64 goes through float32: two roundings)."""
+    bits = 1 - int(math.log2(torch.finfo(dtype).eps))  # eps = 2**(1 - bits)
+    # value = mantissa * 2**exponent, with 0.5 <= |mantissa| < 1
+    mantissa, exponent = math.frexp(value)
+    return math.ldexp(round(mantissa * 2**bits), exponent - bits)
 
 torch.manual_seed(0)
 x = torch.randn(4096)
@@ -12,10 +22,12 @@ for dtype in [torch.float16, torch.bfloat16, torch.float32]:
     squares = x.to(dtype) ** 2
     # The exact sum of these same (rounded) squares: what is left is the adding's error.
     exact = squares.double().sum().item()
-    totals = [running_sum(squares), tree_sum(squares), torch.tensor(exact).to(dtype)]
-    cells = [
-        f"{total.item():8.1f} ({total.item() / exact - 1:+.1e})" for total in totals
+    totals = [
+        running_sum(squares).item(),
+        tree_sum(squares).item(),
+        rounded_once(exact, dtype),
     ]
+    cells = [f"{total:8.1f} ({total / exact - 1:+.1e})" for total in totals]
     print(f"{str(dtype)[6:]:<9}" + "   ".join(cells))
     #> float16    3736.0 (-7.6e-02)     4042.0 (+1.4e-04)     4042.0 (+1.4e-04)
     #> bfloat16   1960.0 (-5.2e-01)     4048.0 (+1.5e-03)     4048.0 (+1.5e-03)
