@@ -25,8 +25,8 @@ def short(events):
     return [event.name.removeprefix("aten::") for event in events]
 
 # A speed figure belongs to an implementation (the RMSNorm paper's 7% to 64% lower running
-# times, 7% to 41% for full RMSNorm and 64% for pRMSNorm on one model, are those of its own
-# 2019 models and frameworks); what a form costs starts with the operations it runs.
+# times are those of its own 2019 models and frameworks); what a form costs starts with
+# the operations it runs.
 torch.manual_seed(0)
 x = torch.randn(8, 2048)
 weight = torch.ones(2048)
