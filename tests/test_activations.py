@@ -97,3 +97,17 @@ def test_gemma2_caps_attention_logits_at_50():
     capped = 50.0 * torch.tanh(torch.tensor([60.0, 50.0]) / 50.0)
     assert torch.allclose(weights[0, 0, 0], capped.softmax(0))
     assert weights[0, 0, 0, 0].item() == pytest.approx(0.973, abs=1e-3)
+
+
+def test_a_norm_over_the_whole_projections_raises_the_bound_by_sqrt_h_h_kv():
+    """OLMo 2's QK-norm spans all heads: one head's slice can hold the whole normalized
+    vector, so a logit can reach sqrt(H H_kv) times the per-head bound sqrt(d) (gains 1)."""
+    heads, kv_heads, d = 4, 2, 16
+    q, k = torch.zeros(heads * d), torch.zeros(kv_heads * d)
+    q[0] = k[0] = 1.0  # everything in the first head's first feature
+    q = F.rms_norm(q, (heads * d,), eps=0.0)
+    k = F.rms_norm(k, (kv_heads * d,), eps=0.0)
+    logit = q[:d] @ k[:d] / math.sqrt(d)
+    assert logit.item() == pytest.approx(math.sqrt(heads * kv_heads) * math.sqrt(d))
+    per_head = F.rms_norm(q[:d], (d,), eps=0.0) @ F.rms_norm(k[:d], (d,), eps=0.0)
+    assert (per_head / math.sqrt(d)).item() == pytest.approx(math.sqrt(d))

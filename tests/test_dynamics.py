@@ -1,7 +1,7 @@
 """The Training dynamics page's claims: the gradient of a weight matrix feeding a norm is
 orthogonal to it and scales as 1/c; SGD grows |W|^2 by lr^2 |grad|^2; the equilibrium norm
-and angle under weight decay, and under AdamW's momentum; what weight decay does to each
-gain style."""
+and angle under weight decay, and under AdamW's momentum; AdamW's step as the page writes
+it; what weight decay does to each gain style."""
 
 import importlib
 import math
@@ -127,3 +127,21 @@ def test_the_trainer_leaves_every_norm_gain_out_of_weight_decay(family):
     matrices = {n for n, p in model.named_parameters() if p.dim() == 2}
     assert norms and not norms & decayed
     assert matrices <= decayed
+
+
+def test_adamw_takes_the_step_the_page_writes():
+    """W <- (1 - lr decay) W - lr m_hat / sqrt(v_hat), with m and v running means of the
+    gradients and of their squares (betas 0.9 and 0.999), the hats their start-up
+    corrections, and eps left out (0 here)."""
+    torch.manual_seed(0)
+    lr, decay = 0.01, 0.5
+    p = torch.nn.Parameter(torch.randn(5, dtype=torch.float64))
+    optimizer = torch.optim.AdamW([p], lr=lr, weight_decay=decay, eps=0.0)
+    w, m, v = p.detach().clone(), 0.0, 0.0
+    for t in range(1, 6):
+        p.grad = g = torch.randn(5, dtype=torch.float64)
+        optimizer.step()
+        m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g**2
+        u = (m / (1 - 0.9**t)) / (v / (1 - 0.999**t)).sqrt()
+        w = (1 - lr * decay) * w - lr * u
+        assert torch.allclose(p.detach(), w, rtol=1e-12, atol=0)

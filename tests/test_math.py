@@ -1,7 +1,8 @@
 """The Math page's code: the two orders of summing a row round as the page says, and Triton's
 tl.sum adds in the dtype it is given (why the kernel casts each row to float32 first); and
-the formulas the page states without printing them: the output's length and mean, and
-SliceGPT's rotated blocks (the gains folded, each residual connection given Q_{l-1}^T Q_l)."""
+the formulas the page states without printing them: the output's length and mean, which eps
+form is the larger, and SliceGPT's rotated blocks (the gains folded, each residual
+connection given Q_{l-1}^T Q_l); and the Numerics page's shrink of a mean over n - 1."""
 
 import math
 
@@ -134,3 +135,25 @@ def test_rotated_blocks_with_folded_gains_and_q_prev_t_q_connections_match():
     wrong = [eye] + [q[i].T @ q[i - 1] for i in range(1, depth)]
     assert torch.allclose(rotated_output(right), original, atol=1e-10)
     assert not torch.allclose(rotated_output(wrong), original, atol=1e-3)
+
+
+@pytest.mark.parametrize("eps", [1e-6, 0.01, 0.5])
+def test_the_inside_form_is_the_larger_exactly_above_one_minus_eps_over_2(eps):
+    """Squaring the denominators: 1 / sqrt(R^2 + eps) > 1 / (R + eps) for R > (1 - eps) / 2,
+    and the smaller below, whatever eps."""
+    cross = (1 - eps) / 2
+    for rms in [1e-4, 0.99 * cross, 1.01 * cross, 1.0, 100.0]:
+        inside, outside = 1 / math.sqrt(rms**2 + eps), 1 / (rms + eps)
+        assert (inside > outside) == (rms > cross), rms
+
+
+def test_a_mean_over_n_minus_1_shrinks_each_output_by_about_1_over_2n():
+    """The Numerics page: dividing the sum of squares by n - 1 rather than n shrinks every
+    output by about 1/(2n) of itself (1 - sqrt((n - 1)/n), to first order in 1/n)."""
+    torch.manual_seed(0)
+    for n in [64, 4096]:
+        x = torch.randn(256, n, dtype=torch.float64)
+        right = torch.nn.functional.rms_norm(x, (n,), eps=1e-6)
+        wrong = x / (x.pow(2).sum(-1, keepdim=True) / (n - 1) + 1e-6).sqrt()
+        shrink = 1 - wrong / right
+        assert torch.allclose(shrink, torch.full_like(shrink, 1 / (2 * n)), rtol=0.01)

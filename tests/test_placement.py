@@ -1,11 +1,13 @@
 """The plots helper of the Placement page (snippets/placement/plots.py), which every page's
 figures use: without its Korean font it says what to install, and where the stale font list
 is when the font was installed after matplotlib listed the fonts; a phone's version of a
-figure stacks its panels."""
+figure stacks its panels. And the page's formula for a stack's Jacobian."""
 
 import matplotlib
 import pytest
+import torch
 from matplotlib.figure import Figure
+from torch.autograd.functional import jacobian
 
 from snippets.placement import plots
 
@@ -39,3 +41,31 @@ def test_a_phone_gets_the_panels_one_above_another_and_the_legend_below():
     (legend,) = fig.legends
     assert legend.get_window_extent().y1 <= bottom.y0 * fig.bbox.height  # below them
     assert [text.get_text() for text in legend.texts] == ["a line"]
+
+
+def test_a_pre_norm_stacks_jacobian_is_the_product_of_its_blocks():
+    """Through L pre-norm blocks h <- h + F(Norm(h)), dh_L/dh_0 = (I + A_L) ... (I + A_1),
+    with A_l = J_F J_Norm at block l's input."""
+    torch.manual_seed(0)
+    n, eye = 8, torch.eye(8, dtype=torch.float64)
+    blocks = []
+    for _ in range(3):
+        norm = torch.nn.RMSNorm(n, eps=1e-6, dtype=torch.float64)
+        torch.nn.init.uniform_(norm.weight, 0.5, 2.0)
+        f = torch.nn.Sequential(
+            torch.nn.Linear(n, 4 * n), torch.nn.ReLU(), torch.nn.Linear(4 * n, n)
+        ).double()
+        blocks.append((norm, f))
+
+    def stack(h):
+        for norm, f in blocks:
+            h = h + f(norm(h))
+        return h
+
+    h0 = torch.randn(n, dtype=torch.float64)
+    product, h = eye, h0
+    for norm, f in blocks:
+        product = (eye + jacobian(f, norm(h)) @ jacobian(norm, h)) @ product
+        h = h + f(norm(h))
+    assert torch.allclose(jacobian(stack, h0), product, rtol=1e-10, atol=1e-12)
+    assert not torch.allclose(product, eye, atol=0.1)  # the blocks do change the stream
