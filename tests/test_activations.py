@@ -1,5 +1,6 @@
 """The Activations and attention page's claims: one large channel's effect on the others;
-float16's largest square; QK-norm's bound on the logits; Gemma 2's logit cap."""
+float16's largest square; QK-norm's bound on the logits, per head and over whole
+projections; Gemma 2's logit cap."""
 
 import math
 
