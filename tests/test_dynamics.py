@@ -145,3 +145,22 @@ def test_adamw_takes_the_step_the_page_writes():
         u = (m / (1 - 0.9**t)) / (v / (1 - 0.999**t)).sqrt()
         w = (1 - lr * decay) * w - lr * u
         assert torch.allclose(p.detach(), w, rtol=1e-12, atol=0)
+
+
+def test_sgd_with_decay_takes_the_step_and_keeps_the_norm_identity():
+    """SGD with weight decay and no momentum: W <- (1 - lr decay) W - lr g, and with g
+    orthogonal to W (a weight feeding a norm), |W'|^2 = (1 - lr decay)^2 |W|^2 + lr^2 |g|^2."""
+    torch.manual_seed(1)
+    lr, decay = 0.1, 0.5
+    W = torch.nn.Parameter(torch.randn(6, 4, dtype=torch.float64))
+    x, head = (
+        torch.randn(32, 4, dtype=torch.float64),
+        torch.randn(3, 6, dtype=torch.float64),
+    )
+    labels = torch.randint(3, (32,))
+    before = W.detach().clone()
+    W.grad = g = loss_grad(before, x, head, labels)
+    torch.optim.SGD([W], lr=lr, weight_decay=decay).step()
+    assert torch.allclose(W.detach(), (1 - lr * decay) * before - lr * g, rtol=1e-12)
+    norm = (1 - lr * decay) ** 2 * before.pow(2).sum() + lr**2 * g.pow(2).sum()
+    assert W.detach().pow(2).sum().item() == pytest.approx(norm.item(), rel=1e-10)

@@ -157,3 +157,12 @@ def test_a_mean_over_n_minus_1_shrinks_each_output_by_about_1_over_2n():
         wrong = x / (x.pow(2).sum(-1, keepdim=True) / (n - 1) + 1e-6).sqrt()
         shrink = 1 - wrong / right
         assert torch.allclose(shrink, torch.full_like(shrink, 1 / (2 * n)), rtol=0.01)
+
+
+@pytest.mark.parametrize("eps", [1e-6, 1e-5])
+def test_eps_inside_shrinks_a_row_of_rms_1_by_eps_over_2(eps):
+    """The Math page's advice: inside the root, either usual eps shrinks the output of a row
+    of RMS 1 by a relative eps/2 (1 - 1/sqrt(1 + eps))."""
+    x = torch.ones(4096, dtype=torch.float64)
+    shrink = 1 - torch.nn.functional.rms_norm(x, (4096,), eps=eps)
+    assert torch.allclose(shrink, torch.full_like(shrink, eps / 2), rtol=1e-5)
