@@ -881,17 +881,21 @@ def test_a_classs_constructor_default_is_its_declared_eps():
     assert "uses eps 1e-05, declares 1e-06" in eps.detail
 
 
-def refuses_float16(x, weight, eps=1e-6):
-    if x.dtype == torch.float16:
-        raise TypeError("float16 is not supported")
-    return in_float32(x, weight, eps).to(x.dtype)
+@pytest.mark.parametrize(
+    "message", ["float16 is not supported", "FP16 input is not supported, use bf16"]
+)
+def test_a_clear_refusal_of_float16_is_reported_and_bfloat16_still_checked(message):
+    """A refusal naming the dtype by any of its usual names (kernels write fp16)."""
 
+    def refuses_float16(x, weight, eps=1e-6):
+        if x.dtype == torch.float16:
+            raise TypeError(message)
+        return in_float32(x, weight, eps).to(x.dtype)
 
-def test_a_clear_refusal_of_float16_is_reported_and_bfloat16_still_checked():
     (half,) = [v for v in check(refuses_float16).verdicts if v.check == "half"]
     assert half.passed is True
     assert "bfloat16 ok" in half.detail
-    assert "refuses float16 input (TypeError: float16 is not supported)" in half.detail
+    assert f"refuses float16 input (TypeError: {message})" in half.detail
 
 
 def float32_only(x, weight, eps=1e-6):
@@ -1305,6 +1309,9 @@ def test_a_channel_first_norm_is_checked_at_dim_1_and_told_so_otherwise():
     report = check(ChannelFirstRMSNorm, dim=1)
     assert report.passed, report.table()
     assert report.conventions["dim"] == "1 (channel-first)"
+    # Every shape reached it as (N, C, H, W): the shapes line says so.
+    shapes = "1-D, 3-D and 4-D inputs, each given as (N, C, H, W), agree"
+    assert verdict(report, "shapes").detail.startswith(shapes)
 
 
 class RankGenericChannelFirstRMSNorm(ChannelFirstRMSNorm):
@@ -1963,6 +1970,27 @@ def ignores_its_weight(x, weight, eps=1e-6):
     return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
 
 
+def statistic_in_float16(x, weight, eps=1e-6):
+    # float32 input computed in float16: squares of rows of RMS 100 overflow, 0 comes out.
+    h = x.half()
+    return weight * (h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
+
+
+class KeepsItsFirstWeight:
+    """The weight of its first call kept and applied ever after (a cache gone wrong)."""
+
+    def __init__(self):
+        self.kept = None
+
+    def __call__(self, x, weight, eps=1e-6):
+        self.kept = weight.clone() if self.kept is None else self.kept
+        return self.kept * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+def keeps_its_first_weight(x, weight, eps=1e-6):
+    return keeps_its_first_weight.norm(x, weight, eps)
+
+
 @pytest.mark.parametrize(
     "target, words",
     [
@@ -1970,11 +1998,17 @@ def ignores_its_weight(x, weight, eps=1e-6):
         (returns_its_input, "returns its input unchanged"),
         (returns_nan, "holds NaN or inf"),
         (ignores_its_weight, "the weight given is not applied (ignored"),
+        (statistic_in_float16, "its statistic overflows (x**2 computed in float16?)"),
+        (
+            keeps_its_first_weight,
+            "not the one applied (one kept from an earlier call?)",
+        ),
     ],
-    ids=["x + 1", "its input", "NaN", "weight ignored"],
+    ids=["x + 1", "its input", "NaN", "weight ignored", "float16", "weight kept"],
 )
 def test_a_function_that_is_no_norm_fails_form_saying_what_came(target, words):
     """Called without error, so not a usage error: one failed verdict, exit status 1."""
+    keeps_its_first_weight.norm = KeepsItsFirstWeight()  # a fresh cache for each run
     (verdict,) = check(target).verdicts
     assert verdict.check == "form" and not verdict.passed and words in verdict.detail
 

@@ -336,6 +336,14 @@ def how_wrong(ulps, ulp):
 # in every dtype, which the zero rows check names).
 FLOAT16_ZERO_ROW = ", where an eps or clamp too small for float16 rounds to 0"
 
+def names_the_dtype(message: str, dtype) -> bool:
+    """Whether an error's message names a half dtype, by any of its usual names."""
+    names = {
+        torch.float16: ("float16", "fp16", "half"),
+        torch.bfloat16: ("bfloat16", "bf16", "half"),
+    }
+    return any(name in message.lower() for name in names[dtype])
+
 def check_half(norm, found, device):
     details, failed, unreliable = [], False, False
     refusals = []  # a dtype the norm refuses with a clear error: reported, not failed
@@ -356,8 +364,9 @@ def check_half(norm, found, device):
             try:
                 names, by_way, out_dtypes = half_errors(target, found, device, dtype, n)
             except REFUSALS as error:
-                # A refusal names the dtype; another error (a crash) fails below.
-                if short not in str(error) and "half" not in str(error).lower():
+                # A refusal names the dtype (as kernels do: fp16, bf16, half too); another
+                # error (a crash) fails below.
+                if not names_the_dtype(str(error), dtype):
                     raise
                 refusals.append(f"refuses {short} input ({said(error)})")
                 dtype_refused = True
@@ -933,12 +942,11 @@ def check_shapes(norm, found, device):
         detail += " (a path of its own for a single row, as a decode step takes?)"
     elif disagree or not independent:
         detail += f" {STATISTIC_OVER_DIMS}"
-    return Verdict(
-        "shapes",
-        not problems,
-        detail if problems else "1-D, 3-D and 4-D inputs agree; rows independent",
-        "math/#the-rmsnorm-definition",
-    )
+    agree = "1-D, 3-D and 4-D inputs agree; rows independent"
+    if norm.dim != -1:  # every shape reaches the target as (N, C, H, W)
+        agree = "1-D, 3-D and 4-D inputs, each given as (N, C, H, W), agree; rows independent"
+    see = "math/#the-rmsnorm-definition"
+    return Verdict("shapes", not problems, detail if problems else agree, see)
 
 def check_strides(norm, found, device):
     """Rows that are views, not contiguous copies: every other element of a wider tensor

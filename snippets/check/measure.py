@@ -87,6 +87,12 @@ def not_rms_norm(norm, neutral, device) -> str | None:
         if torch.allclose(scale[:, 0], 1 / statistic, rtol=1e-3):
             return f"divides x by {words}, not by the RMS"
     if not y.any():  # a weight of ones given, zeros out
+        small = x / 1000  # squares far from any dtype's largest value
+        if norm(small.to(device=device, dtype=torch.float32), neutral).any():
+            return (
+                "returns zeros for these rows (RMS about 100) but not for the same rows"
+                " divided by 1000: its statistic overflows (x**2 computed in float16?)"
+            )
         return (
             "returns zeros for nonzero rows with a weight of ones: the weight given is"
             " not the one applied (one kept from an earlier call?)"
