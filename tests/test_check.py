@@ -1068,6 +1068,36 @@ def test_eps_names_float32s_machine_epsilon_as_the_eps_none_default():
     assert given.passed and said not in given.detail
 
 
+class WeightGradientOnlyWithInputGradient(torch.autograd.Function):
+    """A custom backward that computes dw inside dx's branch: none for a frozen input."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        x_hat = x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps)
+        ctx.save_for_backward(x_hat)
+        return x_hat * weight.float()
+
+    @staticmethod
+    def backward(ctx, g):
+        (x_hat,) = ctx.saved_tensors
+        dx = dw = None
+        if ctx.needs_input_grad[0]:
+            dx = torch.zeros_like(x_hat)  # dx is not what this test reads
+            dw = (g.float() * x_hat).reshape(-1, x_hat.shape[-1]).sum(0)
+        return dx, dw, None
+
+
+def dw_only_with_dx(x, weight, eps=1e-6):
+    return WeightGradientOnlyWithInputGradient.apply(x, weight, eps)
+
+
+def test_mixed_names_a_weight_gradient_missing_while_x_needs_none():
+    mixed = verdict(check(dw_only_with_dx), "mixed")
+    assert mixed.passed is False
+    assert "no gradient reaches the weight while x needs none" in mixed.detail
+    assert mixed.see == "gradients/#a-custom-autograd-function"
+
+
 def test_init_fails_a_gain_created_in_bfloat16():
     report = check(Bfloat16Gain)
     assert [v.check for v in report.verdicts if v.passed is False] == ["init"]

@@ -478,6 +478,20 @@ def cut(text: str, limit: int) -> str:
     """A long message kept short: text, or its first limit - 1 characters and an ellipsis."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
+def no_weight_gradient(norm, x, w, upstream) -> str:
+    """Why no gradient reached the weight: none at all, or none while x needs no gradient
+    (frozen embeddings), as a backward that computes dw only beside dx gives."""
+    given = x.clone().requires_grad_()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Mismatch dtype")
+        torch.autograd.backward(norm(given, w), upstream.clone())
+    if w.grad is None:
+        return "no gradient reaches the float32 weight"
+    return (
+        "no gradient reaches the weight while x needs none (dw computed only with dx?),"
+        " as for a frozen embedding's output"
+    )
+
 def check_mixed(norm, found, device):
     """A float32 weight with bfloat16 input, as in a model whose weights stay in float32:
     the output, in whichever dtype it comes, within 3 bfloat16 ulps of float64, with one
@@ -537,7 +551,10 @@ def check_mixed(norm, found, device):
         torch.autograd.backward(y, upstream.clone())  # a backward may write into it
         if w.grad is None:
             ok = False
-            detail += "; no gradient reaches the float32 weight"
+            why = no_weight_gradient(norm, x, w, upstream)
+            detail += "; " + why
+            if "while x needs none" in why:  # a custom backward's mistake, not the mix
+                see = "gradients/#a-custom-autograd-function"
         else:
             w64 = w.detach().double().requires_grad_()
             ref = reference(x, gain(found, w64), found["eps"] or 0.0, inside)
