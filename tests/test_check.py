@@ -1098,6 +1098,28 @@ def test_mixed_names_a_weight_gradient_missing_while_x_needs_none():
     assert mixed.see == "gradients/#a-custom-autograd-function"
 
 
+class EpsInABuffer(torch.nn.Module):
+    """Right in float32, its eps a buffer: a model's .half() rounds 1e-6 to 1.013e-6."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(n))
+        self.register_buffer("eps", torch.tensor(eps))
+
+    def forward(self, x):
+        y = rms_norm(x.float(), x.shape[-1:], eps=self.eps.item())
+        return (self.weight * y).to(x.dtype)
+
+
+def test_half_says_when_an_eps_kept_as_a_tensor_is_rounded_with_the_module():
+    half = verdict(check(EpsInABuffer), "half")
+    assert half.passed is False
+    assert "on the rows where eps shows" in half.detail
+    assert (
+        "where its eps, a tensor, is rounded to float16 with the module" in half.detail
+    )
+
+
 def test_init_fails_a_gain_created_in_bfloat16():
     report = check(Bfloat16Gain)
     assert [v.check for v in report.verdicts if v.passed is False] == ["init"]

@@ -24,6 +24,7 @@ from snippets.check.measure import (
 )
 from snippets.check.report import NO_AUTOGRAD, REFUSALS, Report, Verdict
 from snippets.check.target import (
+    EPS_ATTRIBUTES,
     LARGE_BATCH,
     N,
     TRUNCATION,
@@ -336,6 +337,14 @@ def how_wrong(ulps, ulp):
 # in every dtype, which the zero rows check names).
 FLOAT16_ZERO_ROW = ", where an eps or clamp too small for float16 rounds to 0"
 
+def eps_is_a_tensor(norm) -> bool:
+    """Whether a module keeps its eps as a tensor (a buffer or parameter), which a model's
+    .to(dtype) converts with the weights."""
+    return norm.module is not None and any(
+        isinstance(getattr(norm.module, name, None), torch.Tensor)
+        for name in EPS_ATTRIBUTES
+    )
+
 def names_the_dtype(message: str, dtype) -> bool:
     """Whether an error's message names a half dtype, by any of its usual names."""
     names = {
@@ -443,6 +452,11 @@ def check_half(norm, found, device):
                 detail += ": take the mean square of x.float(), and keep it in float32"
             elif dtype == torch.float16 and wrong == [ZERO_ROW]:
                 detail += FLOAT16_ZERO_ROW
+            elif wrong == [EPS_ROWS] and eps_is_a_tensor(norm):
+                detail += (
+                    f", where its eps, a tensor, is rounded to {short} with the module"
+                    " (.to(dtype) converts it): keep eps a Python float"
+                )
         details.append(f"{short} {'wrong' if bad else 'ok'} ({detail})")
     # What was tried, said where all went well: a failure's line keeps to what failed.
     tried = (
