@@ -79,11 +79,17 @@ moved = (distance > 0).sum()
 print(f"(a), another order, against (a): {moved} outputs, up to {distance.max()} ulps")
 #> (a), another order, against (a): 16 outputs, up to 2 ulps
 
-# A mean over n - 1 shrinks every output by about 1/(2n): on short rows, a step or more.
-short, short_gain = x[:, :64], gain[:64]
-sum_of_squares = short.float().pow(2).sum(-1, keepdim=True)
-over_n_minus_1 = with_mean_square(short, short_gain, sum_of_squares / (64 - 1))
-distance = ulps(over_n_minus_1, cast_once(short, short_gain))
-differ = (distance > 0).float().mean()
-print(f"mean over n - 1, rows of 64: {differ:.1%} differ, up to {distance.max()} ulps")
-#> mean over n - 1, rows of 64: 100.0% differ, up to 2 ulps
+# A mean over n - 1 shrinks every output by about 1/(2n): on rows as short as an
+# attention head's (QK-norm normalizes those), a step or more on many outputs.
+print("mean over n - 1, against (b):")
+#> mean over n - 1, against (b):
+for head in (64, 128, 256):
+    short, short_gain = x[:, :head], gain[:head]
+    sum_of_squares = short.float().pow(2).sum(-1, keepdim=True)
+    over_n_minus_1 = with_mean_square(short, short_gain, sum_of_squares / (head - 1))
+    distance = ulps(over_n_minus_1, cast_once(short, short_gain))
+    differ = (distance > 0).float().mean()
+    print(f"  rows of {head}: {differ:.1%} differ, up to {distance.max()} ulps")
+    #>   rows of 64: 100.0% differ, up to 2 ulps
+    #>   rows of 128: 71.6% differ, up to 1 ulps
+    #>   rows of 256: 36.4% differ, up to 1 ulps
