@@ -679,6 +679,11 @@ def mean_square_by_matmul(x, weight, eps=1e-6):
     return (h * torch.rsqrt(mean_square + eps) * weight.float()).to(x.dtype)
 
 
+def gain_clamped_at_zero(x, weight, eps=1e-6):
+    # Right for every gain above zero, the only gains the other checks try.
+    return rms_norm(x, x.shape[-1], weight.clamp(min=0), eps)
+
+
 def weight_read_as_float16(x, weight, eps=1e-6):
     # The same misreading on a float16 path of its own only.
     if x.dtype == torch.float16:
@@ -730,6 +735,7 @@ def weight_read_as_float16(x, weight, eps=1e-6):
         (mean_square_by_matmul, "forward"),
         (another_eps_on_one_row, "forward"),
         (no_eps_in_large_inputs, "forward"),
+        (gain_clamped_at_zero, "forward"),
         (WeightConvertedOnce, "mixed"),
         (with_backward_slip("dw without r beside a float32 weight"), "mixed"),
         (with_backward_slip("rows squeezed"), "gradients"),

@@ -37,10 +37,10 @@ from snippets.check.target import (
 
 def check_forward(norm, found, device):
     """Rows of RMS 1e-2 to 1e2 against float64, as training calls the norm, under autocast
-    (mixed-precision training), one row at a time (a decode step), in a large batch of
-    wide rows and as a model serves (eval mode, inference_mode), there also after its
-    weight is updated in place: a norm may take another path there, with another eps or
-    formula, or a gain it kept, or lose its float32 statistic to autocast."""
+    (mixed-precision training), one row at a time (a decode step), with gains below zero,
+    in a large batch of wide rows and as a model serves (eval mode, inference_mode), there
+    also after its weight is updated in place: a norm may take another path there, with
+    another eps or formula, or a gain it kept, or lose its float32 statistic to autocast."""
     tried, eps = [1e-2, 1e-1, 1.0, 10.0, 100.0], found["eps"] or 0.0
     inside = found["eps placement"] == "inside"
     # --8<-- [start:forward_bound]
@@ -58,6 +58,12 @@ def check_forward(norm, found, device):
 
     x, w = rows(tried, device), weight(found, device, seed=1)
     judge("", norm(x, w), x, w)
+    # Trained gains can be below zero: a gain clamped at zero, or taken as |w|, is wrong
+    # only there. Every other gain negated, in the target's convention.
+    signs = torch.ones(x.shape[-1], device=device)
+    signs[1::2] = -1.0
+    flipped = gain(found, w).float() * signs - (0.0 if found["gain"] == "w" else 1.0)
+    judge("with every other gain negative", norm(x, flipped), x, flipped)
     judge("one row at a time", torch.cat([norm(row[None], w) for row in x]), x, w)
     # Autocast runs matmuls in bfloat16: a statistic taken as x @ x would be one.
     with torch.autocast(torch.device(device).type, dtype=torch.bfloat16):
