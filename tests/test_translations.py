@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from page_text import HANGUL
-from site_layout import DOCS, i18n_language, mkdocs_config, nav_titles, pages
+from site_layout import DOCS, ROOT, i18n_language, mkdocs_config, nav_titles, pages
 
 from scripts import translations
 
@@ -38,6 +38,8 @@ ANCHOR = re.compile(r'<span id="([\w-]+)"></span>')
 GLOSSED_TERM = re.compile(r"([\w -]+?)\(([^()]+)\)")
 # A term's first use may link to its glossary row instead of carrying the gloss: in the prose
 # the link becomes the term followed by ⟦anchor⟧.
+# A generated Korean part of a page, as the page shows it.
+GENERATED_INCLUDE = re.compile(r'^ *--8<-- "([^"]+\.ko\.md)"$', re.MULTILINE)
 GLOSSARY_LINK = re.compile(r"\[([^\]]+)\]\((?:\.\./)?glossary\.md#([\w-]+)\)")
 # A link to a whole page (no section), other than the glossary: its text is the page's title.
 PAGE_TITLE_LINK = re.compile(r"\[[^\]]+\]\((?!(?:\.\./)?glossary\.md)[\w./]+\.md\)")
@@ -117,21 +119,32 @@ def test_korean_page_is_written_in_korean(page: Path):
 
 
 def korean_text(
-    page: Path, *, headings: bool = True, filler: str = " ", titles: bool = True
+    page: Path,
+    *,
+    headings: bool = True,
+    filler: str = " ",
+    titles: bool = True,
+    generated: bool = False,
 ) -> str:
     """A Korean page's prose with its line breaks, code and math replaced by `filler`; a
     link to the glossary kept as ⟦anchor⟧; with titles=False, the text of a link that
-    names a whole page (`[FP8 양자화](fp8.md)`: a title, not a use of its words) left out."""
+    names a whole page (`[FP8 양자화](fp8.md)`: a title, not a use of its words) left out;
+    with generated=True, the generated Korean text it includes (the benchmark's tables and
+    notes, which may link glossary terms) in its place."""
     text = (DOCS / "ko" / page).read_text(encoding="utf-8")
+    if generated:
+        text = GENERATED_INCLUDE.sub(
+            lambda include: (ROOT / include[1]).read_text(encoding="utf-8"), text
+        )
     if not titles:
         text = PAGE_TITLE_LINK.sub(" ", text)
     text = NOT_PROSE.sub(filler, GLOSSARY_LINK.sub(r"\1⟦\2⟧", text))
     return text if headings else HEADING_LINE.sub(" ", text)
 
 
-def korean_prose(page: Path, *, headings: bool = True, titles: bool = True) -> str:
+def korean_prose(page: Path, **options) -> str:
     """A Korean page's prose on one line (a term may be broken across lines)."""
-    return " ".join(korean_text(page, headings=headings, titles=titles).split())
+    return " ".join(korean_text(page, **options).split())
 
 
 def glossary_rows(language: str = "ko") -> list[tuple[list[str], str]]:
@@ -209,6 +222,24 @@ def test_glosses_are_glossary_terms_once_and_never_nested(page: Path):
 
 
 @pytest.mark.parametrize("page", pages("ko"), ids=str)
+def test_a_glossary_term_is_glossed_or_linked_once_per_page(page: Path):
+    if page == Path("glossary.md"):
+        return
+    text = korean_prose(page, generated=True)
+    twice = [
+        english
+        for anchors, cell in glossary_rows()
+        for anchor, (_, english) in zip(anchors, GLOSSED_TERM.findall(cell))
+        # A link whose text carries the gloss, [엡실론(ε)](glossary.md#epsilon), is one.
+        if text.count(f"⟦{anchor}⟧")
+        + text.count(f"({english})")
+        - text.count(f"({english})⟦{anchor}⟧")
+        > 1
+    ]
+    assert twice == [], f"ko/{page}: glossed or linked to the glossary more than once"
+
+
+@pytest.mark.parametrize("page", pages("ko"), ids=str)
 def test_headings_carry_no_glosses(page: Path):
     headings = HEADING_LINE.findall(korean_text(page))
     glossed = [heading for heading in headings if GLOSS.search(heading)]
@@ -220,7 +251,7 @@ def test_a_glossed_term_is_glossed_where_the_page_first_uses_it(page: Path):
     if page == Path("glossary.md"):
         return
     # Headings carry no glosses, so the first use counted is the first in the running text.
-    text = korean_prose(page, headings=False, titles=False)
+    text = korean_prose(page, headings=False, titles=False, generated=True)
     unglossed = first_uses_unglossed(text, page)
     if unglossed:  # the whole message, which an assertion's diff would cut short
         pytest.fail(
