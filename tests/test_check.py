@@ -1308,6 +1308,16 @@ class GainInABuffer(torch.nn.Module):
         return F.rms_norm(x, (x.shape[-1],), self.weight, self.eps)
 
 
+def test_an_optional_gain_named_as_flax_names_it_is_the_gain_checked():
+    def scale_read_as_its_magnitude(x, scale=None, eps=1e-6):
+        # A Flax-style port: the gain optional, and wrong where it is below zero.
+        y = rms_norm(x, x.shape[-1], None, eps)
+        return y if scale is None else y * scale.abs().to(y.dtype)
+
+    assert not Subject(scale_read_as_its_magnitude).weightless
+    assert "forward" in failing(scale_read_as_its_magnitude)
+
+
 def test_a_norm_without_a_gain_is_checked_with_one_applied_after_it():
     report = check(weightless)
     assert report.passed, report.table()

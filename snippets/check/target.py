@@ -27,6 +27,8 @@ LARGE_BATCH = 257
 # attribute `variance_epsilon`.
 EPS_ARGUMENTS = ("eps", "epsilon", "rms_norm_eps", "norm_eps")
 EPS_ATTRIBUTES = (*EPS_ARGUMENTS, "variance_epsilon")
+# A function's gain by the names it goes by: PyTorch's, Flax's and JAX ports', and papers'.
+GAIN_ARGUMENTS = ("weight", "scale", "gamma")
 
 class UsageError(Exception):
     """The target cannot be imported, built or called (exit status 2)."""
@@ -116,7 +118,10 @@ class Subject:
                 for name, p in self.takes.items()
                 if p.default is inspect.Parameter.empty and name != self.eps_argument
             ]
-            self.weightless = len(required) == 1 and "weight" not in self.takes
+            self.gain_argument = next(
+                (name for name in GAIN_ARGUMENTS if name in self.takes), None
+            )
+            self.weightless = len(required) == 1 and self.gain_argument is None
             default = getattr(self.takes.get(self.eps_argument), "default", None)
             if self.declared_eps is None and isinstance(default, float):
                 self.declared_eps = default
@@ -212,8 +217,8 @@ class Subject:
             return self.function(x, **kwargs) * weight.to(x.dtype)
         if "normalized_shape" in self.takes:  # torch.nn.functional.rms_norm's form
             kwargs["normalized_shape"] = tuple(weight.shape)
-        if "weight" in self.takes:
-            return self.function(x, weight=weight, **kwargs)
+        if self.gain_argument:  # by name: an optional one, scale=None, is still the gain
+            return self.function(x, **{self.gain_argument: weight}, **kwargs)
         # By name: f(x, w, bias=None, eps=1e-6) must not get eps as its bias.
         return self.function(x, weight, **kwargs)
 
