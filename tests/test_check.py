@@ -1010,6 +1010,15 @@ def test_zero_rows_names_what_fails_on_the_all_zero_row():
     assert verdict.see == "math/#where-goes-and-why-it-matters"
 
 
+def test_zero_rows_names_0_over_0_in_the_forward_where_no_eps_is_added():
+    (verdict,) = [v for v in check(no_eps).verdicts if v.check == "zero rows"]
+    assert not verdict.passed
+    assert verdict.detail.startswith("all-zero row: output not zeros")
+    assert "(0 / 0 in the forward" in verdict.detail
+    assert "square root's slope" not in verdict.detail
+    assert verdict.see == "gradients/#the-all-zero-row"
+
+
 class GainOfTwo(torch.nn.Module):
     """Gemma's 1 + w with the weight started at ones, LLaMA's identity: a gain of 2."""
 

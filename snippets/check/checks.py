@@ -663,7 +663,12 @@ def check_zero_rows(norm, found, device):
     ]
     if wrong:
         detail = "all-zero row: " + ", ".join(wrong)
-        if found["eps placement"] != "inside" and not torch.isfinite(x.grad).all():
+        if not torch.isfinite(y[0]).all():  # before any slope: the forward itself
+            detail += (
+                " (0 / 0 in the forward: nothing is added to the statistic, 0 on this"
+                " row, before dividing by it; add eps inside the root)"
+            )
+        elif found["eps placement"] != "inside" and not torch.isfinite(x.grad).all():
             # x.norm() instead of sqrt(mean(x^2)) gives 0, not NaN, at a zero row.
             detail += (
                 " (eps added after a square root, whose slope at 0 is infinite)"
