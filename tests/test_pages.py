@@ -328,7 +328,14 @@ ROUTES = [
             "dynamics.md#weight-decay-and-the-gain",
         ],
     ),
-    ("check yours", ["check.md"]),
+    (
+        "check yours",
+        [
+            "check.md",
+            "kernel_in_practice.md#checking-it-without-a-gpu",
+            "numerics.md#tolerances-that-tell-conventions-apart",
+        ],
+    ),
 ]
 
 
