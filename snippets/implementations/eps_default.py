@@ -19,3 +19,12 @@ for dtype in [torch.float16, torch.bfloat16]:
     )
     #> float16 eps=None, float32 eps, own eps: ['0.6558', '0.6558', '0.0096']
     #> bfloat16 eps=None, float32 eps, own eps: ['0.6562', '0.6562', '0.0034']
+
+# A float64 row computes in float64 and takes float64's epsilon (2.2e-16), not float32's.
+x = torch.full((8,), 1e-8, dtype=torch.float64)  # mean square 1e-16
+values = [
+    F.rms_norm(x, (8,), eps=eps)[0].item()
+    for eps in [None, torch.finfo(torch.float32).eps, torch.finfo(torch.float64).eps]
+]
+print("float64 eps=None, float32 eps, own eps:", [f"{v:.4f}" for v in values])
+#> float64 eps=None, float32 eps, own eps: ['0.5572', '0.0000', '0.5572']
