@@ -1106,6 +1106,53 @@ def dw_only_with_dx(x, weight, eps=1e-6):
     return WeightGradientOnlyWithInputGradient.apply(x, weight, eps)
 
 
+def no_autograd_in_half_precision(x, weight, eps=1e-6):
+    # An inference kernel picked by dtype: right outputs, but training stops here.
+    if x.dtype in (torch.float16, torch.bfloat16):
+        with torch.no_grad():
+            return rms_norm(x, x.shape[-1], weight, eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def test_a_half_precision_path_without_autograd_fails_where_float32_trains():
+    report = check(no_autograd_in_half_precision)
+    for name in ("half", "dw", "mixed"):
+        found = verdict(report, name)
+        assert found.passed is False, name
+        assert "no gradient recorded, though float32 input records one" in found.detail
+        assert found.see == "gradients/#a-custom-autograd-function"
+
+
+class InputGradientWithoutItsRadialTermWhenMixed(torch.autograd.Function):
+    """Right unless the weight's dtype is not x's: there dx loses its term along x̂."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        r = torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps)
+        ctx.save_for_backward(x, weight, r)
+        return (x.float() * r * weight.float()).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, weight, r = ctx.saved_tensors
+        x_hat, gw = x.float() * r, g.float() * weight.float()
+        dx = r * gw  # the slip, on the mixed path only
+        if weight.dtype == x.dtype:
+            dx = r * (gw - x_hat * (gw * x_hat).mean(-1, keepdim=True))
+        dw = (g.float() * x_hat).reshape(-1, x.shape[-1]).sum(0)
+        return dx.to(x.dtype), dw.to(weight.dtype), None
+
+
+def test_mixed_compares_the_input_gradient_of_its_path():
+    def norm(x, weight, eps=1e-6):
+        return InputGradientWithoutItsRadialTermWhenMixed.apply(x, weight, eps)
+
+    mixed = verdict(check(norm), "mixed")
+    assert mixed.passed is False
+    assert "input gradient off by" in mixed.detail
+    assert mixed.see == "gradients/#the-derivation"
+
+
 def test_mixed_names_a_weight_gradient_missing_while_x_needs_none():
     mixed = verdict(check(dw_only_with_dx), "mixed")
     assert mixed.passed is False

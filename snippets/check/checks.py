@@ -40,7 +40,8 @@ def check_forward(norm, found, device):
     (mixed-precision training), one row at a time (a decode step), with gains below zero,
     in a large batch of wide rows and as a model serves (eval mode, inference_mode), there
     also after its weight is updated in place: a norm may take another path there, with
-    another eps or formula, or a gain it kept, or lose its float32 statistic to autocast."""
+    another eps or formula, or a gain it kept, or lose its float32 statistic to
+    autocast."""
     tried, eps = [1e-2, 1e-1, 1.0, 10.0, 100.0], found["eps"] or 0.0
     inside = found["eps placement"] == "inside"
     # --8<-- [start:forward_bound]
@@ -351,6 +352,19 @@ def eps_is_a_tensor(norm) -> bool:
         for name in EPS_ATTRIBUTES
     )
 
+def records_gradients(norm, found, device) -> bool:
+    """Whether float32 input that needs a gradient comes out recording one: then a path
+    that records none for other dtypes (an inference kernel picked by dtype) stops
+    training at the norm there."""
+    x = rows([1.0], device).requires_grad_()
+    return norm(x, weight(found, device, seed=0)).requires_grad
+
+# Said where a half-precision or mixed path records no gradient and float32 does.
+NO_GRADIENT_THERE = (
+    "no gradient recorded, though float32 input records one (a path without autograd:"
+    " training stops at the norm)"
+)
+
 def names_the_dtype(message: str, dtype) -> bool:
     """Whether an error's message names a half dtype, by any of its usual names."""
     names = {
@@ -365,6 +379,8 @@ def check_half(norm, found, device):
     rows_failed = False  # rows wrong, not only the output's dtype
     in_3d = True  # whether the norm took the 3-D inputs (one that refuses fails shapes)
     graded = False  # whether an input gradient was compared (none without autograd)
+    trains = records_gradients(norm, found, device)
+    ungraded = False  # a dtype whose path records no gradient where float32's does
     refused = refuses_wide_rows(norm, found, device)
     widths = [N] if norm.init or refused else [N, WIDE]  # --init: set for 64
     for dtype in (torch.float16, torch.bfloat16):
@@ -373,7 +389,7 @@ def check_half(norm, found, device):
         ways, gradient = [], 0.0  # the ways of calling it that go wrong; dx's error
         other_dtype = {}  # the ways of calling it that return another dtype: which
         worst = {}  # each wrong row's largest output error, in ulps
-        dtype_refused = False
+        dtype_refused, dtype_graded = False, False
         for n in widths:
             target = norm if n == N else norm.at_width(n)
             try:
@@ -387,6 +403,7 @@ def check_half(norm, found, device):
                 dtype_refused = True
                 break
             graded |= "input gradient" in by_way
+            dtype_graded |= "input gradient" in by_way
             in_3d &= "as (1, tokens, features)" in by_way
             for way, out_dtype in out_dtypes.items():
                 outs.add(name := str(out_dtype).removeprefix("torch."))
@@ -413,7 +430,10 @@ def check_half(norm, found, device):
         if dtype_refused:
             continue
         out = ", ".join(sorted(outs))
-        bad = bool(wrong) or outs != {short}  # the input's dtype out, as a layer's
+        no_gradient = trains and not dtype_graded
+        ungraded |= no_gradient
+        # The input's dtype out, as a layer's; and a gradient where float32 records one.
+        bad = bool(wrong) or outs != {short} or no_gradient
         truncated = max(errors) <= TRUNCATION * 3 * ulp and gradient <= HALF_GRADIENT
         if (
             bad
@@ -436,6 +456,8 @@ def check_half(norm, found, device):
         detail = f"error {max(errors) / ulp:.1f} ulp, out {out}"
         if outs != {short}:
             detail += f", not {short}"
+        if no_gradient:
+            detail += f", {NO_GRADIENT_THERE}"
         if wrong:
             named = [f"{r} ({how_wrong(worst[r], ulp)})" if r in worst else r
                      for r in wrong]  # fmt: skip
@@ -484,6 +506,8 @@ def check_half(norm, found, device):
     # A right output in another dtype is a matter of where the norm casts.
     upcast = rows_failed or not failed
     see = f"pitfalls/#{'no-float32-upcast' if upcast else 'cast-order-and-the-output-dtype'}"
+    if ungraded and not rows_failed:
+        see = "gradients/#a-custom-autograd-function"
     if not details:  # both half dtypes refused: nothing checked
         return Verdict("half", None, "; ".join(refusals), see)
     notes = refusals + ([refused] if refused else [])
@@ -516,9 +540,10 @@ def check_mixed(norm, found, device):
     """A float32 weight with bfloat16 input, as in a model whose weights stay in float32:
     the output, in whichever dtype it comes, within 3 bfloat16 ulps of float64, with one
     weight and then another (a weight converted once and kept would miss its updates), and
-    the weight's gradient within 3 bfloat16 ulps of float64's largest entry; the output
-    with float16 input too (another pair of dtypes, which a kernel may dispatch apart). A
-    clear error refusing the mix is reported, not failed."""
+    the weight's gradient within 3 bfloat16 ulps of float64's largest entry, and the input's
+    within half's bound; the output with float16 input too (another pair of dtypes, which a
+    kernel may dispatch apart). A path that records no gradient where float32 input records
+    one fails. A clear error refusing the mix is reported, not failed."""
     see = "pitfalls/#no-float32-upcast"
     x = rows([1.0, 300.0], device, torch.bfloat16)
     ulp, errors, ok = torch.finfo(torch.bfloat16).eps, [], True
@@ -592,6 +617,36 @@ def check_mixed(norm, found, device):
                 )
                 return Verdict("mixed", None if ok else False, detail, see)
             ok &= close
+        # The input gradient on this path too, from a call where only x needs one (said
+        # where it is wrong: the bound is half's), its upstream gradient partly along x:
+        # a backward that drops the term along x̂ is then wrong by far more than rounding.
+        given = x.detach().clone().requires_grad_()
+        along = given.detach().float()
+        along /= along.pow(2).mean(-1, keepdim=True).sqrt()
+        upstream = (along + 0.5 * upstream.float()).to(torch.bfloat16)
+        y_x = norm(given, w.detach())
+        if y_x.requires_grad:
+            torch.autograd.backward(y_x, upstream.clone())
+        x64 = x.detach().double().requires_grad_()
+        ref = reference(x64, gain(found, w.detach()), found["eps"] or 0.0, inside)
+        torch.autograd.backward(ref, upstream.double())
+        first = ok  # the link goes to the first mistake found
+        if given.grad is None:
+            ok = False
+            detail += "; no gradient reaches x while the weight needs none"
+            see = "gradients/#a-custom-autograd-function" if first else see
+        else:
+            wrong = (given.grad.double() - x64.grad).abs().amax(-1)
+            off = (wrong / x64.grad.abs().amax(-1)).max().nan_to_num(nan=math.inf)
+            if not off <= HALF_GRADIENT:
+                ok = False
+                detail += f"; input gradient off by {off.item():.2g} of its largest"
+                detail += " entry"
+                see = "gradients/#the-derivation" if first else see
+    elif records_gradients(norm, found, device):
+        ok = False
+        detail += f"; {NO_GRADIENT_THERE}"
+        see = "gradients/#a-custom-autograd-function"
     return Verdict("mixed", ok, detail, see)
 
 def percent(share: float) -> str:
@@ -848,6 +903,9 @@ def check_dw(norm, found, device):
     dy = rows([1.0] * m, device, torch.bfloat16, seed=20)
     y = norm(x, w, dtype=torch.bfloat16)
     if not y.requires_grad:
+        if records_gradients(norm, found, device):
+            detail = f"bfloat16 input: {NO_GRADIENT_THERE}"
+            return Verdict("dw", False, detail, "gradients/#a-custom-autograd-function")
         return Verdict("dw", None, NO_AUTOGRAD, see)
     torch.autograd.backward(y, dy.clone())  # a copy: a backward may write into it
     if w.grad is None:
