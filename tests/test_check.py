@@ -1153,6 +1153,85 @@ def test_mixed_compares_the_input_gradient_of_its_path():
     assert mixed.see == "gradients/#the-derivation"
 
 
+class WeightGradientSetNotAdded(torch.autograd.Function):
+    """Right gradients, but dw written into weight.grad, which a second backward replaces."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        ctx.weight, ctx.eps = weight, eps
+        ctx.save_for_backward(x)
+        return rms_norm(x, x.shape[-1], weight.detach(), eps)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        with torch.enable_grad():
+            x, weight = (
+                x.detach().requires_grad_(),
+                ctx.weight.detach().requires_grad_(),
+            )
+            dx, dw = torch.autograd.grad(
+                rms_norm(x, x.shape[-1], weight, ctx.eps), (x, weight), g
+            )
+        ctx.weight.grad = dw  # the slip: replaced, where autograd would add
+        return dx, None, None
+
+
+def gradient_set_not_added(x, weight, eps=1e-6):
+    return WeightGradientSetNotAdded.apply(x, weight, eps)
+
+
+def weight_gradient_of_contiguous_rows(x, weight, eps=1e-6):
+    # dx right; dw read from x's memory as if its rows were contiguous.
+    y = rms_norm(x, x.shape[-1], weight.detach(), eps)
+    packed = x.detach().as_strided(x.shape, x.new_empty(x.shape).stride())
+    x_hat = rms_norm(packed, x.shape[-1], None, eps)
+    return y + (x_hat * (weight - weight.detach())).to(y.dtype)
+
+
+def another_eps_for_decode_batches(x, weight, eps=1e-6):
+    # (batch, 1, features), a batch of decode steps, gets an eps of its own.
+    if x.dim() == 3 and x.shape[1] == 1:
+        eps = 1e-2
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def no_upcast_for_inference_tensors(x, weight, eps=1e-6):
+    # What a served model's activations are: inference tensors, here on a path of their own.
+    if x.is_inference() and x.dtype == torch.float16:
+        return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+class EpsByT5sName(torch.nn.Module):
+    """Takes ε as T5's configuration names it, and uses 1e-6 whatever it is."""
+
+    def __init__(self, n, layer_norm_epsilon=1e-5):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(n))
+        self.layer_norm_epsilon = layer_norm_epsilon
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1], self.weight, 1e-6)
+
+
+@pytest.mark.parametrize(
+    "target, check_name, words",
+    [
+        (gradient_set_not_added, "gradients", "its gradient is not their sum"),
+        (weight_gradient_of_contiguous_rows, "strides", "(its weight gradient)"),
+        (another_eps_for_decode_batches, "forward", "as (batch, 1, features)"),
+        (no_upcast_for_inference_tensors, "half", "in eval mode under inference_mode"),
+        (EpsByT5sName, "eps", "declares 1e-05"),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+def test_mistakes_an_adversarial_round_found_are_caught(target, check_name, words):
+    found = verdict(check(target), check_name)
+    assert found.passed is False
+    assert words in found.detail
+
+
 def test_mixed_names_a_weight_gradient_missing_while_x_needs_none():
     mixed = verdict(check(dw_only_with_dx), "mixed")
     assert mixed.passed is False
@@ -2158,7 +2237,8 @@ class NamedEpsilonTwice(NamedEpsilon):
 def test_eps_a_target_cannot_receive_is_a_usage_error():
     with pytest.raises(
         UsageError,
-        match="takes no argument named eps, epsilon, rms_norm_eps or norm_eps",
+        match="takes no argument named eps, epsilon, rms_norm_eps, norm_eps,"
+        " layer_norm_epsilon or layer_norm_eps",
     ):
         check(lambda x, weight: F.rms_norm(x, x.shape[-1:], weight), eps=1e-5)
 

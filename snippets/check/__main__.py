@@ -6,8 +6,9 @@
     python -m snippets.check path/to/file.py:rms_norm
     python check_rmsnorm.py path/to/file.py:rms_norm    (this file, downloaded from the site)
 
-TARGET names an nn.Module class, built as Cls(n) (with eps=, epsilon=, rms_norm_eps= or
-norm_eps= when its constructor takes one and --eps is given), or a function called as
+TARGET names an nn.Module class, built as Cls(n) (with eps=, epsilon=, rms_norm_eps=,
+norm_eps=, layer_norm_epsilon= or layer_norm_eps= when its constructor takes one and --eps
+is given), or a function called as
 f(x, weight) or f(x, weight, eps) (or one of those names). The checker works out the
 implementation's conventions (the gain w or 1 + w, eps and where it sits, where it rounds in
 bfloat16), then checks it against a float64 reference of those conventions.
@@ -66,8 +67,8 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--eps",
         type=float,
-        help="the eps to build or call it with (as eps=, epsilon=, rms_norm_eps= or"
-        " norm_eps=)",
+        help="the eps to build or call it with (as eps=, epsilon=, rms_norm_eps=,"
+        " norm_eps=, layer_norm_epsilon= or layer_norm_eps=)",
     )
     parser.add_argument("--json", action="store_true", help="the verdicts as JSON")
     parser.add_argument(

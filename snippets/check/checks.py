@@ -37,11 +37,11 @@ from snippets.check.target import (
 
 def check_forward(norm, found, device):
     """Rows of RMS 1e-2 to 1e2 against float64, as training calls the norm, under autocast
-    (mixed-precision training), one row at a time (a decode step), with gains below zero,
-    in a large batch of wide rows and as a model serves (eval mode, inference_mode), there
-    also after its weight is updated in place: a norm may take another path there, with
-    another eps or formula, or a gain it kept, or lose its float32 statistic to
-    autocast."""
+    (mixed-precision training), one row at a time (a decode step), as a batch of decode
+    steps, with gains below zero, in a large batch of wide rows and as a model serves
+    (eval mode, inference_mode), there also after its weight is updated in place: a norm
+    may take another path there, with another eps or formula, or a gain it kept, or lose
+    its float32 statistic to autocast."""
     tried, eps = [1e-2, 1e-1, 1.0, 10.0, 100.0], found["eps"] or 0.0
     inside = found["eps placement"] == "inside"
     # --8<-- [start:forward_bound]
@@ -70,13 +70,18 @@ def check_forward(norm, found, device):
     with torch.autocast(torch.device(device).type, dtype=torch.bfloat16):
         # A layer may return autocast's dtype: then judged within 3 of its ulps.
         judge("under autocast to bfloat16", norm(x, w), x, w, (torch.bfloat16,))
+    # A batch of decode steps, (batch, 1, features); a clear refusal of 3-D input is
+    # the shapes check's failure.
+    with contextlib.suppress(TypeError, ValueError):
+        judge("as (batch, 1, features)", norm(x[:, None], w)[:, 0], x, w)
+    # Served, the input is made under inference_mode too (x.is_inference() is True).
     with norm.serving():
-        judge("in eval mode under inference_mode", norm(x, w), x, w)
+        judge("in eval mode under inference_mode", norm(x.clone(), w), x, w)
     # In place, as load_state_dict and an optimizer's step update a weight: a gain cached
     # by the tensor's address would be the old one.
     w.copy_(weight(found, device, seed=29))
     with norm.serving():
-        judge("after its weight is updated in place", norm(x, w), x, w)
+        judge("after its weight is updated in place", norm(x.clone(), w), x, w)
     refused = refuses_wide_rows(norm, found, device)
     if not norm.init and not refused:  # --init sets the arguments for 64 features
         wide, w = rows(tried, device, seed=27, n=WIDE), weight(found, device, 1, WIDE)
@@ -290,8 +295,8 @@ def half_errors(norm, found, device, dtype, n):
         # The rows last: a kernel whose programs leave the last rows unwritten fails.
         large = norm(torch.cat([filler, x]), w, dtype=dtype)[-len(x) :]
         outputs[f"in a batch of {LARGE_BATCH} rows"] = large
-    with norm.serving():
-        outputs["in eval mode under inference_mode"] = norm(x, w, dtype=dtype)
+    with norm.serving():  # the input made there too, as a served model's activations
+        outputs["in eval mode under inference_mode"] = norm(x.clone(), w, dtype=dtype)
     # The all-zero row's output is zeros, also where no eps is added (a clamp's form).
     ref = reference(x.double(), gain(found, w), eps, inside).nan_to_num(0.0)
 
@@ -853,6 +858,22 @@ def check_gradients(norm, found, device):
     errors, _ = gradient_errors(norm, found, *again, g, between=other)
     ok &= max(errors) < 1e-4
     detail += f"; after a second forward: {errors[0]:.1e}, {errors[1]:.1e}"
+    # Two backwards into one weight, as gradient accumulation runs them: its gradient is
+    # their sum (said only where it is not: a backward that sets weight.grad itself; a
+    # missing one is named above).
+    shared = w.detach().clone().requires_grad_()
+    w64 = w.detach().double().requires_grad_()
+    inside = found["eps placement"] == "inside"
+    for given in (x.detach(), other):  # x needing a gradient too, as in training
+        torch.autograd.backward(norm(given.clone().requires_grad_(), shared), g.clone())
+        ref = reference(given.double(), gain(found, w64), found["eps"] or 0.0, inside)
+        torch.autograd.backward(ref, g.double())
+    summed = shared.grad is None or bool(
+        (shared.grad.double() - w64.grad).abs().max() < 1e-4 * w64.grad.abs().max()
+    )
+    if not summed:
+        ok = False
+        detail += "; two backwards into one weight: its gradient is not their sum"
     # One row, as a decode step has it; and a gain of 0 on one feature (one a model turned
     # off), where a backward that rebuilds x / RMS as y / gain divides by 0.
     switched_off = weight(found, device, seed=4)
@@ -1050,9 +1071,9 @@ def check_shapes(norm, found, device):
 
 def check_strides(norm, found, device):
     """Rows that are views, not contiguous copies: every other element of a wider tensor
-    (elements apart in memory), and a batch transposed (rows apart), forward and input
-    gradient, in float32 and bfloat16 (a half path may be a kernel of its own). A kernel, or
-    a backward, that reads memory as if rows were contiguous gets them wrong."""
+    (elements apart in memory), and a batch transposed (rows apart), forward, input and
+    weight gradients, in float32 and bfloat16 (a half path may be a kernel of its own). A
+    kernel, or a backward, that reads memory as if rows were contiguous errs there."""
     wrong, refused = [], {}  # refused: (view, error) -> the dtypes it was refused in
     backward = False  # whether any gradient was compared (none where autograd is not)
     for dtype in (torch.float32, torch.bfloat16):
@@ -1073,14 +1094,15 @@ def check_strides(norm, found, device):
         for name, (base, view_of) in views.items():
             leaf = base.clone().requires_grad_()
             view = view_of(leaf)
+            w_view, w_copy = (w.detach().clone().requires_grad_() for _ in range(2))
             try:
-                y = norm(view, w, dtype=dtype)
+                y = norm(view, w_view, dtype=dtype)
             except REFUSALS as error:
                 why = cut(f"{type(error).__name__}: {error}", 140)
                 refused.setdefault((name, why), []).append(dtype_name)
                 continue
             copy = view.detach().contiguous().requires_grad_()
-            y_copy = norm(copy, w, dtype=dtype)
+            y_copy = norm(copy, w_copy, dtype=dtype)
             if not torch.allclose(y, y_copy, **close):
                 wrong.append(name + in_half)
             elif y.requires_grad:
@@ -1091,6 +1113,13 @@ def check_strides(norm, found, device):
                 grad = view_of(leaf.grad)
                 if not torch.allclose(grad, copy.grad, **close):
                     wrong.append(f"{name}{in_half} (its input gradient)")
+                # dw, a sum over the rows: its order may differ with the layout.
+                summed = {**close, "rtol": max(close["rtol"], 1e-5)}
+                if w_copy.grad is not None and not (
+                    w_view.grad is not None
+                    and torch.allclose(w_view.grad, w_copy.grad, **summed)
+                ):
+                    wrong.append(f"{name}{in_half} (its weight gradient)")
     if wrong:
         detail = "wrong on " + " and ".join(wrong) + ", against contiguous copies"
     elif refused:

@@ -22,10 +22,17 @@ WIDE = 4096
 # path by the input's size may switch there.
 LARGE_BATCH = 257
 # The names an eps goes by: PyTorch's `eps`, `epsilon` in code ported from Flax or Keras,
-# and a configuration's `rms_norm_eps` (transformers) or `norm_eps` (Meta's params.json)
-# in code that takes it as it is named there; transformers' modules keep theirs as the
-# attribute `variance_epsilon`.
-EPS_ARGUMENTS = ("eps", "epsilon", "rms_norm_eps", "norm_eps")
+# and a configuration's `rms_norm_eps` (transformers), `norm_eps` (Meta's params.json),
+# `layer_norm_epsilon` (T5's, Falcon's) or `layer_norm_eps` in code that takes it as it
+# is named there; transformers' modules keep theirs as the attribute `variance_epsilon`.
+EPS_ARGUMENTS = (
+    "eps",
+    "epsilon",
+    "rms_norm_eps",
+    "norm_eps",
+    "layer_norm_epsilon",
+    "layer_norm_eps",
+)
 EPS_ATTRIBUTES = (*EPS_ARGUMENTS, "variance_epsilon")
 # A function's gain by the names it goes by: PyTorch's, Flax's and JAX ports', and papers'.
 GAIN_ARGUMENTS = ("weight", "scale", "gamma")
