@@ -123,10 +123,12 @@ WORDS = {
         "headline_join": "; ",
         "headline_ends": ("", ""),  # of a saying inside a sentence, of its last
         "plot_y": "% of copy bandwidth",
-        "plot_x": "N (row length)",
+        "plot_x": "N (row length, log scale)",
         "alt": "Percent of the copy's bandwidth against N, {dtype}, {timing}, {family}: "
         "forward, backward and forward+backward side by side, one line per "
-        "implementation, the range of the rounds as error bars.",
+        "implementation, the range of the rounds as error bars. {site} runs at {ranges}; "
+        "the tables above give every line's figures.",
+        "alt_range": "{low:.0f}–{high:.0f}% of the copy in the {mode}",
         "targets": "Set for an H100, each in bfloat16 unless it says otherwise, and stated "
         "as met or missed with the figures that decide it:",
         "targets_h200": "Set for an H100, but for the two copy targets on rows, held to "
@@ -352,10 +354,12 @@ WORDS = {
         "headline_join": ", ",
         "headline_ends": ("", "입니다"),
         "plot_y": "복사 대역폭 대비 %",
-        "plot_x": "N(행 길이)",
+        "plot_x": "N(행 길이, 로그 스케일)",
         "alt": "{dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 그린 "
         "그림입니다. 순전파, 역전파, 순전파+역전파를 나란히 그렸고, 구현마다 선이 "
-        "하나이며, 오차 막대는 라운드별 범위입니다.",
+        "하나이며, 오차 막대는 라운드별 범위입니다. {site}는 {ranges}의 속도로 "
+        "실행되며, 각 선의 수치는 위의 표에 있습니다.",
+        "alt_range": "{mode}에서 복사의 {low:.0f}–{high:.0f}%",
         "targets": "H100에 맞춰 정한 목표입니다. 따로 적지 않은 목표는 bfloat16 수치로 "
         "판정하며, 각 목표의 달성 여부를 판정 근거가 된 수치와 함께 적습니다.",
         "targets_h200": "H100에 맞춰 정한 목표입니다. 다만 일반 행에서 복사와 비교하는 두 "
@@ -1134,8 +1138,21 @@ def _timing_tab(stem, results, words, language, dtype, timing) -> list[str]:
             lines += _table(results, words, dtype, timing, mode, "rows", family)
         if dtype != PLOTTED:
             continue
+        mine = {"norm": KERNEL, "add": FUSED}[family]
+        where = {"dtype": dtype, "timing": timing, "group": "rows"}
+        ranges = [
+            words["alt_range"].format(
+                mode=words["modes"][mode], low=min(p), high=max(p)
+            )
+            for mode in MODES
+            if (p := _copy_percents(results, mine, mode=mode, **where))
+        ]
         alt = words["alt"].format(
-            dtype=_short(dtype), timing=label, family=words["families"][family]
+            dtype=_short(dtype),
+            timing=label,
+            family=words["families"][family],
+            site=_name(mine, words),
+            ranges=", ".join(ranges),
         )
         name = _plot_name(stem, dtype, timing, family, language)
         phone = _plot_name(stem, dtype, timing, family, language, phone=True)
@@ -1450,9 +1467,11 @@ def plot(results, dtype, timing, family, language, phone=False) -> Figure:
                 [h - m for m, h in zip(mid, high)],
             ]
             color, marker = STYLES.get(name, (None, "o"))
+            # The site's kernels drawn last: at a copy's speed they lie on their peers.
             ax.errorbar(
                 n, mid, yerr=bars, marker=marker, capsize=3, label=_name(name, words),
                 color=color, linestyle="--" if name in DASHED else "-",
+                zorder=3 if "(this site)" in name else 2,
             )  # fmt: skip
         ax.set(xscale="log", xlabel=words["plot_x"], title=words["modes"][mode])
         ax.set_xticks(sizes, [str(n) for n in sizes])
