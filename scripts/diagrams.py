@@ -329,10 +329,11 @@ def kernel(language: str) -> tuple[Drawing, str]:
     d.text(190, 26, words["forward"], bold=True)
     d.text(70, 56, words["x_rows"], size=13)
     for row in range(8):
-        fill = NORM if row < 2 else BLOCK
+        # Program 0's rows blue with a blue edge, as blue boxes have (legible inverted).
+        fill, edge = (NORM, PATH) if row < 2 else (BLOCK, INK)
         d.parts.append(
             f'<rect x="20" y="{66 + 14 * row}" width="110" height="11" fill="{fill}" '
-            f'stroke="{INK}" stroke-width="0.8"/>'
+            f'stroke="{edge}" stroke-width="0.8"/>'
         )
     d.text(138, 80, words["program"].format(p=0), anchor="start", size=13)
     d.text(138, 108, words["program"].format(p=1), anchor="start", size=13)

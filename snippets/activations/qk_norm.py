@@ -65,7 +65,8 @@ def draw(translate):
     right.set_ylabel(translate("nats"))
     for ax in (left, right):
         ax.set(xlabel=translate("step"))
-        ax.legend()
+    # One legend beside both panels: inside, it hid the climb of the uncapped logits.
+    fig.legend(*left.get_legend_handles_labels(), loc="outside right upper")
     return fig
 
 save_svgs(draw, "activations_qk_norm")

@@ -71,7 +71,8 @@ def gradients_figure(translate):
             color, style = styles[v]
             ax.plot(layers, values / values[0], color=color, linestyle=style, label=v)
         ax.set(title=translate(title), xlabel=translate("layer"), yscale="log")
-        # Ticks at 0.1, 0.2, 0.5, 1, 2.
+        # Ticks at 0.1, 0.2, 0.5, 1, 2, all shown: the limits hold every curve.
+        ax.set_ylim(0.1, 2)
         ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
         ax.yaxis.set_major_formatter("{x:g}")
         ax.yaxis.set_minor_formatter(NullFormatter())

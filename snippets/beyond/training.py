@@ -49,7 +49,11 @@ colors = dict(
 )
 dashes = {"DyT": "-."}  # told from post-norm's red in the dark scheme
 steps = range(10, 81, 10)
-baselines = {"unigram model": (unigram, ":"), "bigram model": (bigram, "--")}
+# Drawn beside training losses, the baselines' held-out losses say which they are.
+baselines = {
+    "unigram model, held out": (unigram, ":"),
+    "bigram model, held out": (bigram, "--"),
+}
 
 def training_figure(translate):
     fig = Figure(figsize=(8.5, 3.4), layout="constrained")
@@ -62,7 +66,7 @@ def training_figure(translate):
         for name, (loss, style) in baselines.items():
             ax.axhline(loss, color="gray", linestyle=style, label=translate(name))
         title = f"{translate('learning rate')} {lr:g}"
-        ax.set(title=title, xlabel=translate("step"), ylim=(1.4, 3.6))
+        ax.set(title=title, xlabel=translate("step"), ylim=(1.4, 4.2))
     axes[0].set_ylabel(translate("training loss"))
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right upper")
     return fig

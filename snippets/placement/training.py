@@ -57,7 +57,11 @@ for seed in seeds:
 # Training loss, averaged over 10 steps, one line per seed.
 colors = dict(zip(PLACEMENTS, ["tab:red", "tab:green", "tab:blue"]))
 steps = range(10, 201, 10)
-baselines = {"unigram model": (unigram, ":"), "bigram model": (bigram, "--")}
+# Drawn beside training losses, the baselines' held-out losses say which they are.
+baselines = {
+    "unigram model, held out": (unigram, ":"),
+    "bigram model, held out": (bigram, "--"),
+}
 
 def training_figure(translate):
     fig = Figure(figsize=(8, 3.4), layout="constrained")
