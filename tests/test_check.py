@@ -1232,6 +1232,57 @@ def test_mistakes_an_adversarial_round_found_are_caught(target, check_name, word
     assert words in found.detail
 
 
+def gain_then_a_multiplier_named_scale(x, w, eps=1e-6, scale=1.0):
+    return scale * rms_norm(x, x.shape[-1], w, eps)
+
+
+class RefusesThreeDimensions(torch.nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps = torch.nn.Parameter(torch.ones(n)), eps
+
+    def forward(self, x):
+        torch._check(x.dim() <= 2, lambda: "rows only: (tokens, features)")
+        return rms_norm(x, x.shape[-1], self.weight, self.eps)
+
+
+def divided_by_the_largest_magnitude_unguarded(x, weight, eps=1e-6):
+    # eps inside the root, right but on the all-zero row, where m = 0 divides 0 by 0.
+    m = x.float().abs().amax(-1, keepdim=True)
+    h = x.float() / m
+    y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps / m**2)
+    return (y * weight.float()).to(x.dtype)
+
+
+def inference_kernel_for_decode_steps_and_half_precision(x, weight, eps=1e-6):
+    if x.shape[0] == 1 or x.dtype != torch.float32:
+        with torch.no_grad():
+            return rms_norm(x, x.shape[-1], weight, eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def test_the_checks_added_today_keep_to_their_cases():
+    # A number named scale after the gain is no gain: checked as before, and passing.
+    assert check(gain_then_a_multiplier_named_scale).passed
+    # A clear refusal of 3-D input is shapes' failure, not forward's.
+    report = check(RefusesThreeDimensions)
+    assert verdict(report, "forward").passed and not verdict(report, "shapes").passed
+    # NaN on the all-zero row with eps measured inside: not blamed on a missing eps.
+    zero = verdict(check(divided_by_the_largest_magnitude_unguarded), "zero rows")
+    assert not zero.passed and "(not finite in the forward" in zero.detail
+
+    # A wrong dw is named as wrong, not as one that replaces rather than sums.
+    def dw_doubled(x, weight, eps=1e-6):
+        return rms_norm(x, x.shape[-1], 2 * weight - weight.detach(), eps)
+
+    slip = verdict(check(dw_doubled), "gradients")
+    assert not slip.passed and "not their sum" not in slip.detail
+    # Whether float32 records gradients is probed on rows, not on one decode step.
+    report = check(inference_kernel_for_decode_steps_and_half_precision)
+    assert not verdict(report, "half").passed
+    assert "one row: no gradient recorded" in verdict(report, "gradients").detail
+
+
 def test_mixed_names_a_weight_gradient_missing_while_x_needs_none():
     mixed = verdict(check(dw_only_with_dx), "mixed")
     assert mixed.passed is False

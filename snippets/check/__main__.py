@@ -8,10 +8,11 @@
 
 TARGET names an nn.Module class, built as Cls(n) (with eps=, epsilon=, rms_norm_eps=,
 norm_eps=, layer_norm_epsilon= or layer_norm_eps= when its constructor takes one and --eps
-is given), or a function called as
-f(x, weight) or f(x, weight, eps) (or one of those names). The checker works out the
-implementation's conventions (the gain w or 1 + w, eps and where it sits, where it rounds in
-bfloat16), then checks it against a float64 reference of those conventions.
+is given), or a function called as f(x, weight) or f(x, weight, eps) (eps by one of those
+names; the gain by name where it is weight=, or scale= or gamma= second). The checker
+works out the implementation's conventions (the gain w or 1 + w, eps and where it sits,
+where it rounds in bfloat16), then checks it against a float64 reference of those
+conventions.
 Exit status: 0 when every required check passes, 1 when one fails, 2 for a usage error.
 """
 

@@ -125,9 +125,7 @@ class Subject:
                 for name, p in self.takes.items()
                 if p.default is inspect.Parameter.empty and name != self.eps_argument
             ]
-            self.gain_argument = next(
-                (name for name in GAIN_ARGUMENTS if name in self.takes), None
-            )
+            self.gain_argument = _gain_argument(self.takes)
             self.weightless = len(required) == 1 and self.gain_argument is None
             default = getattr(self.takes.get(self.eps_argument), "default", None)
             if self.declared_eps is None and isinstance(default, float):
@@ -224,7 +222,7 @@ class Subject:
             return self.function(x, **kwargs) * weight.to(x.dtype)
         if "normalized_shape" in self.takes:  # torch.nn.functional.rms_norm's form
             kwargs["normalized_shape"] = tuple(weight.shape)
-        if self.gain_argument:  # by name: an optional one, scale=None, is still the gain
+        if self.gain_argument:  # by name: scale=None names the gain too
             return self.function(x, **{self.gain_argument: weight}, **kwargs)
         # By name: f(x, w, bias=None, eps=1e-6) must not get eps as its bias.
         return self.function(x, weight, **kwargs)
@@ -357,6 +355,20 @@ def _init_hint(error, takes, eps_argument) -> str:
         for name in missing
     )
     return f": pass {options}" if missing else ""
+
+def _gain_argument(takes) -> str | None:
+    """The argument a function takes its gain by, passed by name: `weight` wherever it is;
+    `scale` or `gamma` as the second argument, required or None by default (a Flax port's
+    optional gain), not a number (a multiplier) and not positional-only."""
+    if "weight" in takes:
+        return "weight"
+    second = list(takes.values())[1:2]
+    for p in second:
+        optional = p.default is inspect.Parameter.empty or p.default is None
+        named = p.kind is not inspect.Parameter.POSITIONAL_ONLY
+        if p.name in GAIN_ARGUMENTS and optional and named:
+            return p.name
+    return None
 
 def _eps_argument(obj, eps, takes) -> str | None:
     """The name of the argument the target takes its eps by, if any: the one it

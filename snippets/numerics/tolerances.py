@@ -32,8 +32,7 @@ def passes(actual, expected, tolerance):
     except AssertionError:
         return "fails"
 
-# A bfloat16 step is 2^-7 of the value just above a power of two, 2^-8 just below the
-# next: rtol = 1e-2 lets every output move by more than one step.
+# A bfloat16 step is 2^-8 to 2^-7 of the value: rtol = 1e-2 is more than a step.
 step = torch.finfo(torch.bfloat16).eps
 print(f"rtol 1e-2 in bfloat16 steps: {1e-2 / step:.2f} to {2e-2 / step:.2f}")
 #> rtol 1e-2 in bfloat16 steps: 1.28 to 2.56
@@ -49,7 +48,6 @@ candidates = {
     "squares added in bfloat16": bfloat16_sum_of_squares(x, gain),
     # (b) again, its squares added in another order: right.
     "(b), another summation order": with_mean_square(x, gain, other_order),
-    # And two mistakes.
     "(b), mean over n - 1": with_mean_square(
         x, gain, squares.sum(-1, keepdim=True) / (n - 1)
     ),
@@ -79,17 +77,14 @@ moved = (distance > 0).sum()
 print(f"(a), another order, against (a): {moved} outputs, up to {distance.max()} ulps")
 #> (a), another order, against (a): 16 outputs, up to 2 ulps
 
-# A mean over n - 1 shrinks every output by about 1/(2n): on rows as short as an
-# attention head's (QK-norm normalizes those), a step or more on many outputs.
-print("mean over n - 1, against (b):")
-#> mean over n - 1, against (b):
+# A mean over n - 1 shrinks outputs by about 1/(2n): on an attention head's rows, more.
 for head in (64, 128, 256):
     short, short_gain = x[:, :head], gain[:head]
     sum_of_squares = short.float().pow(2).sum(-1, keepdim=True)
     over_n_minus_1 = with_mean_square(short, short_gain, sum_of_squares / (head - 1))
     distance = ulps(over_n_minus_1, cast_once(short, short_gain))
     differ = (distance > 0).float().mean()
-    print(f"  rows of {head}: {differ:.1%} differ, up to {distance.max()} ulps")
-    #>   rows of 64: 100.0% differ, up to 2 ulps
-    #>   rows of 128: 71.6% differ, up to 1 ulps
-    #>   rows of 256: 36.4% differ, up to 1 ulps
+    print(f"n - 1, rows of {head}: {differ:.1%} differ, up to {distance.max()} ulps")
+    #> n - 1, rows of 64: 100.0% differ, up to 2 ulps
+    #> n - 1, rows of 128: 71.6% differ, up to 1 ulps
+    #> n - 1, rows of 256: 36.4% differ, up to 1 ulps
