@@ -35,6 +35,9 @@ from snippets.check.target import (
     under_triton_interpreter,
 )
 
+# One of forward's ways that judges no output: its input gradient under autocast.
+AUTOCAST_GRADIENT = "under autocast, the input gradient"
+
 def check_forward(norm, found, device):
     """Rows of RMS 1e-2 to 1e2 against float64, as training calls the norm, under autocast
     (mixed-precision training), one row at a time (a decode step), as a batch of decode
@@ -66,10 +69,26 @@ def check_forward(norm, found, device):
     flipped = gain(found, w).float() * signs - (0.0 if found["gain"] == "w" else 1.0)
     judge("with every other gain negative", norm(x, flipped), x, flipped)
     judge("one row at a time", torch.cat([norm(row[None], w) for row in x]), x, w)
-    # Autocast runs matmuls in bfloat16: a statistic taken as x @ x would be one.
+    # Autocast runs matmuls in bfloat16: a statistic taken as x @ x would be one. And
+    # mixed-precision training differentiates there: the input gradient too, from an
+    # upstream gradient partly along x (where a statistic detached under autocast shows).
+    given = x.detach().clone().requires_grad_()
     with torch.autocast(torch.device(device).type, dtype=torch.bfloat16):
-        # A layer may return autocast's dtype: then judged within 3 of its ulps.
-        judge("under autocast to bfloat16", norm(x, w), x, w, (torch.bfloat16,))
+        y = norm(given, w)
+    # A layer may return autocast's dtype: then judged within 3 of its ulps.
+    judge("under autocast to bfloat16", y.detach(), x, w, (torch.bfloat16,))
+    along = x / x.pow(2).mean(-1, keepdim=True).sqrt()
+    upstream = along + 0.5 * rows([1.0] * len(tried), device, seed=33)
+    with contextlib.suppress(RuntimeError):  # a backward that fails: gradients says so
+        if y.requires_grad:
+            torch.autograd.backward(y, upstream.to(y.dtype))
+            x64 = x.double().requires_grad_()
+            ref = reference(x64, gain(found, w), eps, inside)
+            torch.autograd.backward(ref, upstream)
+            dx = torch.full_like(x64, math.nan) if given.grad is None else given.grad
+            wrong = (dx.double() - x64.grad).abs().amax(-1) / x64.grad.abs().amax(-1)
+            errors[AUTOCAST_GRADIENT] = wrong.nan_to_num(nan=math.inf)
+            bounds[AUTOCAST_GRADIENT] = HALF_GRADIENT
     # A batch of decode steps, (batch, 1, features); a clear refusal of 3-D input is
     # the shapes check's failure.
     with contextlib.suppress(*REFUSALS):
@@ -97,7 +116,8 @@ def check_forward(norm, found, device):
             detail += f"; {way} {each.max():.1e}, {wrong_rows(bad, len(each))}"
     if other_dtype:  # float64 out, say: a float32 model's next matmul refuses it
         out = " and ".join(f"{name} {way}" for way, name in other_dtype.items())
-        if len(other_dtype) == len(errors) and len(set(other_dtype.values())) == 1:
+        outputs = [way for way in errors if way != AUTOCAST_GRADIENT]
+        if len(other_dtype) == len(outputs) and len(set(other_dtype.values())) == 1:
             out = f"{other_dtype['at once']} on every path"
         detail += f"; float32 input comes back {out}, not float32"
     detail += f"; {refused}" if refused else ""
