@@ -473,8 +473,14 @@ class BackwardSlip(torch.autograd.Function):
         dw = (grad.float() * x_hat).reshape(-1, n).sum(0)
         if slip == "dw of whole blocks only":  # a last partial block of 64 dropped
             dw[n - n % 64 :] = 0
-        if slip == "dw without r beside a float32 weight" and weight.dtype != x.dtype:
-            dw = (grad.float() * x.float()).reshape(-1, n).sum(0)  # a mixed path's slip
+        mixed = weight.dtype != x.dtype  # a mixed path's slips
+        if slip == "dw without r beside a float32 weight" and mixed:
+            dw = (grad.float() * x.float()).reshape(-1, n).sum(0)
+        if (
+            slip == "dx without its term along x / RMS beside a float32 weight"
+            and mixed
+        ):
+            dx = r * g
         return dx.to(x.dtype), dw.to(weight.dtype), None, None
 
 
@@ -1123,31 +1129,9 @@ def test_a_half_precision_path_without_autograd_fails_where_float32_trains():
         assert found.see == "gradients/#a-custom-autograd-function"
 
 
-class InputGradientWithoutItsRadialTermWhenMixed(torch.autograd.Function):
-    """Right unless the weight's dtype is not x's: there dx loses its term along x̂."""
-
-    @staticmethod
-    def forward(ctx, x, weight, eps):
-        r = torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps)
-        ctx.save_for_backward(x, weight, r)
-        return (x.float() * r * weight.float()).to(x.dtype)
-
-    @staticmethod
-    def backward(ctx, g):
-        x, weight, r = ctx.saved_tensors
-        x_hat, gw = x.float() * r, g.float() * weight.float()
-        dx = r * gw  # the slip, on the mixed path only
-        if weight.dtype == x.dtype:
-            dx = r * (gw - x_hat * (gw * x_hat).mean(-1, keepdim=True))
-        dw = (g.float() * x_hat).reshape(-1, x.shape[-1]).sum(0)
-        return dx.to(x.dtype), dw.to(weight.dtype), None
-
-
 def test_mixed_compares_the_input_gradient_of_its_path():
-    def norm(x, weight, eps=1e-6):
-        return InputGradientWithoutItsRadialTermWhenMixed.apply(x, weight, eps)
-
-    mixed = verdict(check(norm), "mixed")
+    slip = "dx without its term along x / RMS beside a float32 weight"
+    mixed = verdict(check(with_backward_slip(slip)), "mixed")
     assert mixed.passed is False
     assert "input gradient off by" in mixed.detail
     assert mixed.see == "gradients/#the-derivation"
