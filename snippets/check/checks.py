@@ -35,6 +35,12 @@ from snippets.check.target import (
     under_triton_interpreter,
 )
 
+def partly_along(x, noise):
+    """An upstream gradient partly along x, noise besides: a backward that drops the term
+    along x / RMS is then wrong by far more than rounding."""
+    along = x.float() / x.float().pow(2).mean(-1, keepdim=True).sqrt()
+    return along + 0.5 * noise.float()
+
 # One of forward's ways that judges no output: its input gradient under autocast.
 AUTOCAST_GRADIENT = "under autocast, the input gradient"
 
@@ -77,8 +83,7 @@ def check_forward(norm, found, device):
         y = norm(given, w)
     # A layer may return autocast's dtype: then judged within 3 of its ulps.
     judge("under autocast to bfloat16", y.detach(), x, w, (torch.bfloat16,))
-    along = x / x.pow(2).mean(-1, keepdim=True).sqrt()
-    upstream = along + 0.5 * rows([1.0] * len(tried), device, seed=33)
+    upstream = partly_along(x, rows([1.0] * len(tried), device, seed=33))
     with contextlib.suppress(RuntimeError):  # a backward that fails: gradients says so
         if y.requires_grad:
             torch.autograd.backward(y, upstream.to(y.dtype))
@@ -643,12 +648,9 @@ def check_mixed(norm, found, device):
                 return Verdict("mixed", None if ok else False, detail, see)
             ok &= close
         # The input gradient on this path too, from a call where only x needs one (said
-        # where it is wrong: the bound is half's), its upstream gradient partly along x:
-        # a backward that drops the term along x̂ is then wrong by far more than rounding.
+        # where it is wrong: the bound is half's), its upstream gradient partly along x.
         given = x.detach().clone().requires_grad_()
-        along = given.detach().float()
-        along /= along.pow(2).mean(-1, keepdim=True).sqrt()
-        upstream = (along + 0.5 * upstream.float()).to(torch.bfloat16)
+        upstream = partly_along(x.detach(), upstream).to(torch.bfloat16)
         y_x = norm(given, w.detach())
         if y_x.requires_grad:
             torch.autograd.backward(y_x, upstream.clone())
@@ -894,7 +896,7 @@ def check_gradients(norm, found, device):
             torch.autograd.backward(y, g.clone())
         apart.append(fresh.grad)
     summed = (
-        None in apart
+        any(grad is None for grad in apart)
         or shared.grad is None
         or bool(
             (shared.grad - apart[0] - apart[1]).abs().max()

@@ -362,11 +362,10 @@ def _gain_argument(takes) -> str | None:
     optional gain), not a number (a multiplier) and not positional-only."""
     if "weight" in takes:
         return "weight"
-    second = list(takes.values())[1:2]
-    for p in second:
-        optional = p.default is inspect.Parameter.empty or p.default is None
-        named = p.kind is not inspect.Parameter.POSITIONAL_ONLY
-        if p.name in GAIN_ARGUMENTS and optional and named:
+    for p in list(takes.values())[1:2]:  # the second argument, if any
+        no_number = p.default is inspect.Parameter.empty or p.default is None
+        by_name = p.kind is not inspect.Parameter.POSITIONAL_ONLY
+        if p.name in GAIN_ARGUMENTS and no_number and by_name:
             return p.name
     return None
 
