@@ -697,6 +697,14 @@ def weight_read_as_float16(x, weight, eps=1e-6):
     return rms_norm(x, x.shape[-1], weight, eps)
 
 
+def no_upcast_beside_a_float32_weight(x, weight, eps=1e-6):
+    # A float16 path of the mix's own that squares in float16: right on rows whose squares
+    # stay within float16's range, and wherever the weight's dtype is x's.
+    if x.dtype == torch.float16 and weight.dtype != x.dtype:
+        return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
 @pytest.mark.parametrize(
     "target, check_name",
     [
@@ -708,6 +716,7 @@ def weight_read_as_float16(x, weight, eps=1e-6):
         (upcasts_only_narrow_rows, "half"),
         (weight_read_as_input_dtype, "mixed"),
         (weight_read_as_float16, "mixed"),
+        (no_upcast_beside_a_float32_weight, "mixed"),
         (no_eps, "zero rows"),
         (mean_square_floored_at_zero, "zero rows"),
         (backward_without_r, "gradients"),
