@@ -11,8 +11,8 @@ TINY = {"hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4}
 TINY |= {"num_key_value_heads": 2, "intermediate_size": 128, "vocab_size": 128}
 TINY |= {"eos_token_id": 0, "pad_token_id": 0}
 TINY |= {"rms_norm_eps": 1e-3}  # an eps no class has by default, to see who reads it
-MODEL_TYPES = ["llama", "mistral", "qwen3", "gemma3_text", "olmo2", "deepseek_v3"]
-MODEL_TYPES += ["gpt_oss"]
+MODEL_TYPES = ["llama", "mistral", "qwen3", "gemma2", "gemma3_text", "olmo2"]
+MODEL_TYPES += ["deepseek_v3", "gpt_oss"]
 # DeepSeek-V3's attention (multi-head latent attention) has no key-value heads to share.
 OWN = {"deepseek_v3": {"num_key_value_heads": 4}}
 
@@ -78,6 +78,9 @@ mistral: MistralRMSNorm, gain w, rounds, then multiplies (LLaMA's order)
 qwen3: Qwen3RMSNorm, gain w, rounds, then multiplies (LLaMA's order)
   input_layernorm (64) > self_attn.q_norm (128) > self_attn.k_norm (128) >
   post_attention_layernorm (64) > norm (64)
+gemma2: Gemma2RMSNorm, gain 1 + w, multiplies in float32, rounds once
+  input_layernorm (64) > post_attention_layernorm (64) >
+  pre_feedforward_layernorm (64) > post_feedforward_layernorm (64) > norm (64)
 gemma3_text: Gemma3RMSNorm, gain 1 + w, multiplies in float32, rounds once
   input_layernorm (64) > self_attn.q_norm (256) > self_attn.k_norm (256) >
   post_attention_layernorm (64) > pre_feedforward_layernorm (64) >
