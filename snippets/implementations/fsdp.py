@@ -1,7 +1,7 @@
 """The norms under FSDP's mixed precision, on one CPU process. FSDP2's `fully_shard` with a
 bfloat16 `param_dtype` casts every parameter, the norms' gains too, to bfloat16 for the
 forward and backward passes, while the parameters it stores, and their gradients, stay
-float32; a norm given a policy of its own keeps its float32 gain. FSDP1 flattens the
+in the dtype they were given (float32 here, bfloat16 for a model loaded in it); a norm given a policy of its own keeps its float32 gain. FSDP1 flattens the
 parameters it wraps into 1-D ones."""
 
 import torch
@@ -84,6 +84,14 @@ print(f"residual stream {name(stream)}, gain {name(weight)}, norm output {name(x
 same = rounded_once(x, stream, gain)
 print(f"outputs equal to the float32 gain's, rounded once: {same:.1%}")
 #> outputs equal to the float32 gain's, rounded once: 100.0%
+
+# FSDP stores each parameter in the dtype it was given: a model loaded in bfloat16 (as
+# from_pretrained loads a bfloat16 checkpoint by default) keeps bfloat16 gains, and its
+# optimizer steps them in bfloat16.
+loaded = Block().bfloat16()
+fully_shard(loaded, mp_policy=policy)
+print("loaded in bfloat16: stored norm.weight", name(loaded.norm.weight))
+#> loaded in bfloat16: stored norm.weight bfloat16
 
 # FSDP1 (on one process it warns that it shards nothing) flattens what it wraps.
 flat = FSDP1(Block(), use_orig_params=False, device_id=torch.device("cpu"))
