@@ -277,6 +277,7 @@ ROUTES = [
             "implementations.md#under-autocast",
             "implementations.md#under-fsdps-mixed-precision",
             "implementations.md#fine-tuning-with-lora",
+            "implementations.md#a-checklist-for-training-in-half-precision",
             "benchmark_results.md#a-compiled-layer",
             "benchmark_results.md#which-to-use",
         ],

@@ -20,9 +20,8 @@ def eps_of(norm):
     return getattr(norm, "variance_epsilon", getattr(norm, "eps", None))
 
 def convention(norm):
-    """How the norm applies its weight w in bfloat16: its gain (w or 1 + w), and whether
-    it rounds x / RMS to bfloat16 before the multiply (LLaMA's order) or rounds once at
-    the end. Found by matching its output bit for bit."""
+    """How the norm applies its weight w in bfloat16, found bit for bit: its gain (w or
+    1 + w), and whether it rounds x / RMS before multiplying (LLaMA's order) or once."""
     norm = copy.deepcopy(norm).bfloat16()
     torch.manual_seed(0)
     with torch.no_grad():
