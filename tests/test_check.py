@@ -481,6 +481,8 @@ class BackwardSlip(torch.autograd.Function):
             and mixed
         ):
             dx = r * g
+        if slip == "dx without its term along x / RMS in half precision" and half:
+            dx = r * g
         return dx.to(x.dtype), dw.to(weight.dtype), None, None
 
 
@@ -705,6 +707,16 @@ def no_upcast_beside_a_float32_weight(x, weight, eps=1e-6):
     return rms_norm(x, x.shape[-1], weight, eps)
 
 
+def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
+    def refuses_float16_weights(x, weight, eps=1e-6):
+        assert weight.dtype != torch.float16, "float16 weights are not supported"
+        return no_upcast_beside_a_float32_weight(x, weight, eps)
+
+    mixed = one_check(refuses_float16_weights, checks.check_mixed)
+    assert mixed.passed is False
+    assert "65504 (float16 weights refused): take the mean square" in mixed.detail
+
+
 @pytest.mark.parametrize(
     "target, check_name",
     [
@@ -745,6 +757,10 @@ def no_upcast_beside_a_float32_weight(x, weight, eps=1e-6):
             "half",
         ),
         (with_backward_slip("statistic without the upcast"), "half"),
+        (
+            with_backward_slip("dx without its term along x / RMS in half precision"),
+            "half",
+        ),
         (AnotherEpsInEval, "forward"),
         (GainCachedByAddress, "forward"),
         (mean_square_by_matmul, "forward"),
