@@ -31,17 +31,21 @@ for family in ["llama", "gemma3_text"]:
     #> llama        0 of 5 alone, 5 of 5 with ['norm'], saved 1.0
     #> gemma3_text  0 of 13 alone, 13 of 13 with ['norm'], saved 0.0
 
-# On a float16 model (a GPU without bfloat16), PEFT makes the adapters float32 but leaves
-# the norms' trained copies float16, whose gradients GradScaler will not unscale.
+# On a bfloat16 or float16 model (float16: a GPU without bfloat16), PEFT makes the adapters
+# float32 but leaves the norms' trained copies in the model's dtype; GradScaler will not
+# unscale float16's gradients.
 config = LoraConfig(r=4, target_modules=TARGETS, modules_to_save=["norm"])
-model = get_peft_model(tiny("llama").half(), config)
-trained = {
-    ("adapters" if "lora_" in name else "norms"): str(p.dtype).removeprefix("torch.")
-    for name, p in model.named_parameters()
-    if p.requires_grad
-}
-print("float16 model, trained:", trained)
-#> float16 model, trained: {'adapters': 'float32', 'norms': 'float16'}
+for dtype in (torch.bfloat16, torch.float16):
+    model = get_peft_model(tiny("llama").to(dtype), config)
+    trained = {
+        ("adapters" if "lora_" in name else "norms"): str(p.dtype)[6:]  # no "torch."
+        for name, p in model.named_parameters()
+        if p.requires_grad
+    }
+    print(f"{str(dtype)[6:]} model, trained:", trained)
+    #> bfloat16 model, trained: {'adapters': 'float32', 'norms': 'bfloat16'}
+    #> float16 model, trained: {'adapters': 'float32', 'norms': 'float16'}
+# The float16 model, the loop's last, under GradScaler.
 optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad])
 scaler = torch.amp.GradScaler("cpu")
 scaler.scale(model(torch.tensor([[1, 2, 3]])).logits.float().sum()).backward()
