@@ -1,8 +1,9 @@
 """The norms under FSDP's mixed precision, on one CPU process. FSDP2's `fully_shard` with a
 bfloat16 `param_dtype` casts every parameter, the norms' gains too, to bfloat16 for the
 forward and backward passes, while the parameters it stores, and their gradients, stay
-in the dtype they were given (float32 here, bfloat16 for a model loaded in it); a norm given a policy of its own keeps its float32 gain. FSDP1 flattens the
-parameters it wraps into 1-D ones."""
+in the dtype they were given (float32 here, bfloat16 for a model loaded in it); a norm
+given a policy of its own keeps its float32 gain. FSDP1 flattens the parameters it wraps
+into 1-D ones."""
 
 import torch
 import torch.distributed as dist

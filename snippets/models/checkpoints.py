@@ -19,7 +19,8 @@ checkpoints, its hidden size and eps, and where each value was checked."""
 #   ones are not listed): litgpt's config.py (Lightning-AI/litgpt 2685705), which copies
 #   each base model's config.json (and reuses it for -Instruct: no source for those).
 #   Qwen3: that file, and copies of those configs on the Hub (for 8B a verbatim one;
-#   Qwen3Config's default hidden_size and rms_norm_eps are Qwen/Qwen3-8B's too). Qwen3-Next: Qwen3NextConfig's defaults (its docstring names
+#   Qwen3Config's default hidden_size and rms_norm_eps are Qwen/Qwen3-8B's too).
+#   Qwen3-Next: Qwen3NextConfig's defaults (its docstring names
 #   Qwen/Qwen3-Next-80B-A3B-Instruct: hidden_size 2048, rms_norm_eps 1e-6) and copies of
 #   that checkpoint's config.json values (a test fixture scaled from revision 9c7f2fbe).
 # Gemma, Gemma 2, Gemma 3: Google's code, gemma/config.py (google/gemma_pytorch 014acb7,
