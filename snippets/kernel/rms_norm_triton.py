@@ -233,10 +233,10 @@ def rms_norm_backward_wide_kernel(
 # 1024 to 16384 by an earlier sweep of num_warps at M = 16384, whose timings are not
 # published; the others by `python -m snippets.benchmark.tune` (rows of 64, 128 and 256 at
 # M = 262144, 32768 and longer at 512 MiB; 512 is untimed): for the longest rows the
-# whole row held in registers, spills and all, beat the wide kernel in that sweep (65536:
-# 88% against 82% of torch's copy_, unpublished and not the benchmark's equal-bytes copy,
-# against which the published run gives this setting 71.3%; from 131072 on only the wide
-# kernel was tried).
+# whole row held in registers, spills and all, beat the wide kernel in that sweep at 65536
+# (its timings, against torch's copy_, not the benchmark's equal-bytes copy, are not
+# published; against that copy the published run gives this setting 71.3%; from 131072
+# on only the wide kernel was tried).
 FORWARD_SETTINGS = (
     (64, 32, 2),  # QK-norm's head_dim 64: tiles of 2048 values
     (128, 16, 2),
