@@ -97,6 +97,14 @@ def test_gradcheck_is_not_run_on_a_statistic_summed_in_float32():
     assert gradients.passed and "gradcheck not run" in gradients.detail
 
 
+def test_gradcheck_runs_on_another_formula_computed_in_float64():
+    # eps twice differs from the measured conventions' formula, not by float32 inside it:
+    # gradcheck, which holds the backward to the target's own forward, still runs.
+    assert (
+        "gradcheck in float64 passes" in verdict(check(eps_twice), "gradients").detail
+    )
+
+
 def test_a_hand_written_backward_without_a_slip_passes():
     # So each slip below is what fails its check.
     assert failing(with_backward_slip("none")) == set()
