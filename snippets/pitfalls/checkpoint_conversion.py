@@ -1,5 +1,6 @@
 import copy
 import re
+from collections import Counter
 
 import torch
 from transformers import Qwen3NextConfig, Qwen3NextForCausalLM
@@ -57,18 +58,18 @@ norms = [n for n, m in model.named_modules() if isinstance(m, Qwen3NextRMSNorm)]
 left = [n for n, m in model.named_modules() if n.endswith("norm") and n not in norms]
 
 def patterns(names):
-    return sorted({re.sub(r"\.\d+\.", ".N.", name) for name in names})
+    """Each name with its layer number left out, and how many modules have it."""
+    return sorted(Counter(re.sub(r"\.\d+\.", ".N.", name) for name in names).items())
 
-groups = [(f"converted ({len(norms)})", norms), (f"left ({len(left)})", left)]
-print("\n".join(f"{kind}: {p}" for kind, names in groups for p in patterns(names)))
-"""
-converted (11): model.layers.N.input_layernorm
-converted (11): model.layers.N.post_attention_layernorm
-converted (11): model.layers.N.self_attn.k_norm
-converted (11): model.layers.N.self_attn.q_norm
-converted (11): model.norm
-left (3): model.layers.N.linear_attn.norm
-"""
+for kind, names in [("converted", norms), ("left", left)]:
+    for pattern, count in patterns(names):
+        print(f"{kind} ({count}): {pattern}")
+        #> converted (4): model.layers.N.input_layernorm
+        #> converted (4): model.layers.N.post_attention_layernorm
+        #> converted (1): model.layers.N.self_attn.k_norm
+        #> converted (1): model.layers.N.self_attn.q_norm
+        #> converted (1): model.norm
+        #> left (3): model.layers.N.linear_attn.norm
 
 def engine_logits(state):
     """The logits of the engine: the model with those norms replaced by EngineNorm,

@@ -41,3 +41,16 @@ print(f"sum of squares overflows past an RMS of {(65504 / n) ** 0.5:.1f} at n = 
 row = torch.full((1, n), 4.5, dtype=torch.float16)  # RMS 4.5
 print(row.pow(2).sum(-1) / n, row.pow(2).mean(-1))
 #> tensor([inf], dtype=torch.float16) tensor([20.2500], dtype=torch.float16)
+
+# Small values lose bits the other way: a square under float16's smallest normal value is
+# subnormal, with fewer bits, and one under half its smallest subnormal value rounds to 0.
+tiny = torch.finfo(torch.float16).tiny
+print(f"squares subnormal under |x| = {tiny ** 0.5:.2g}, 0 under {2 ** -12.5:.2g}")
+#> squares subnormal under |x| = 0.0078, 0 under 0.00017
+torch.manual_seed(0)
+for rms in (1e-3, 3e-4):
+    small = (rms * torch.randn(1, n)).to(torch.float16)
+    mean_square = small.pow(2).mean().item() / small.float().pow(2).mean().item()
+    print(f"RMS {rms:g}: the float16 mean square off by {mean_square - 1:+.1%}")
+    #> RMS 0.001: the float16 mean square off by +2.7%
+    #> RMS 0.0003: the float16 mean square off by +29.8%
