@@ -13,6 +13,7 @@ cosine = torch.dot(direction, grad_out) / (direction.norm() * grad_out.norm())
 print(f"|cos(x, g)| = {abs(cosine):.4f}, 1 / sqrt(n) = {n**-0.5:.4f}")
 #> |cos(x, g)| = 0.0091, 1 / sqrt(n) = 0.0156
 
+sizes = []
 for rms in [1.0, 1e-2, 1e-3, 1e-4]:
     x = (rms * direction).requires_grad_()
     y = weight * x / torch.sqrt(x.pow(2).mean() + eps)
@@ -29,3 +30,15 @@ for rms in [1.0, 1e-2, 1e-3, 1e-4]:
     #> RMS 0.01: measured 9.9010e-03, eps / (ms + eps) = 9.9010e-03
     #> RMS 0.001: measured 5.0000e-01, eps / (ms + eps) = 5.0000e-01
     #> RMS 0.0001: measured 9.9010e-01, eps / (ms + eps) = 9.9010e-01
+    # The projection only shrinks a vector, so |dx| is at most |weight * g| / r.
+    bound = (weight * grad_out).norm() / r
+    sizes.append(
+        f"RMS {rms:g}: |dx| {grad_x.norm():.4g} <= |weight * g| / r = {bound:.4g}"
+    )
+print("\n".join(sizes))
+"""
+RMS 1: |dx| 68.15 <= |weight * g| / r = 68.15
+RMS 0.01: |dx| 6781 <= |weight * g| / r = 6781
+RMS 0.001: |dx| 4.819e+04 <= |weight * g| / r = 4.819e+04
+RMS 0.0001: |dx| 6.781e+04 <= |weight * g| / r = 6.781e+04
+"""
