@@ -47,3 +47,14 @@ print(torch.allclose(linear(rms_norm(x, eps, gain)), rms_norm(x, eps) @ folded.T
 rotated = folded @ q
 print(torch.allclose(rms_norm(x @ q, eps) @ rotated.T, linear(rms_norm(x, eps, gain))))
 #> True
+
+# LayerNorm commutes with a Q that keeps the all-ones direction (Q 1 = 1), as it keeps
+# the mean: such a Q is the identity along that direction and any rotation across it.
+ones = torch.ones(n, 1, dtype=torch.float64) / n**0.5
+others = torch.randn(n, n - 1, dtype=torch.float64)
+across = torch.linalg.qr(torch.cat([ones, others], 1))[0][:, 1:]  # orthogonal to ones
+turn, _ = torch.linalg.qr(torch.randn(n - 1, n - 1, dtype=torch.float64))
+keeps_ones = ones @ ones.T + across @ turn @ across.T
+same = torch.allclose(layer_norm(x @ keeps_ones, eps), layer_norm(x, eps) @ keeps_ones)
+print(f"with Q 1 = 1: LayerNorm(x Q) = LayerNorm(x) Q: {same}")
+#> with Q 1 = 1: LayerNorm(x Q) = LayerNorm(x) Q: True
