@@ -941,6 +941,7 @@ def test_a_clear_refusal_of_float16_is_reported_and_bfloat16_still_checked(messa
     assert half.passed is True
     assert "bfloat16 ok" in half.detail
     assert f"refuses float16 input (TypeError: {message})" in half.detail
+    assert half.refused == [f"refuses float16 input (TypeError: {message})"]
 
 
 def float32_only(x, weight, eps=1e-6):
@@ -1495,6 +1496,7 @@ def test_a_weight_without_gradient_fails_dw_and_a_refused_mix_is_reported():
     assert ", inf;" in verdict(report, "gradients").detail
     mixed = verdict(check(refuses_mixed_dtypes), "mixed")
     assert mixed.passed is None and mixed.detail.startswith("refuses it (TypeError")
+    assert mixed.refused == [mixed.detail]
 
 
 def weightless(x, eps=1e-6):
@@ -1620,6 +1622,9 @@ def test_a_channel_first_kernel_gets_contiguous_nchw_input_and_a_hint():
         " contiguous (N, C, H, W) tensor); a transposed batch in float32 and bfloat16"
         " (ValueError: x must be a contiguous (N, C, H, W) tensor)"
     )
+    assert len(strides.refused) == 2 and report.refusals[-1].startswith(
+        "strides: refuses a transposed batch in float32 and bfloat16"
+    )
     with pytest.raises(UsageError, match="pass --dim 1"):  # its error names no shape
         check(ContiguousChannelFirstRMSNorm)
 
@@ -1661,6 +1666,39 @@ def test_a_clearly_refused_model_width_is_reported_by_forward_and_half():
             "features (ValueError: at most 1024 features"
             in verdict(report, name).detail
         )
+    # Listed together too, for a CI that needs the norm checked at every width.
+    said = "(ValueError: at most 1024 features, got 4096)"
+    assert report.refusals == [
+        f"forward: refuses 4096 features {said}",
+        f"half: refuses 4096 features {said}",
+        "sizes: refuses 3584 features (ValueError: at most 1024 features, got 3584)",
+    ]
+
+
+def test_strict_fails_a_norm_that_refuses_an_input_and_lists_the_refusals(tmp_path):
+    (tmp_path / "narrow.py").write_text(
+        "import torch.nn.functional as F\n\n"
+        "def norm(x, weight, eps=1e-6):\n"
+        "    if x.shape[-1] > 1024:\n"
+        "        raise ValueError(f'at most 1024 features, got {x.shape[-1]}')\n"
+        "    return F.rms_norm(x, x.shape[-1:], weight, eps)\n"
+    )
+    target = f"{tmp_path / 'narrow.py'}:norm"
+    assert in_process(target)[0] == 0  # refusals reported, not failed
+    status, printed, _ = in_process(target, "--strict")
+    assert status == 1
+    assert printed.endswith(
+        "failed under --strict: it refuses forward: 4096 features (ValueError: at most"
+        " 1024 features, got 4096); half: 4096 features (ValueError: at most 1024"
+        " features, got 4096); sizes: 3584 features (ValueError: at most 1024 features,"
+        " got 3584)\n"
+    )
+    status, printed, _ = in_process(target, "--strict", "--json")
+    verdicts = json.loads(printed)
+    assert status == 1 and verdicts["passed"] is False
+    assert len(verdicts["refusals"]) == 3
+    site = "snippets.implementations.rms_norm_module:RMSNorm"
+    assert in_process(site, "--strict")[0] == 0  # nothing refused: strict passes it
 
 
 def asserts_narrow_rows(x, weight, eps=1e-6):
@@ -2676,6 +2714,7 @@ def test_a_fused_add_that_refuses_every_case_is_reported_not_passed():
         v for v in check(refuses_a_residual, add=True).verdicts if v.check == "add"
     ]
     assert add.passed is None and "refuses in float32 (RuntimeError)" in add.detail
+    assert "refuses in float32 (RuntimeError)" in add.refused
 
 
 def test_a_fused_add_taking_the_weight_before_the_residual_is_called_by_name():
@@ -2908,6 +2947,7 @@ def test_a_norm_that_refuses_3d_input_fails_shapes_alone_and_is_checked_on_its_r
     assert (
         "refuses 3-D input (ValueError: expected (tokens, features)" in gradients.detail
     )
+    assert gradients.refused[0].startswith("refuses 3-D input (ValueError")
     without = lambda x, weight, eps=1e-6: only_2d(x, weight, eps, upcast=False)
     half = one_check(without, checks.check_half)
     assert half.passed is False and "the row of RMS 300 (all lost)" in half.detail

@@ -2,7 +2,7 @@
 
     python -m snippets.check my_model.norms:MyRMSNorm [--device cpu|cuda] [--eps E] [--json]
         [--eps-outside] [--dim 1] [--convention llama|float32|gemma|gemma-bf16] [--add]
-        [--init NAME=VALUE] [--factory]
+        [--init NAME=VALUE] [--factory] [--strict]
     python -m snippets.check path/to/file.py:rms_norm
     python check_rmsnorm.py path/to/file.py:rms_norm    (this file, downloaded from the site)
 
@@ -13,7 +13,8 @@ names; the gain by name where it is weight=, or scale= or gamma= second). The ch
 works out the implementation's conventions (the gain w or 1 + w, eps and where it sits,
 where it rounds in bfloat16), then checks it against a float64 reference of those
 conventions.
-Exit status: 0 when every required check passes, 1 when one fails, 2 for a usage error.
+Exit status: 0 when every required check passes, 1 when one fails (or, with --strict, when
+the target refuses an input it is given: a width, a dtype, a layout), 2 for a usage error.
 """
 
 import argparse
@@ -113,6 +114,12 @@ def main(argv=None) -> int:
         action="store_true",
         help="a residual add fused with the norm: y, h = f(x, residual, weight)",
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail a target that refuses an input (a width, a dtype, a layout) with a"
+        " clear error, which is otherwise reported, not failed",
+    )
     args = parser.parse_args(eps_joined(sys.argv[1:] if argv is None else argv))
     try:
         report = check(
@@ -132,13 +139,19 @@ def main(argv=None) -> int:
             sys.stdout.write(json.dumps({"usage_error": str(error)}, indent=2) + "\n")
         print(f"usage error: {error}", file=sys.stderr)
         return 2
+    passed = report.passed and not (args.strict and report.refusals)
     if args.json:
-        text = json.dumps({**asdict(report), "passed": report.passed}, indent=2)
+        said = {"passed": passed, "refusals": report.refusals}
+        text = json.dumps({**asdict(report), **said}, indent=2)
     else:
         text = report.table(args.lang)
+        if args.strict and report.refusals:
+            text += "\nfailed under --strict: it refuses " + "; ".join(
+                what.replace(": refuses ", ": ") for what in report.refusals
+            )
     # Written to sys.stdout, which a caller can redirect (the Check page's examples.py does).
     sys.stdout.write(text + "\n")
-    return 0 if report.passed else 1
+    return 0 if passed else 1
 
 if __name__ == "__main__":
     sys.exit(main())

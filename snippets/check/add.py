@@ -115,13 +115,14 @@ def check_add(norm, found, device):
         "h = x + residual bit for bit and y the norm of h (at most"
         f" {worst:.2g} of its bound) " + ", ".join(held)
     )
+    refusals = list(refused)  # the target's; the interpreter's cases are not run
     if emulated:  # said, not left out silently
         refused.append("bfloat16 not run: Triton's interpreter emulates its rounding")
     see = "kernel/#fused-with-the-residual-add"
     if not held and not wrong:  # every case refused: nothing to judge
-        return Verdict("add", None, "; ".join(refused), see)
+        return Verdict("add", None, "; ".join(refused), see, refusals)
     detail = "; ".join([detail, *refused])
-    return Verdict("add", not wrong, detail, see)
+    return Verdict("add", not wrong, detail, see, refusals)
 
 def check_add_sum(norm, found, device):
     """Reported: in bfloat16, whether the statistic reads the sum rounded to bfloat16 (g2,
@@ -137,7 +138,7 @@ def check_add_sum(norm, found, device):
         y, _ = norm.added(x, residual, w, dtype=torch.bfloat16)
     except REFUSALS as error:  # reported, as the check is
         refused = f"refuses bfloat16 ({type(error).__name__})"
-        return Verdict("add sum", None, refused, SEE)
+        return Verdict("add sum", None, refused, SEE, [refused])
     eps, inside = found["eps"] or 0.0, found["eps placement"] != "outside"
     sums = {
         "(g2) the sum rounded to bfloat16": x + residual,
@@ -200,10 +201,12 @@ def check_add_grads(norm, found, device):
         + ", ".join(f"{e:.1e}" for e in errors)
     )
     strided = [g.t().contiguous().t() for g in (dy, dh)]
+    refusals = []
     try:
         errors = add_gradient_errors(norm, found, device, *strided)
     except REFUSALS as error:
-        detail += f"; refuses strided dy and dh ({type(error).__name__})"
+        refusals.append(f"refuses strided dy and dh ({type(error).__name__})")
+        detail += f"; {refusals[-1]}"
     else:
         ok &= max(errors) < 1e-4
         detail += "; strided dy and dh: " + ", ".join(f"{e:.1e}" for e in errors)
@@ -211,6 +214,6 @@ def check_add_grads(norm, found, device):
         errors = add_gradient_errors(norm, found, device, dy.bfloat16(), dh.bfloat16())
         ok &= max(errors) < 0.1
         detail += "; in bfloat16 (bound 0.1): " + ", ".join(f"{e:.1e}" for e in errors)
-    return Verdict("add grads", ok, detail, see)
+    return Verdict("add grads", ok, detail, see, refusals)
 
 ADD_CHECKS = [check_add, check_add_sum, check_add_grads]

@@ -128,7 +128,8 @@ def check_forward(norm, found, device):
     detail += f"; {refused}" if refused else ""
     within = all(bool((each < bounds[way]).all()) for way, each in errors.items())
     passed = within and not other_dtype
-    return Verdict("forward", passed, detail, "math/#the-rmsnorm-definition")
+    refusals = [refused] if refused else []
+    return Verdict("forward", passed, detail, "math/#the-rmsnorm-definition", refusals)
 
 def refuses_wide_rows(norm, found, device) -> str | None:
     """A clear refusal of rows of a model's width (WIDE features), in a few words: forward
@@ -547,13 +548,14 @@ def check_half(norm, found, device):
     if ungraded and not rows_failed:
         see = "gradients/#a-custom-autograd-function"
     if not details:  # both half dtypes refused: nothing checked
-        return Verdict("half", None, "; ".join(refusals), see)
+        return Verdict("half", None, "; ".join(refusals), see, refusals)
     notes = refusals + ([refused] if refused else [])
     return Verdict(
         "half",
         False if failed else (None if unreliable else True),
         "; ".join(details + notes) + ("" if failed else tried),
         see,
+        notes,
     )
 
 def cut(text: str, limit: int) -> str:
@@ -586,6 +588,7 @@ def check_mixed(norm, found, device):
     x = rows([1.0, 300.0], device, torch.bfloat16)
     ulp, errors, ok = torch.finfo(torch.bfloat16).eps, [], True
     kept = False  # whether the second call's output is the first weight's
+    refusals = []  # float16 input refused (said in the detail too)
 
     def off(y, ref):  # each row's, relative to each output or to 1e-3 where smaller
         error = (y.detach().double() - ref).abs() / ref.abs().clamp_min(1e-3)
@@ -599,8 +602,8 @@ def check_mixed(norm, found, device):
                 warnings.filterwarnings("ignore", message="Mismatch dtype")
                 y = norm(x, w)
         except REFUSALS as error:
-            refused = f"refuses it ({type(error).__name__}: {error})"
-            return Verdict("mixed", None, cut(refused, 160), see)
+            refused = cut(f"refuses it ({type(error).__name__}: {error})", 160)
+            return Verdict("mixed", None, refused, see, [refused])
         inside = found["eps placement"] == "inside"
         ref = reference(x, gain(found, w.detach()), found["eps"] or 0.0, inside)
         errors.append(off(y, ref).max().item())
@@ -633,6 +636,7 @@ def check_mixed(norm, found, device):
         by_row = float16_errors(loud, w.detach())
     except REFUSALS:
         detail += "; refuses float16 input"
+        refusals.append("refuses float16 input")
     else:
         try:
             same = float16_errors(loud[2:], w.detach().half()).item() <= 3 * half_ulp
@@ -675,7 +679,7 @@ def check_mixed(norm, found, device):
                     ", unreliable under Triton's interpreter (within the"
                     f" {TRUNCATION * 3} its truncation allows)"
                 )
-                return Verdict("mixed", None if ok else False, detail, see)
+                return Verdict("mixed", None if ok else False, detail, see, refusals)
             ok &= close
         # The input gradient on this path too, from a call where only x needs one (said
         # where it is wrong: the bound is half's), its upstream gradient partly along x.
@@ -704,7 +708,7 @@ def check_mixed(norm, found, device):
         ok = False
         detail += f"; {NO_GRADIENT_THERE}"
         see = "gradients/#a-custom-autograd-function"
-    return Verdict("mixed", ok, detail, see)
+    return Verdict("mixed", ok, detail, see, refusals)
 
 def percent(share: float) -> str:
     """One output in 512 is <1%, not 0%; 511 in 512 is >99%, not 100%."""
@@ -886,6 +890,7 @@ def check_gradients(norm, found, device):
     # reading it as rows of its own reads past its one element): only these may be refused.
     upstream = g.reshape(2, 2, N)
     one = torch.ones((), device=device)
+    refusals = []
     cases = {
         "3-D": upstream,
         "3-D, a strided upstream gradient": upstream.transpose(0, 1),
@@ -900,9 +905,11 @@ def check_gradients(norm, found, device):
             if given.is_contiguous():  # 3-D input refused: the shapes check fails it
                 if not isinstance(error, (TypeError, ValueError)):
                     raise  # a crash, not a refusal
-                detail += f"; refuses 3-D input ({said(error)})"
+                refusals.append(f"refuses 3-D input ({said(error)})")
+                detail += f"; {refusals[-1]}"
                 break
-            detail += f"; refuses {name.removeprefix('3-D, ')} ({said(error)})"
+            refusals.append(f"refuses {name.removeprefix('3-D, ')} ({said(error)})")
+            detail += f"; {refusals[-1]}"
             continue
         ok &= max(errors) < 1e-4
         wrote |= wrote_too
@@ -974,7 +981,7 @@ def check_gradients(norm, found, device):
             " in float32, as an upcast written .float() does, too coarse for gradcheck's"
             " finite differences"
         )
-    return Verdict("gradients", ok, detail, see)
+    return Verdict("gradients", ok, detail, see, refusals)
 
 def check_dw(norm, found, device):
     """The weight's gradient over 4097 bfloat16 rows (a batch of tokens): present, and within
@@ -1062,7 +1069,7 @@ def check_sizes(norm, found, device):
             forward_wrong |= errors[0] > 1e-5
     see = "math/#the-rmsnorm-definition"
     if y is None:
-        return Verdict("sizes", None, "; ".join(refused), see)
+        return Verdict("sizes", None, "; ".join(refused), see, refused)
     checked = "forward and gradients" if y.requires_grad else "forward"
     detail = (
         "wrong at " + " and ".join(wrong) + f" features, {checked}"
@@ -1075,7 +1082,7 @@ def check_sizes(norm, found, device):
     # Only the gradients wrong: the backward is at fault, not the formula.
     if wrong and not forward_wrong:
         see = "gradients/#a-custom-autograd-function"
-    return Verdict("sizes", not wrong, detail, see)
+    return Verdict("sizes", not wrong, detail, see, refused)
 
 def runs_in_float64(norm, found, device) -> bool:
     """Whether float64 input is computed in float64 (many upcast only to float32). The rows'
@@ -1188,13 +1195,14 @@ def check_strides(norm, found, device):
                     and torch.allclose(w_view.grad, w_copy.grad, **summed)
                 ):
                     wrong.append(f"{name}{in_half} (its weight gradient)")
+    refusals = [
+        f"{name} in {' and '.join(dtypes)} ({why})"
+        for (name, why), dtypes in refused.items()
+    ]
     if wrong:
         detail = "wrong on " + " and ".join(wrong) + ", against contiguous copies"
     elif refused:
-        detail = "refuses " + "; ".join(
-            f"{name} in {' and '.join(dtypes)} ({why})"
-            for (name, why), dtypes in refused.items()
-        )
+        detail = "refuses " + "; ".join(refusals)
     else:
         passes = "forward and backward" if backward else "forward only"
         detail = (
@@ -1202,7 +1210,8 @@ def check_strides(norm, found, device):
             f" copies, {passes}"
         )
     passed = False if wrong else (None if refused else True)
-    return Verdict("strides", passed, detail, "kernel/#the-kernels")  # its Layouts
+    see = "kernel/#the-kernels"  # its Layouts
+    return Verdict("strides", passed, detail, see, [f"refuses {r}" for r in refusals])
 
 def check_batch(norm, found, device):
     """Reported, not required: the same rows alone and last in batches of 7, 256 and 4097

@@ -145,6 +145,7 @@ for name, target, init in norms:
 def test_rmsnorm_has_none_of_the_mistakes():
     report = check(RMSNorm)
     assert report.passed, report.table()  # a failure shows the whole report
+    assert not report.refusals, report.table()  # checked at every width and dtype
 
 # --8<-- [end:ci]
 test_rmsnorm_has_none_of_the_mistakes()

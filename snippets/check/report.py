@@ -1,7 +1,7 @@
 """The checker's verdicts, and its report: a table for a terminal, or JSON (asdict)."""
 
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 SITE = "https://rmsnorm-reference.github.io/"
 # An inference-only kernel (vLLM's, say) computes no gradient: its gradient checks are
@@ -17,6 +17,7 @@ class Verdict:
     passed: bool | None  # None: reported, not required
     detail: str
     see: str  # the page (and anchor) that explains it
+    refused: list = field(default_factory=list)  # inputs it refused with a clear error
 
 @dataclass
 class Report:
@@ -27,6 +28,14 @@ class Report:
     @property
     def passed(self) -> bool:
         return all(v.passed is not False for v in self.verdicts)
+
+    @property
+    def refusals(self) -> list[str]:
+        """Each input the target refused with a clear error, as "check: what" (a width,
+        a dtype, a layout): reported, not failed, so a norm can pass without having been
+        checked at a model's width. A CI that needs every input taken asserts there are
+        none (--strict)."""
+        return [f"{v.check}: {what}" for v in self.verdicts for what in v.refused]
 
     def table(self, language: str = "en") -> str:
         """The report for a terminal; a failure's link to the page in `language` ("ko":
