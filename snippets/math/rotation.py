@@ -48,13 +48,8 @@ rotated = folded @ q
 print(torch.allclose(rms_norm(x @ q, eps) @ rotated.T, linear(rms_norm(x, eps, gain))))
 #> True
 
-# LayerNorm commutes with a Q that keeps the all-ones direction (Q 1 = 1), as it keeps
-# the mean: such a Q is the identity along that direction and any rotation across it.
-ones = torch.ones(n, 1, dtype=torch.float64) / n**0.5
-others = torch.randn(n, n - 1, dtype=torch.float64)
-across = torch.linalg.qr(torch.cat([ones, others], 1))[0][:, 1:]  # orthogonal to ones
-turn, _ = torch.linalg.qr(torch.randn(n - 1, n - 1, dtype=torch.float64))
-keeps_ones = ones @ ones.T + across @ turn @ across.T
-same = torch.allclose(layer_norm(x @ keeps_ones, eps), layer_norm(x, eps) @ keeps_ones)
-print(f"with Q 1 = 1: LayerNorm(x Q) = LayerNorm(x) Q: {same}")
-#> with Q 1 = 1: LayerNorm(x Q) = LayerNorm(x) Q: True
+# LayerNorm commutes with a reflection that keeps the ones (Q 1 = 1), and so the mean.
+v = x[0] - x[0].mean()  # a direction orthogonal to the ones: the reflection keeps them
+keeps = torch.eye(n, dtype=torch.float64) - 2 * torch.outer(v, v) / v.dot(v)
+print(torch.allclose(layer_norm(x @ keeps, eps), layer_norm(x, eps) @ keeps))
+#> True
