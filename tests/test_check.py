@@ -105,6 +105,14 @@ def test_gradcheck_runs_on_another_formula_computed_in_float64():
     )
 
 
+def test_an_eps_it_cannot_place_is_said_not_found_not_none():
+    def eps_twice_large(x, weight):  # inside and outside, each large enough to show
+        return weight * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5) + 1e-5)
+
+    header = check(eps_twice_large).table().splitlines()[0]
+    assert "eps not found, eps placement neither inside nor outside alone" in header
+
+
 def test_a_hand_written_backward_without_a_slip_passes():
     # So each slip below is what fails its check.
     assert failing(with_backward_slip("none")) == set()

@@ -42,8 +42,8 @@ class Report:
         the Korean pages, under ko/)."""
         mark = {True: "pass", False: "FAIL", None: "info"}
         site = SITE + ("" if language == "en" else f"{language}/")
-        shown = {
-            k: f"{v:.3g}" if isinstance(v, float) else v
+        shown = {  # None: not found, as eps is for a form neither inside nor outside
+            k: f"{v:.3g}" if isinstance(v, float) else ("not found" if v is None else v)
             for k, v in self.conventions.items()
         }
         lines = [f"{self.target}: " + ", ".join(f"{k} {v}" for k, v in shown.items())]
