@@ -47,9 +47,3 @@ print(torch.allclose(linear(rms_norm(x, eps, gain)), rms_norm(x, eps) @ folded.T
 rotated = folded @ q
 print(torch.allclose(rms_norm(x @ q, eps) @ rotated.T, linear(rms_norm(x, eps, gain))))
 #> True
-
-# LayerNorm commutes with a reflection that keeps the ones (Q 1 = 1), and so the mean.
-v = x[0] - x[0].mean()  # a direction orthogonal to the ones: the reflection keeps them
-keeps = torch.eye(n, dtype=torch.float64) - 2 * torch.outer(v, v) / v.dot(v)
-print(torch.allclose(layer_norm(x @ keeps, eps), layer_norm(x, eps) @ keeps))
-#> True
