@@ -17,7 +17,7 @@ class Verdict:
     passed: bool | None  # None: reported, not required
     detail: str
     see: str  # the page (and anchor) that explains it
-    refused: list = field(default_factory=list)  # inputs it refused with a clear error
+    refused: list[str] = field(default_factory=list)  # inputs refused with clear errors
 
 @dataclass
 class Report:
