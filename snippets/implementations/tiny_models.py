@@ -9,6 +9,10 @@ HEADS = {"num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16}
 
 def tiny(family):
     """A two-layer model of the family, randomly initialized: the norms' names are real."""
-    config = AutoConfig.for_model(family, vocab_size=100, **SIZES, **HEADS)
+    # No end-of-text token: nothing here generates (OLMo 2's default, 50279, is past the
+    # vocabulary, and transformers warns of it).
+    config = AutoConfig.for_model(
+        family, vocab_size=100, eos_token_id=None, **SIZES, **HEADS
+    )
     torch.manual_seed(0)
     return AutoModelForCausalLM.from_config(config)
