@@ -87,7 +87,8 @@ for model_class, config_class in models:
     # Post-norm in the original sense would make the layer's output a norm's output.
     layer_out = seen["layer"][1]
     sum_normed = any(seen[n][1] is layer_out for n in seen if n.endswith("layernorm"))
-    # The final norm: applied to the last decoder layer's output, before the head.
+    # The final norm: applied to the last decoder layer's output (the base model's output,
+    # which a causal language model's head reads).
     final = seen["final_norm"][0] is layer_out
     row = [name, placement(seen, "self_attn"), placement(seen, "mlp")]
     row += [sum_normed, final]
@@ -135,3 +136,8 @@ for name, seen in recorded.items():
     #> Olmo2       post_attention_layernorm is after attention
     #> Glm4        post_attention_layernorm is before the MLP
     #> Llama4Text  post_attention_layernorm is before the MLP
+
+# Llama 4 rotates (RoPE) and so normalizes queries and keys where no_rope_layers holds 1.
+uses_rope = Llama4TextConfig(**tiny | {"num_hidden_layers": 8}).no_rope_layers
+print(f"Llama 4, RoPE and QK-norm by layer, 8 layers by default: {uses_rope}")
+#> Llama 4, RoPE and QK-norm by layer, 8 layers by default: [1, 1, 1, 0, 1, 1, 1, 0]
