@@ -5,7 +5,7 @@ from snippets.beyond.lm import LM_VARIANTS, train
 from snippets.placement.plots import save_svgs
 from snippets.placement.tiny_lm import baseline_losses
 
-# 4 layers, width 64, 4 heads; 80 steps of AdamW on 16 windows of 16 words, no warmup;
+# 4 layers, width 64, 4 heads; 80 steps of AdamW on batches of 16 windows of 16 words, no warmup;
 # seed 1 at each rate (the curves), and at 0.03 seeds 0 and 2 as well.
 rates = [3e-3, 3e-2]
 curves, held_out = {}, {}
