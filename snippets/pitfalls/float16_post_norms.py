@@ -10,7 +10,7 @@ from torch import nn
 from snippets.implementations.tiny_models import tiny
 
 FAMILIES = ["gemma2", "gemma3_text", "olmo2"]
-tokens = torch.tensor([[1, 2, 3, 4]])
+tokens = torch.tensor([[2, 3, 4, 5]])  # no padding token (0 in Gemma, 1 in OLMo 2)
 
 def logits(model):
     with torch.no_grad():
@@ -20,7 +20,7 @@ def norms(model):
     return [module for module in model.modules() if "RMSNorm" in type(module).__name__]
 
 def gain(norm):
-    """The gain the norm applies: 1 + w in Gemma's norms, w in OLMo 2's."""
+    """The gain the norm applies: 1 + weight in Gemma's norms, the weight in OLMo 2's."""
     return 1 + norm.weight if "Gemma" in type(norm).__name__ else norm.weight
 
 def set_gain(norm, value):
@@ -31,28 +31,43 @@ def divide_eps(norm, c):
     setattr(norm, name, getattr(norm, name) / c**2)
 
 @torch.no_grad()
-def tiny_model(family, scale=1.0):
-    """A tiny model, its head untied from the embedding (which is divided below), its
-    gains drawn around 1 as trained ones are, and those of its first MLP's post norm times
-    `scale`: at 1e5 the stream after it passes 65504."""
+def tiny_model(family, large=None):
+    """A tiny model with weights of standard deviation 1 / sqrt(fan-in), so that its
+    activations are near 1 (at transformers' 0.02 they are so small that its norms' ε
+    outweighs their mean squares), and gains drawn around 1. `large` makes values pass
+    65504: "gains" multiplies the first MLP's post norm's gains by 1e5 (the stream after
+    it overflows), "up" the first MLP's up projection (inside the MLP)."""
     model = tiny(family)
-    model.lm_head.weight = nn.Parameter(model.model.embed_tokens.weight.clone())
+    for module in model.modules():
+        if isinstance(
+            module, (nn.Linear, nn.Embedding)
+        ):  # an embedding: 1 / sqrt(width)
+            nn.init.normal_(module.weight, std=module.weight.shape[1] ** -0.5)
     for norm in norms(model):
         set_gain(norm, 1 + 0.3 * torch.randn(norm.weight.shape))
-    norm = model.model.layers[0].post_feedforward_layernorm
-    set_gain(norm, scale * gain(norm))
+    mlp = model.model.layers[0].mlp
+    if large == "gains":
+        norm = model.model.layers[0].post_feedforward_layernorm
+        set_gain(norm, 1e5 * gain(norm))
+    if large == "up":
+        mlp.up_proj.weight *= 1e5
     return model
 
 @torch.no_grad()
 def stream_divided(model, c=16):
-    """Divide all the stream adds up by c: the embedding, and each post norm's output (its
-    gain). A norm that reads the stream then takes ε / c²: Gemma's norms before each
-    sublayer, and the final norm. OLMo 2's sublayers read the stream itself, so their
-    queries, keys, values and up projections come out divided too, and the norms that read
-    those take ε / c² (QK-norms, post norms); the gate goes through SiLU, which is not
-    linear, so its projection is multiplied by c to give it what it had."""
+    """Divide all the stream adds up by c: the embedding (Gemma's through its scale, a
+    buffer, so the head tied to it is not divided) and each post norm's output (its gain).
+    A norm that reads the stream then takes ε / c²: Gemma's norms before each sublayer,
+    and the final norm. OLMo 2 has no norm before its sublayers, which read the stream
+    itself: their queries, keys, values and up projections come out divided, and the
+    norms that read those take ε / c² (QK-norms, post norms); the gate goes through SiLU,
+    which is not linear, so its projection is multiplied by c to give it what it had."""
     olmo = "Olmo2" in type(model).__name__
-    model.model.embed_tokens.weight /= c
+    embedding = model.model.embed_tokens
+    if olmo:
+        embedding.weight /= c
+    else:
+        embedding.embed_scale /= c
     divide_eps(model.model.norm, c)
     for layer in model.model.layers:
         post = [layer.post_attention_layernorm, layer.post_feedforward_layernorm]
@@ -67,69 +82,95 @@ def stream_divided(model, c=16):
             divide_eps(layer.pre_feedforward_layernorm, c)
     return model
 
+@torch.no_grad()
+def up_divided(model, c=16):
+    """Divide each MLP's up projection by c: its output is divided, which the post norm
+    after it cannot see but for its ε, divided by c²."""
+    for layer in model.model.layers:
+        layer.mlp.up_proj.weight /= c
+        divide_eps(layer.post_feedforward_layernorm, c)
+    return model
+
 def in_float16(model, norm_weights_in_float32=True):
-    """The model in float16. Gemma's (1 + w) / c is stored as w' = (1 + w) / c - 1, near -1,
-    where float16 keeps fewer of its bits: the norms' weights stay in float32 (the norms
-    compute in float32 and return float16)."""
+    """The model in float16. Gemma's gain (1 + w) / c is stored as w' = (1 + w) / c - 1,
+    near -1, where float16 keeps fewer of its bits: the norms' weights stay in float32
+    (the norms compute in float32 and return float16)."""
     half = copy.deepcopy(model).half()
     if norm_weights_in_float32:
         for norm, kept in zip(norms(half), norms(model)):
             norm.weight = nn.Parameter(kept.weight.detach().clone())
     return half
 
-def float16_error(family, scale, c, norm_weights_in_float32=True):
-    """float16's largest difference from float32 in the logits, the stream divided by c."""
-    model = tiny_model(family, scale)
-    divided = stream_divided(tiny_model(family, scale), c)
-    half = in_float16(divided, norm_weights_in_float32)
-    return (logits(half) - logits(model)).abs().max()
+def difference(family, large, remedy, dtype=torch.float16, **options):
+    """The largest difference in the logits from the model's own in float32."""
+    reference = logits(tiny_model(family, large))
+    changed = remedy(tiny_model(family, large))
+    if dtype == torch.float16:
+        changed = in_float16(changed, **options)
+    return (logits(changed) - reference).abs().max()
 
-def float32_difference(family):
-    model = tiny_model(family, 1e5)
-    return (logits(stream_divided(tiny_model(family, 1e5))) - logits(model)).abs().max()
+def as_it_is(model):
+    return model
 
-differences = ", ".join(f"{f} {float32_difference(f):.2g}" for f in FAMILIES)
-print(f"float32, stream / 16, largest difference: {differences}")
-#> float32, stream / 16, largest difference: gemma2 2.4e-07, gemma3_text 3e-07, olmo2 0
+lines = ["float32, largest difference in the logits:"]
+for name, large, remedy in [
+    ("stream", "gains", stream_divided),
+    ("up", "up", up_divided),
+]:
+    moved = [difference(f, large, remedy, torch.float32) for f in FAMILIES]
+    moved = ", ".join(f"{f} {error:.2g}" for f, error in zip(FAMILIES, moved))
+    lines.append(f"  {name} / 16: {moved}")
+print("\n".join(lines))
+"""
+float32, largest difference in the logits:
+  stream / 16: gemma2 1.7e-06, gemma3_text 1.9e-06, olmo2 0
+  up / 16: gemma2 0, gemma3_text 0, olmo2 0
+"""
+runs = {
+    "gains x 1e5": [("as it is", as_it_is), ("stream / 16", stream_divided)],
+    "up_proj x 1e5": [("as it is", as_it_is), ("up / 16", up_divided)],
+}
 lines = ["float16 against float32, largest difference in the logits:"]
-lines.append(f"  {'':<13}{'gains x 1e5':<24}gains as drawn")
-columns = ["as it is", "/ 16", "as it is", "/ 16", "/ 256"]
-lines.append(f"  {'':<13}" + "".join(f"{name:<12}" for name in columns))
+lines.append(f"  {'':<13}" + "".join(f"{large:<24}" for large in runs) + "as drawn")
+names = [name for remedies in runs.values() for name, _ in remedies]
+lines.append(f"  {'':<13}" + "".join(f"{name:<12}" for name in names))
 for family in FAMILIES:
-    errors = [float16_error(family, 1e5, c) for c in (1, 16)]
-    errors += [float16_error(family, 1.0, c) for c in (1, 16, 256)]
+    errors = [
+        difference(family, large.split()[0].removesuffix("_proj"), remedy)
+        for large, remedies in runs.items()
+        for _, remedy in remedies
+    ]
+    errors.append(difference(family, None, as_it_is))
     lines.append(f"  {family:<13}" + "".join(f"{error:<12.2g}" for error in errors))
 print("\n".join(line.rstrip() for line in lines))
 """
 float16 against float32, largest difference in the logits:
-               gains x 1e5             gains as drawn
-               as it is    / 16        as it is    / 16        / 256
-  gemma2       nan         0.00069     0.00072     0.00072     0.00067
-  gemma3_text  nan         0.00063     0.00059     0.00059     0.00059
-  olmo2        nan         0.0037      0.00055     0.001       0.011
+               gains x 1e5             up_proj x 1e5           as drawn
+               as it is    stream / 16 as it is    up / 16
+  gemma2       nan         0.004       nan         0.0047      0.0047
+  gemma3_text  nan         0.0031      nan         0.0051      0.0052
+  olmo2        nan         nan         nan         0.005       0.005
 """
-gemma = [float16_error(f, 1e5, 16, norm_weights_in_float32=False) for f in FAMILIES[:2]]
+gemma = [
+    difference(f, "gains", stream_divided, norm_weights_in_float32=False)
+    for f in FAMILIES[:2]
+]
 errors = ", ".join(f"{error:.2g}" for error in gemma)
-print(f"Gemma 2 and 3, gains x 1e5, / 16, w' in float16: {errors}")
-#> Gemma 2 and 3, gains x 1e5, / 16, w' in float16: 0.002, 0.0022
+print(f"Gemma 2 and 3, gains x 1e5, stream / 16, w' in float16: {errors}")
+#> Gemma 2 and 3, gains x 1e5, stream / 16, w' in float16: 0.0088, 0.0097
 
-def small_values(model):
-    """The share of the outputs of the layers' linear projections, in float32, that are
-    under float16's smallest normal value, 6.1e-05: there float16 keeps fewer bits."""
-    outputs = []
-
-    def keep(module, args, out):
-        outputs.append(out.flatten())
-
-    for module in model.model.layers.modules():
-        if isinstance(module, nn.Linear):
-            module.register_forward_hook(keep)
+def gate_peak(model):
+    """The largest value OLMo 2's gate projections give, in float32."""
+    peaks = []
+    for layer in model.model.layers:
+        gate = layer.mlp.gate_proj
+        gate.register_forward_hook(lambda m, args, out: peaks.append(out.abs().max()))
     logits(model)
-    values = torch.cat(outputs).abs()
-    return (values < torch.finfo(torch.float16).tiny).float().mean().item()
+    return max(peaks)
 
-shares = [small_values(stream_divided(tiny_model("olmo2"), c)) for c in (1, 16, 256)]
-print("OLMo 2 as drawn, outputs of its projections under 6.1e-05:")
-#> OLMo 2 as drawn, outputs of its projections under 6.1e-05:
-print("  stream / 1, 16, 256: " + ", ".join(f"{share:.0%}" for share in shares))
-#>   stream / 1, 16, 256: 30%, 43%, 65%
+peaks = [gate_peak(tiny_model("olmo2", "gains"))]
+peaks.append(gate_peak(stream_divided(tiny_model("olmo2", "gains"))))
+print(
+    f"OLMo 2, gains x 1e5, largest gate value: {peaks[0]:.2g}, stream / 16: {peaks[1]:.2g}"
+)
+#> OLMo 2, gains x 1e5, largest gate value: 2.8e+05, stream / 16: 2.8e+05
