@@ -384,7 +384,9 @@ def test_the_kernel_pages_notes_are_the_results():
                     liger_ahead = ahead.index(LIGER) < ahead.index(KERNEL)
                     assert liger_ahead == ((dtype, n) != (FP16, 128))
             for mode in ("backward", "forward+backward"):  # benchmark.md: both trail
-                order = [ranked(results, "qk-norm", n, mode, dtype=dtype) for n in HEADS]
+                order = [
+                    ranked(results, "qk-norm", n, mode, dtype=dtype) for n in HEADS
+                ]
                 behind = [o.index(COMPILE) < o.index(KERNEL) for o in order]
                 assert behind == [False, True, True], mode
     for results in (H100, H200):
@@ -698,7 +700,9 @@ def test_which_to_use_is_the_results():
     assert "the copy's speed (98 to 104 percent of it)" in said
     # Alone on long rows compiled code trailed both kernels in forward plus backward.
     long_rows = ranked(H100, "rows", 16384, "forward+backward")
-    assert long_rows.index(COMPILE) > max(long_rows.index(KERNEL), long_rows.index(LIGER))
+    assert long_rows.index(COMPILE) > max(
+        long_rows.index(KERNEL), long_rows.index(LIGER)
+    )
     assert "On long rows alone its forward plus backward was slower" in said
     assert percents(F) == (13, 51)
     assert "at 13 to 51 percent of the copy's speed" in said
