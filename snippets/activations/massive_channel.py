@@ -13,7 +13,8 @@ def with_channel(m, dtype=torch.float64):
     return x.to(dtype)
 
 def rms_norm(x, upcast):
-    """Without the upcast every step runs in x's dtype; with it, in float32."""
+    """Without the upcast it squares and scales in x's dtype (PyTorch's mean adds in
+    float32 and rounds the result to it); with it, every step runs in float32."""
     h = x.float() if upcast else x
     y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)
     return y.to(x.dtype)
@@ -22,7 +23,7 @@ print("M      other channels scaled by   1/sqrt(1 + M^2/n)")
 #> M      other channels scaled by   1/sqrt(1 + M^2/n)
 for m in [10, 100, 1000]:
     y = rms_norm(with_channel(m), upcast=False)
-    factor = y[1:].pow(2).mean().sqrt().item()  # their RMS was 1 before the norm
+    factor = y[1:].pow(2).mean().sqrt().item()  # their RMS was about 1 (0.9995) before
     print(f"{m:<5}  {factor:>24.4f}   {(1 + m**2 / n) ** -0.5:.4f}")
     #> 10                       0.9881   0.9880
     #> 100                      0.5389   0.5391

@@ -30,6 +30,17 @@ for name, run in runs.items():
     #> no QK-norm           1.52     2.51  True          True            False
     #> soft-cap 50          1.52     2.51  False         False           True
     #> QK-norm              3.35      2.2  False         False           True
+# With the cap, the largest logit sits at it: in float32, 50 tanh(s / 50) is 50.0 only once
+# tanh rounds to 1, so the logits under the cap are at least that s.
+capped = torch.tensor(runs["soft-cap 50"]["max_logit"])[75:]
+print(
+    f"soft-cap 50: largest logit 50.0 at every step 76-150: {bool((capped == 50).all())}"
+)
+#> soft-cap 50: largest logit 50.0 at every step 76-150: True
+s = torch.arange(1, 1001, dtype=torch.float32)
+at_cap = s[50 * torch.tanh(s / 50) == 50]
+print(f"50 tanh(s / 50) in float32 is 50.0 from s = {at_cap.min():.0f} on")
+#> 50 tanh(s / 50) in float32 is 50.0 from s = 451 on
 # Each layer's largest logit at each step, against that layer's bound from its gains
 # after the step before.
 logits, bounds = runs["QK-norm"]["layer_logits"][1:], runs["QK-norm"]["bounds"]
