@@ -99,8 +99,10 @@ def test_nanogpt_rule_leaves_gains_and_biases_undecayed(gain_decay):
     assert decayed["weight_decay"] == 0.1 and rest["weight_decay"] == 0.0
     grouped = {id(p) for group in (decayed, rest) for p in group["params"]}
     assert grouped == {id(p) for p in model.parameters()}
-    everything, nothing = gain_decay.param_groups(model, 0.1, gains_too=True)
-    assert len(everything["params"]) == 4 and nothing["params"] == []
+    # gains_too adds the gain, and only the gain: the head's bias stays undecayed.
+    with_gain, bias = gain_decay.param_groups(model, 0.1, gains_too=True)
+    assert [tuple(p.shape) for p in with_gain["params"]] == [(32, 32), (32,), (10, 16)]
+    assert [tuple(p.shape) for p in bias["params"]] == [(10,)]
 
 
 @pytest.mark.parametrize("family", ["llama", "qwen3", "gemma3_text"])

@@ -23,7 +23,7 @@ class Norm(nn.Module):
 
 class Model(nn.Module):
     # The head reads only the first 16 of the norm's 32 channels, so the gains of the
-    # other 16 get no gradient: only weight decay moves them.
+    # other 16 get a gradient of zero: only weight decay moves them.
     def __init__(self, style):
         super().__init__()
         self.W = nn.Linear(32, 32, bias=False)
@@ -35,10 +35,12 @@ class Model(nn.Module):
 
 def param_groups(model, decay, gains_too):
     """nanoGPT's rule: tensors with two or more dimensions are decayed, the others
-    (biases, norm gains) are not; gains_too=True decays every tensor instead."""
+    (biases, norm gains) are not; gains_too=True decays the norm's gains as well (the
+    head's bias still not), so that only the gains differ between the runs."""
     params = list(model.parameters())
-    decayed = [p for p in params if p.dim() >= 2 or gains_too]
-    rest = [p for p in params if not (p.dim() >= 2 or gains_too)]
+    gain = model.norm.weight
+    decayed = [p for p in params if p.dim() >= 2 or (gains_too and p is gain)]
+    rest = [p for p in params if not (p.dim() >= 2 or (gains_too and p is gain))]
     return [
         {"params": decayed, "weight_decay": decay},
         {"params": rest, "weight_decay": 0.0},
@@ -79,8 +81,8 @@ for style, gains_too in [("llama", False), ("llama", True), ("gemma", True)]:
         f"{style:<10}  {gains_too!s:<13}  {read:>15.3f}  {unread:>7.3f}  {loss:>13.4f}"
     )
     #> llama       False                    2.538    1.000         0.2687
-    #> llama       True                     1.660    0.368         0.2797
-    #> gemma       True                     2.024    1.000         0.2729
+    #> llama       True                     1.660    0.368         0.2794
+    #> gemma       True                     2.024    1.000         0.2726
 print(f"(1 - lr * decay)^1000 = {(1 - 0.01 * 0.1) ** 1000:.3f}")
 #> (1 - lr * decay)^1000 = 0.368
 

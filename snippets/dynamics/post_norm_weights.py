@@ -46,15 +46,19 @@ for name in ["self_attn.v_proj", "self_attn.o_proj", "mlp.up_proj", "mlp.down_pr
 print(f"{'mlp.gate_proj':<17} {logits_moved('mlp.gate_proj', 1e-30) < 1e-6}")
 #> mlp.gate_proj     False
 
-# Why eps matters at initialization: the mean square that reaches the norm after attention.
-model, seen = model_with(1e-6), {}
-model.model.layers[0].post_attention_layernorm.register_forward_hook(
-    lambda module, inputs, output: seen.update(ms=inputs[0].pow(2).mean().item())
-)
+# Why eps matters at initialization: the mean square that reaches each norm after a
+# sublayer (after attention, after the MLP).
+model, seen = model_with(1e-6), []
+layer = model.model.layers[0]
+for norm in [layer.post_attention_layernorm, layer.post_feedforward_layernorm]:
+    norm.register_forward_hook(
+        lambda module, inputs, output: seen.append(inputs[0].pow(2).mean().item())
+    )
 with torch.no_grad():
     model(tokens)
-print(f"mean square into post_attention_layernorm at init: {seen['ms']:.1e}")
-#> mean square into post_attention_layernorm at init: 9.1e-08
+sizes = ", ".join(f"{mean_square:.1e}" for mean_square in seen)
+print(f"mean square at init into the norms after attention, MLP: {sizes}")
+#> mean square at init into the norms after attention, MLP: 9.1e-08, 8.8e-08
 
 # At OLMo 2 1B's width: one layer, in float32, fed embeddings of std 0.02 as the default
 # initialization draws them (the MLP, which comes after this norm, kept small). At
