@@ -224,7 +224,7 @@ def rms_norm_backward_wide_kernel(
 # with the residual add), 0 to 32 for the backward's short-row tiles (64 to 96 adding dh),
 # 16 for the wide backward (none adding dh), and none elsewhere: the forward at 32768 and
 # below, the backward's rows of 1024 to 8192 and the wide forward. Unaligned, a launch
-# compiles other code and spills more. Spilled values are still right, at the cost of
+# compiles other code, which spills differently (mostly more). Spilled values are still right, at the cost of
 # traffic; each spilling setting but the untimed 512 measured the fastest tried, for the
 # norm alone (the fused add and norm reuse it, unswept).
 # Longer rows than each table's last line go to the wide kernels, which loop over chunks.

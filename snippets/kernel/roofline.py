@@ -10,7 +10,8 @@ def forward_bytes(m, n, s):
 
 def backward_bytes(m, n, s, programs):
     """Read x and dy and write dx once; read the weight and rstd; write and read back the
-    float32 dw partials (one row per program) and their float32 sum; write dw."""
+    float32 dw partials (one row per program), then their float32 sum, read back to write
+    dw in the weight's dtype (for a float32 weight the sum is dw: fewer bytes)."""
     return 3 * m * n * s, n * s + 4 * m + 2 * 4 * (programs + 1) * n + n * s
 
 # M x N in bfloat16 (s = 2 bytes) on a GPU with 132 SMs (an H100 SXM); the backward's
