@@ -38,19 +38,18 @@ def tiny_model(family, large=None):
     65504: "gains" multiplies the first MLP's post norm's gains by 1e5 (the stream after
     it overflows), "up" the first MLP's up projection (inside the MLP)."""
     model = tiny(family)
+    # An embedding's weight is (vocabulary, width): its rows are drawn at 1 / sqrt(width).
     for module in model.modules():
-        if isinstance(
-            module, (nn.Linear, nn.Embedding)
-        ):  # an embedding: 1 / sqrt(width)
+        if isinstance(module, (nn.Linear, nn.Embedding)):
             nn.init.normal_(module.weight, std=module.weight.shape[1] ** -0.5)
     for norm in norms(model):
         set_gain(norm, 1 + 0.3 * torch.randn(norm.weight.shape))
-    mlp = model.model.layers[0].mlp
+    first = model.model.layers[0]
     if large == "gains":
-        norm = model.model.layers[0].post_feedforward_layernorm
-        set_gain(norm, 1e5 * gain(norm))
+        post = first.post_feedforward_layernorm
+        set_gain(post, 1e5 * gain(post))
     if large == "up":
-        mlp.up_proj.weight *= 1e5
+        first.mlp.up_proj.weight *= 1e5
     return model
 
 @torch.no_grad()
