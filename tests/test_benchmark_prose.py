@@ -499,7 +499,7 @@ def test_torch_compile_fuses_the_fp8_steps_as_fp8_md_says():
     GB/s at the one kernel's 7.001 bytes an element would pass the H200's peak had it moved
     the 11.001 bytes of a quantizer apart (so it fuses the norm and the quantizer); not at
     2048, nor shown with a scale per 128 features. At the 9.001 bytes of an add apart it
-    would pass the peak at 8192 only, and narrowly: whether it fuses the add is not settled."""
+    would pass the peak at 8192 only, and narrowly: there it moves fewer bytes than an add apart."""
 
     def passing(moved):  # snippets/fp8/bytes.py's bytes of a way over the one kernel's
         return {
