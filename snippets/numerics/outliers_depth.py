@@ -7,7 +7,7 @@ n, rows, depth, block = 4096, 16, 32, 512
 EPS = 1e-6
 
 def tree_sum(values):
-    """Pairs, then pairs of pairs, every sum rounded to the values' dtype (as tl.sum)."""
+    """Pairs, then pairs of pairs, every sum rounded to the values' dtype."""
     while values.shape[-1] > 1:
         values = values[..., 0::2] + values[..., 1::2]
     return values[..., 0:1]
