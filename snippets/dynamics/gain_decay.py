@@ -39,8 +39,9 @@ def param_groups(model, decay, gains_too):
     head's bias still not), so that only the gains differ between the runs."""
     params = list(model.parameters())
     gain = model.norm.weight
-    decayed = [p for p in params if p.dim() >= 2 or (gains_too and p is gain)]
-    rest = [p for p in params if not (p.dim() >= 2 or (gains_too and p is gain))]
+    decays = [p.dim() >= 2 or (gains_too and p is gain) for p in params]
+    decayed = [p for p, d in zip(params, decays) if d]
+    rest = [p for p, d in zip(params, decays) if not d]
     return [
         {"params": decayed, "weight_decay": decay},
         {"params": rest, "weight_decay": 0.0},
