@@ -57,6 +57,19 @@ for name, (norms, angles) in runs.items():
     #> weight decay 0.5           7.94   4.46   4.00   4.00         3.99   0.0251
     #> weight decay 0.5, β₁ = 0   7.94   4.68   4.07   4.01         4.04   0.1088
 
+# The approach's pace: v, Adam's running mean of squared gradients, spans about
+# 1 / (1 - beta2) steps, 1000 by default, and lags the gradients' growth as |W| falls.
+# LLaMA's beta2 = 0.95 spans about 20.
+short_v = train(torch.optim.AdamW, decay, steps=1000, lr=lr, betas=(0.9, 0.95))[0]
+for name, norms in [
+    ("beta2 0.999", runs["weight decay 0.5"][0]),
+    ("beta2 0.95", short_v),
+]:
+    shown = "  ".join(f"{norms[step]:.2f}" for step in (300, 500, 1000))
+    print(f"{name}, decay 0.5: |W| at steps 300, 500, 1000: {shown}")
+    #> beta2 0.999, decay 0.5: |W| at steps 300, 500, 1000: 5.11  4.72  4.46
+    #> beta2 0.95, decay 0.5: |W| at steps 300, 500, 1000: 4.66  4.32  4.33
+
 # Where decay balances the steps, if successive gradients are uncorrelated.
 predictions = {}
 for beta1, label in [(0.9, "√(2ηλ (1 - β₁) / (1 + β₁))"), (0.0, "√(2ηλ)")]:
