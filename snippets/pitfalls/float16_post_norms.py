@@ -100,11 +100,12 @@ def in_float16(model, norm_weights_in_float32=True):
             norm.weight = nn.Parameter(kept.weight.detach().clone())
     return half
 
-def difference(family, large, remedy, dtype=torch.float16, **options):
-    """The largest difference in the logits from the model's own in float32."""
+def difference(family, large, remedy, float16=True, **options):
+    """The largest difference in the logits from the model's own in float32, the remedied
+    model run in float16 (options: in_float16's) or, float16=False, in float32."""
     reference = logits(tiny_model(family, large))
     changed = remedy(tiny_model(family, large))
-    if dtype == torch.float16:
+    if float16:
         changed = in_float16(changed, **options)
     return (logits(changed) - reference).abs().max()
 
@@ -116,7 +117,7 @@ for name, large, remedy in [
     ("stream", "gains", stream_divided),
     ("up", "up", up_divided),
 ]:
-    moved = [difference(f, large, remedy, torch.float32) for f in FAMILIES]
+    moved = [difference(f, large, remedy, float16=False) for f in FAMILIES]
     moved = ", ".join(f"{f} {error:.2g}" for f, error in zip(FAMILIES, moved))
     lines.append(f"  {name} / 16: {moved}")
 print("\n".join(lines))
