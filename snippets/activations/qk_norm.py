@@ -33,9 +33,8 @@ for name, run in runs.items():
 # With the cap, the largest logit sits at it: in float32, 50 tanh(s / 50) is 50.0 only once
 # tanh rounds to 1, so the logits under the cap are at least that s.
 capped = torch.tensor(runs["soft-cap 50"]["max_logit"])[75:]
-print(
-    f"soft-cap 50: largest logit 50.0 at every step 76-150: {bool((capped == 50).all())}"
-)
+at_cap_throughout = bool((capped == 50).all())
+print(f"soft-cap 50: largest logit 50.0 at every step 76-150: {at_cap_throughout}")
 #> soft-cap 50: largest logit 50.0 at every step 76-150: True
 s = torch.arange(1, 1001, dtype=torch.float32)
 at_cap = s[50 * torch.tanh(s / 50) == 50]
@@ -58,9 +57,8 @@ print(f"QK-norm: largest logit above 4.0: {largest > 4.0}, below 100: {largest <
 
 final = {name: sum(run["loss"][-20:]) / 20 for name, run in runs.items()}
 gaps = [final["no QK-norm"] - final[name] for name in ("soft-cap 50", "QK-norm")]
-print(
-    f"mean loss, last 20 steps: no QK-norm higher than each by > 0.1: {min(gaps) > 0.1}"
-)
+higher = min(gaps) > 0.1
+print(f"mean loss, last 20 steps: no QK-norm higher than each by > 0.1: {higher}")
 #> mean loss, last 20 steps: no QK-norm higher than each by > 0.1: True
 
 def draw(translate):
