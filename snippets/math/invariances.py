@@ -19,7 +19,8 @@ for a in [-3.0, 1e-3]:
     #> a = -3: True
     #> a = 0.001: True
 
-# So with a fixed eps, scaling x is invisible only while eps / a^2 stays small.
+# So with a fixed eps, scaling x is invisible only while eps and eps / a^2 both stay
+# small next to the mean square.
 print(f"the row's RMS: {x.pow(2).mean().sqrt():.4f}")
 #> the row's RMS: 0.9964
 for a in [10.0, 1e-3]:
@@ -27,6 +28,10 @@ for a in [10.0, 1e-3]:
     print(f"a = {a:g}: output size ratio {ratio:.4f}")
     #> a = 10: output size ratio 1.0000
     #> a = 0.001: output size ratio 0.7058
+small = 1e-3 * x  # mean square near eps: scaling it up by 10 removes eps's effect
+ratio = rms_norm(10 * small, eps).norm() / rms_norm(small, eps).norm()
+print(f"row of RMS {small.pow(2).mean().sqrt():.1e}, a = 10: size ratio {ratio:.4f}")
+#> row of RMS 1.0e-03, a = 10: size ratio 1.4097
 
 # Shifting x by a constant changes RMSNorm's output, but not LayerNorm's.
 shift = 1.0
