@@ -1,5 +1,7 @@
 import torch
 
+from snippets.gradients.backward import rms_norm_backward
+
 def layer_norm_backward(x, weight, grad_out, eps=1e-6):
     """dL/dx for y = weight * (x - mean) / sqrt(var + eps) over the last dim."""
     mean = x.mean(-1, keepdim=True)
@@ -22,3 +24,10 @@ print("dL/dx:", ", ".join(f"{v:.4f}" for v in ours))
 #> dL/dx: 0.1831, -0.3631, 0.1818, -0.0019
 print(torch.allclose(ours, x.grad))
 #> True
+
+# The extra term removes the mean of weight * g, so LayerNorm's dL/dx sums to 0 (up to
+# rounding); RMSNorm's, on the same x, weight and g, need not.
+rms, _ = rms_norm_backward(x.detach(), weight, grad_out, 1e-6)
+zero = torch.isclose(ours.sum(), torch.zeros((), dtype=torch.float64), atol=1e-12)
+print(f"sum of dL/dx: LayerNorm's is 0: {zero.item()}; RMSNorm's is {rms.sum():.4f}")
+#> sum of dL/dx: LayerNorm's is 0: True; RMSNorm's is 0.4250

@@ -30,15 +30,16 @@ for rms in [1.0, 1e-2, 1e-3, 1e-4]:
     #> RMS 0.01: measured 9.9010e-03, eps / (ms + eps) = 9.9010e-03
     #> RMS 0.001: measured 5.0000e-01, eps / (ms + eps) = 5.0000e-01
     #> RMS 0.0001: measured 9.9010e-01, eps / (ms + eps) = 9.9010e-01
-    # The projection only shrinks a vector, so |dx| is at most |weight * g| / r.
+    # The matrix only shrinks a vector, so |dx| is at most |weight * g| / r; for a g
+    # unrelated to x it falls short of that by the little it removes along x.
     bound = (weight * grad_out).norm() / r
-    sizes.append(
-        f"RMS {rms:g}: |dx| {grad_x.norm():.4g} <= |weight * g| / r = {bound:.4g}"
-    )
+    size = grad_x.norm()
+    short = 1 - size / bound  # a share of the bound
+    sizes.append(f"RMS {rms:g}: |dx| {size:.4g}, bound {bound:.4g}, {short:.1e} short")
 print("\n".join(sizes))
 """
-RMS 1: |dx| 68.15 <= |weight * g| / r = 68.15
-RMS 0.01: |dx| 6781 <= |weight * g| / r = 6781
-RMS 0.001: |dx| 4.819e+04 <= |weight * g| / r = 4.819e+04
-RMS 0.0001: |dx| 6.781e+04 <= |weight * g| / r = 6.781e+04
+RMS 1: |dx| 68.15, bound 68.15, 1.7e-05 short
+RMS 0.01: |dx| 6781, bound 6781, 1.7e-05 short
+RMS 0.001: |dx| 4.819e+04, bound 4.819e+04, 1.3e-05 short
+RMS 0.0001: |dx| 6.781e+04, bound 6.781e+04, 3.4e-07 short
 """

@@ -7,8 +7,8 @@ rows, n, eps = 8, 4096, 1e-6
 
 def input_gradients(x_hat, inv_r, weight, grad_out):
     """The Gradients page's formulas, given x_hat = x / r and 1/r (float32 math)."""
-    g = grad_out.float() * weight.float()
-    grad_x = inv_r * (g - x_hat * (g * x_hat).mean(-1, keepdim=True))
+    weighted = grad_out.float() * weight.float()
+    grad_x = inv_r * (weighted - x_hat * (weighted * x_hat).mean(-1, keepdim=True))
     grad_weight = (grad_out.float() * x_hat).sum(0)
     return grad_x.to(grad_out.dtype), grad_weight.to(weight.dtype)
 
