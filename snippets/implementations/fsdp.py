@@ -43,14 +43,17 @@ policy = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.flo
 def run(norm_policy=None):
     """A fresh block under the bfloat16 policy (its norm first under a policy of its
     own, if given), one forward and backward: the block, the float32 gain it stores, and
-    the stream, gain and norm output the pass saw."""
+    the stream, norm input (after FSDP's cast), gain and norm output the pass saw."""
     block = Block()
     gain = block.norm.weight.detach().clone()
     if norm_policy:
         fully_shard(block.norm, mp_policy=norm_policy)
     fully_shard(block, mp_policy=policy)
+    received = []
+    block.norm.register_forward_pre_hook(lambda norm, args: received.append(args[0]))
     block(torch.randint(1000, (4096,))).float().square().mean().backward()
-    return block, gain, *block.seen
+    stream, weight, x = block.seen
+    return block, gain, stream, received[0], weight, x
 
 def rounded_once(x, stream, g):
     """The share of the norm's outputs equal to their exact value in float64 with gain
@@ -59,9 +62,11 @@ def rounded_once(x, stream, g):
     rms = (s.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
     return (x == bfloat16_rounded(g.double() * s / rms)).double().mean().item()
 
-block, gain, stream, weight, x = run()
-print(f"residual stream {name(stream)}, gain {name(weight)}, norm output {name(x)}")
-#> residual stream bfloat16, gain bfloat16, norm output bfloat16
+block, gain, stream, norm_input, weight, x = run()
+print(f"stream {name(stream)}, norm input {name(norm_input)}, gain {name(weight)}")
+#> stream bfloat16, norm input bfloat16, gain bfloat16
+print("norm output", name(x))
+#> norm output bfloat16
 # With the gain the model stores (float32) and the gain the pass used (bfloat16).
 for label, g in (("float32", gain), ("bfloat16", weight)):
     same = rounded_once(x, stream, g)
@@ -79,9 +84,11 @@ for key, p in block.named_parameters():
 # A policy of its own for the norm: its input and gain in float32, its output rounded to
 # bfloat16 for the layers after it.
 own = MixedPrecisionPolicy(param_dtype=torch.float32, output_dtype=torch.bfloat16)
-_, gain, stream, weight, x = run(norm_policy=own)
-print(f"residual stream {name(stream)}, gain {name(weight)}, norm output {name(x)}")
-#> residual stream bfloat16, gain float32, norm output bfloat16
+_, gain, stream, norm_input, weight, x = run(norm_policy=own)
+print(f"stream {name(stream)}, norm input {name(norm_input)}, gain {name(weight)}")
+#> stream bfloat16, norm input float32, gain float32
+print("norm output", name(x))
+#> norm output bfloat16
 same = rounded_once(x, stream, gain)
 print(f"outputs equal to the float32 gain's, rounded once: {same:.1%}")
 #> outputs equal to the float32 gain's, rounded once: 100.0%

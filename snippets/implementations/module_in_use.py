@@ -15,12 +15,11 @@ print(y[0])
 #> tensor([0., 0., 0., 0., 0., 0., 0., 0.], dtype=torch.float16)
 print(y[1])
 #> tensor([1., 1., 1., 1., 1., 1., 1., 1.], dtype=torch.float16)
-print(y.dtype)
-#> torch.float16
 # An inf or a NaN stays in its row, as in torch's: NaN at the inf and 0 beside it; all NaN.
 rows = torch.tensor([[float("inf"), 1.0, 2.0, 3.0], [float("nan"), 1.0, 2.0, 3.0]])
-print(RMSNorm(4)(rows).tolist())
-#> [[nan, 0.0, 0.0, 0.0], [nan, nan, nan, nan]]
+ours, torchs = RMSNorm(4)(rows), torch.nn.RMSNorm(4, eps=1e-6)(rows)
+print(ours.tolist(), "torch's:", torch.allclose(ours, torchs, equal_nan=True))
+#> [[nan, 0.0, 0.0, 0.0], [nan, nan, nan, nan]] torch's: True
 # A finite row whose squares pass float32's largest, 3.4e38, gives zeros, as torch's does.
 huge = torch.tensor([[1e20, 1.0, 2.0, 3.0]])
 with torch.no_grad():

@@ -19,7 +19,7 @@ def rms_norm(x: torch.Tensor, normalized_shape, weight=None, eps: float = 1e-6):
     dims = tuple(range(-len(shape), 0))
     h = h * torch.rsqrt(h.pow(2).mean(dims, keepdim=True) + eps)
     if weight is not None:
-        h = h * weight.to(compute)
+        h = h * weight  # in the wider dtype of the two, as torch's does
     return h.to(x.dtype)  # one rounding, at the end; the output has x's dtype
 
 class RMSNorm(nn.Module):
@@ -100,7 +100,8 @@ def _check_eps(eps) -> float:
         raise ValueError(f"eps must be a normal float32 number > 0, got {eps}")
     return float(eps)
 
-# The dtypes it takes: float8 is floating point too, but torch does not promote it.
+# The dtypes it takes: float8 is floating point too, but torch's rms_norm refuses it
+# ("not implemented for 'Float8_e4m3fn'").
 FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 FLOAT_NAMES = "a float16, bfloat16, float32 or float64 tensor"
 
