@@ -6,6 +6,7 @@ norm classes tells each behaviour it reports from the others."""
 import math
 import re
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -240,6 +241,21 @@ def test_float64_is_not_downcast():
     x = torch.randn(2, 8, dtype=torch.float64)
     exact = definition(x, torch.ones(8, dtype=torch.float64))
     assert torch.allclose(RMSNorm(8)(x).detach(), exact, rtol=1e-14, atol=0)
+
+
+@pytest.mark.parametrize(
+    ("x_dtype", "weight_dtype"),
+    [(torch.float32, torch.float64), (torch.bfloat16, torch.float32)],
+)
+def test_the_weight_multiplies_in_the_wider_dtype_as_in_torch(x_dtype, weight_dtype):
+    # A float64 weight on float32 input is not rounded to float32 before it multiplies.
+    torch.manual_seed(0)
+    x = torch.randn(64, 256).to(x_dtype)
+    weight = (torch.rand(256, dtype=torch.float64) + 0.5).to(weight_dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's: no fused path for the two dtypes
+        theirs = F.rms_norm(x, (256,), weight, 1e-6)
+    assert torch.equal(rms_norm(x, 256, weight, 1e-6), theirs)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
