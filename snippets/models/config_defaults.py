@@ -9,12 +9,14 @@ for config_class, published in [
     (tf.MistralConfig, "Mistral 7B publishes 1e-5"),
     (tf.Qwen3Config, "Qwen3 publishes 1e-6"),
     (tf.GemmaConfig, "Gemma publishes 1e-6"),
+    (tf.Olmo2Config, "OLMo 2 publishes 1e-6"),
 ]:
     print(f"{config_class.__name__}() eps {config_class().rms_norm_eps:g}; {published}")
     #> LlamaConfig() eps 1e-06; LLaMA 2 and 3 publish 1e-5
     #> MistralConfig() eps 1e-06; Mistral 7B publishes 1e-5
     #> Qwen3Config() eps 1e-06; Qwen3 publishes 1e-6
     #> GemmaConfig() eps 1e-06; Gemma publishes 1e-6
+    #> Olmo2Config() eps 1e-05; OLMo 2 publishes 1e-6
 
 # A wrong eps raises no error: it scales each row by sqrt((ms + 1e-5) / (ms + 1e-6)), ms
 # the row's mean square. Invisible on rows of RMS near 1, large on rows of small RMS.

@@ -1,5 +1,6 @@
 import torch
 import transformers as tf
+from transformers.modeling_layers import MtpModel
 from transformers.models.deepseek_v3.modeling_deepseek_v3 import DeepseekV3RMSNorm
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.t5.modeling_t5 import T5LayerNorm
@@ -56,3 +57,16 @@ for name, norm in layer.named_modules():
         #> self_attn.kv_a_layernorm     512  eps 1e-06
         #> input_layernorm             7168  eps 1e-06
         #> post_attention_layernorm    7168  eps 1e-06
+
+# The checkpoint holds one layer more, model.layers.61, for multi-token prediction: the
+# main model skips its weights when loading; generate(use_mtp=True) builds it as MtpModel.
+config = tf.DeepseekV3Config()
+print(f"layers {config.num_hidden_layers} + {config.num_nextn_predict_layers} MTP")
+#> layers 61 + 1 MTP
+with torch.device("meta"):
+    main = tf.DeepseekV3ForCausalLM(tf.DeepseekV3Config(num_hidden_layers=1))
+    mtp = MtpModel(main, config.num_nextn_predict_layers).layers[0]
+names = [n for n, m in mtp.named_modules() if isinstance(m, DeepseekV3RMSNorm)]
+own = [name for name in names if not name.startswith("mtp_block.")]
+print(f"MTP layer: {', '.join(own)}, and {len(names) - len(own)} in its decoder layer")
+#> MTP layer: enorm, hnorm, post_norm, and 4 in its decoder layer
