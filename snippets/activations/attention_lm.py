@@ -17,16 +17,22 @@ class Attention(nn.Module):
         norm = (lambda: nn.RMSNorm(self.head_dim, eps=1e-6)) if qk_norm else nn.Identity
         self.q_norm, self.k_norm = norm(), norm()
         self.max_logit, self.entropy = 0.0, 0.0
+        self.at_cap, self.median_before_cap = 0.0, 0.0
 
     def forward(self, x):
         batch, length, width = x.shape
         q, k, v = self.qkv(x).view(batch, length, 3, self.heads, -1).unbind(2)
         q, k = self.q_norm(q), self.k_norm(k)
         q, k, v = (t.transpose(1, 2) for t in (q, k, v))
-        logits = q @ k.transpose(-1, -2) / self.head_dim**0.5
+        raw = logits = q @ k.transpose(-1, -2) / self.head_dim**0.5
         if self.softcap:  # Gemma 2's: cap * tanh(logits / cap), after the scaling
             logits = self.softcap * torch.tanh(logits / self.softcap)
         mask = torch.ones(length, length, dtype=torch.bool).tril()
+        if self.softcap:  # the share of logits at the cap, where tanh's slope is 0
+            with torch.no_grad():
+                at_cap = logits[..., mask].abs() == self.softcap
+                self.at_cap = at_cap.float().mean().item()
+                self.median_before_cap = raw[..., mask].abs().median().item()
         logits = logits.masked_fill(~mask, float("-inf"))
         p = logits.softmax(-1)
         # Records for the plots: the largest logit magnitude, the mean entropy.
@@ -92,6 +98,8 @@ def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0, softcap
         "entropy": [],
         "layer_logits": [],
         "bounds": [],
+        "at_cap": [],
+        "median_before_cap": [],
     }
     for loss in training_steps(model, ids, lr, steps, batch, length):
         attention = [layer.attention for layer in model.layers]
@@ -99,6 +107,10 @@ def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0, softcap
         history["layer_logits"].append([a.max_logit for a in attention])
         history["max_logit"].append(max(history["layer_logits"][-1]))
         history["entropy"].append(min(a.entropy for a in attention))
+        if softcap:  # the layer with the fewest logits at the cap, and its median
+            history["at_cap"].append(min(a.at_cap for a in attention))
+            medians = [a.median_before_cap for a in attention]
+            history["median_before_cap"].append(min(medians))
         if qk_norm:  # |logit| <= sqrt(head_dim) max|gain_q| max|gain_k|, see the page
             history["bounds"].append([logit_bound(a) for a in attention])
     return history

@@ -38,8 +38,18 @@ print(f"soft-cap 50: largest logit 50.0 at every step 76-150: {at_cap_throughout
 #> soft-cap 50: largest logit 50.0 at every step 76-150: True
 s = torch.arange(1, 1001, dtype=torch.float32)
 at_cap = s[50 * torch.tanh(s / 50) == 50]
-print(f"50 tanh(s / 50) in float32 is 50.0 from s = {at_cap.min():.0f} on")
-#> 50 tanh(s / 50) in float32 is 50.0 from s = 451 on
+print(f"50 tanh(s / 50) in float32 is 50.0 for whole s from {at_cap.min():.0f} on")
+#> 50 tanh(s / 50) in float32 is 50.0 for whole s from 451 on
+# At the cap tanh's slope is 0 in float32: such logits pass no gradient back, and a row's
+# weight is shared among its keys tied there. The share of tied logits, and the size of the
+# logits before the cap (in each step's layer with the fewest at the cap):
+run = runs["soft-cap 50"]
+tied = min(run["at_cap"][75:]) > 0.25
+grown = min(run["median_before_cap"][75:]) > 100
+print(f"soft-cap 50, steps 76-150: over a quarter of logits at ±50: {tied}")
+#> soft-cap 50, steps 76-150: over a quarter of logits at ±50: True
+print(f"soft-cap 50, steps 76-150: median |logit| before the cap above 100: {grown}")
+#> soft-cap 50, steps 76-150: median |logit| before the cap above 100: True
 # Each layer's largest logit at each step, against that layer's bound from its gains
 # after the step before.
 logits, bounds = runs["QK-norm"]["layer_logits"][1:], runs["QK-norm"]["bounds"]
