@@ -29,15 +29,15 @@ def train(
     W = (init_scale * W).requires_grad_()
     head = torch.zeros(10, 64, dtype=torch.float64, requires_grad=True)
     groups = [{"params": [W], "weight_decay": weight_decay}, {"params": [head]}]
-    step = optimizer(groups, weight_decay=0.0, **options)
+    opt = optimizer(groups, weight_decay=0.0, **options)
     norms, angles = [W.norm().item()], []
     for _ in range(steps):
         batch = torch.randint(4096, (64,), generator=generator)
         y = F.rms_norm(x[batch] @ W.T, (64,), eps=0.0)
-        step.zero_grad()
+        opt.zero_grad()
         (loss_scale * F.cross_entropy(y @ head.T, labels[batch])).backward()
         before = W.detach().clone()
-        step.step()
+        opt.step()
         with torch.no_grad():
             # 2 asin(|u - v| / 2) between unit vectors: the acos of their cosine loses
             # digits when the angle is tiny (about 1e-7 rad at Adam's eps = 1).
