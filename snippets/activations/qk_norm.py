@@ -11,6 +11,10 @@ runs = {
     "soft-cap 50": train_attention(False, lr=0.1, steps=150, softcap=50.0),
     "QK-norm": train_attention(True, lr=0.1, steps=150),
 }
+# The entropy's scale: uniform causal attention over 32 positions, a mean over its rows.
+uniform = torch.log(torch.arange(1, 33, dtype=torch.float64)).mean()
+print(f"uniform causal attention over 32 positions: entropy {uniform:.2f} nats")
+#> uniform causal attention over 32 positions: entropy 2.55 nats
 # Training at this rate amplifies rounding differences between CPUs, so after the first
 # step the snippet prints only which side of a threshold the values lie on.
 print("            at initialization:     steps 76-150, at every step:")
