@@ -30,6 +30,7 @@ KOREAN = {
     "training loss": "학습 손실",
     "unigram model, held out": "유니그램 모델(검증 손실)",
     "bigram model, held out": "바이그램 모델(검증 손실)",
+    "post-LN, 50 warmup steps": "post-LN, 워밍업 50스텝",
     "no QK-norm": "QK-norm 없음",
     "soft-cap 50": "소프트 캡핑(상한값 50)",
     "QK-norm": "QK-norm",
