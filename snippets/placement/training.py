@@ -24,7 +24,7 @@ def where(loss):
     """Where a loss lands, for runs whose exact value is not reproducible."""
     if loss < bigram - 0.05:
         return "below bigram"
-    if abs(loss - unigram) < 0.05:
+    if abs(loss - unigram) < 0.2:
         return "at unigram"
     return "above unigram" if loss > unigram else "in between"
 
