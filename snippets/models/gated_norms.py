@@ -1,5 +1,6 @@
 import torch
 import torch.nn.functional as F
+from transformers.models.mamba2.configuration_mamba2 import Mamba2Config
 from transformers.models.mamba2.modeling_mamba2 import MambaRMSNormGated
 from transformers.models.qwen3_5.modeling_qwen3_5 import (
     Qwen3_5RMSNorm,
@@ -33,7 +34,9 @@ def rms(t):
     return t.pow(2).mean(-1).sqrt()
 
 torch.manual_seed(0)
-n, groups, eps = 512, 8, 1e-6
+n, groups, eps = 512, Mamba2Config().n_groups, 1e-6
+print(f"Mamba2Config's groups: {groups}")
+#> Mamba2Config's groups: 8
 x, z = torch.randn(6, n), torch.randn(6, n)  # 6 rows; z is the gate's projection
 gain = torch.rand(n) + 0.5
 
