@@ -1,7 +1,5 @@
 import torch
 
-from snippets.gradients.backward import rms_norm_backward
-
 x = torch.tensor([2.0, 0.5, -1.0, 1.5], dtype=torch.float64)
 weight = torch.ones(4, dtype=torch.float64)
 grad_out = torch.tensor([0.1, -0.2, 0.3, -0.1], dtype=torch.float64)
@@ -17,7 +15,9 @@ print("weight * g * x_hat:", ", ".join(f"{v:.5f}" for v in products))
 shared = products.mean()  # (1/n) sum_j weight_j g_j x_hat_j
 print(f"r = {r:.4f}, shared term = {shared:.4f}")
 #> r = 1.3693, shared term = -0.0639
-grad_x, grad_weight = rms_norm_backward(x, weight, grad_out, eps)
+# The two gradients, as derived above.
+grad_x = (weight * grad_out - x_hat * shared) / r
+grad_weight = grad_out * x_hat
 print("dL/dx:             ", ", ".join(f"{v:.4f}" for v in grad_x))
 #> dL/dx:              0.1412, -0.1290, 0.1850, -0.0219
 print("dL/dweight:        ", ", ".join(f"{v:.4f}" for v in grad_weight))
