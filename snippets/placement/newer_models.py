@@ -41,6 +41,11 @@ models = [
     (Llama4TextModel, Llama4TextConfig),
 ]
 
+def is_norm(module):
+    """A norm by its class (LlamaRMSNorm, Gemma3RMSNorm, Llama4TextL2Norm, ...), whatever
+    the attribute holding it is called."""
+    return type(module).__name__.endswith("Norm")
+
 def run_and_record(model):
     """Run the model on meta tensors; return what each norm and sublayer of its one
     decoder layer received and returned."""
@@ -59,17 +64,16 @@ def run_and_record(model):
     watched.update(layer=model.layers[0], final_norm=model.norm)
     for name, module in watched.items():
         sublayer = name in ("self_attn", "self_attn.q_proj", "mlp", "layer")
-        if module is not None and (sublayer or name.endswith("norm")):
+        if module is not None and (sublayer or is_norm(module)):
             hook = lambda m, a, k, o, name=name: record(m, a, k, o, name)
             module.register_forward_hook(hook, with_kwargs=True)
     model(input_ids=torch.zeros(1, 5, dtype=torch.long, device="meta"))
     return seen
 
-def placement(seen, sublayer):
+def placement(seen, sublayer, norms):
     # A norm before a sublayer returns exactly the sublayer's input; a norm after it
     # receives exactly the sublayer's output, before it is added to the residual stream.
     received, returned = seen[sublayer]
-    norms = [name for name in seen if name.endswith("layernorm")]
     before = any(seen[name][1] is received for name in norms)
     after = any(seen[name][0] is returned for name in norms)
     if before and after:
@@ -84,13 +88,15 @@ for model_class, config_class in models:
         model = model_class(config_class(**tiny))
     name = model_class.__name__.removesuffix("Model")
     seen = recorded[name] = run_and_record(model)
+    # The decoder layer's own norms (not those inside attention, such as q_norm).
+    norms = [n for n, child in model.layers[0].named_children() if is_norm(child)]
     # Post-norm in the original sense would make the layer's output a norm's output.
     layer_out = seen["layer"][1]
-    sum_normed = any(seen[n][1] is layer_out for n in seen if n.endswith("layernorm"))
+    sum_normed = any(seen[n][1] is layer_out for n in norms)
     # The final norm: applied to the last decoder layer's output (the base model's output,
     # which a causal language model's head reads).
     final = seen["final_norm"][0] is layer_out
-    row = [name, placement(seen, "self_attn"), placement(seen, "mlp")]
+    row = [name, placement(seen, "self_attn", norms), placement(seen, "mlp", norms)]
     row += [sum_normed, final]
     attention = model.layers[0].self_attn
     if "self_attn.q_norm" in seen:
