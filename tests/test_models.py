@@ -1,6 +1,7 @@
 """The Models page's LLaMA-style block equals transformers' LlamaDecoderLayer with the same
 weights, and it is causal: a later token never changes an earlier output. Its table of model
-families is well formed and agrees with the configurations it was checked against."""
+families is well formed and agrees with the configurations it was checked against, and the
+page's Markdown table of them is what families.py prints."""
 
 from itertools import groupby
 
@@ -24,6 +25,7 @@ from transformers.models.llama.modeling_llama import (
     LlamaRotaryEmbedding,
 )
 
+from scripts import model_table
 from snippets.models.checkpoints import MODELS
 from snippets.models.configs import LLAMA_2_7B, LLAMA_2_70B
 from snippets.models.fused_block import FusedDecoderBlock
@@ -238,3 +240,20 @@ def test_family_table_agrees_with_transformers_configs(
     _, model_type, _, table_hidden, table_eps = lines[(family, model)]
     assert model_type == config.model_type
     assert (table_hidden, table_eps) == (getattr(config, hidden), getattr(config, eps))
+
+
+def test_the_pages_family_table_is_what_families_py_prints(tmp_path):
+    """scripts/model_table.py reads families.py's output lines, every model of MODELS in
+    its family's row, and the committed tables are what it writes from them."""
+    source = model_table.SNIPPET.read_text(encoding="utf-8")
+    entries = model_table.families(model_table.printed_table(source))
+    assert [entry["family"] for entry in entries] == [
+        family for family, _ in groupby(family for family, *_ in MODELS)
+    ]
+    shown = [model for entry in entries for model in entry["models"]]
+    assert shown == [f"{model}: {hidden}, {eps:g}" for *_, model, hidden, eps in MODELS]
+    for fresh in model_table.write(tmp_path):
+        committed = model_table.SNIPPET.parent / fresh.name
+        assert committed.read_text(encoding="utf-8") == fresh.read_text(
+            encoding="utf-8"
+        ), f"{fresh.name}: run `python -m scripts.model_table`"
