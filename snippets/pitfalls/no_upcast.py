@@ -42,15 +42,19 @@ row = torch.full((1, n), 4.5, dtype=torch.float16)  # RMS 4.5
 print(row.pow(2).sum(-1) / n, row.pow(2).mean(-1))
 #> tensor([inf], dtype=torch.float16) tensor([20.2500], dtype=torch.float16)
 
-# Small values lose bits the other way: a square under float16's smallest normal value is
-# subnormal, with fewer bits, and one under half its smallest subnormal value rounds to 0.
+# Small values lose bits the other way: under float16's smallest normal value a number is
+# subnormal, with fewer bits, and at a small RMS the mean square itself is one of them.
 tiny = torch.finfo(torch.float16).tiny
-print(f"squares subnormal under |x| = {tiny ** 0.5:.2g}, 0 under {2 ** -12.5:.2g}")
-#> squares subnormal under |x| = 0.0078, 0 under 0.00017
+print(f"subnormal under {tiny:.2g}: a mean square is, at an RMS under {tiny**0.5:.2g}")
+#> subnormal under 6.1e-05: a mean square is, at an RMS under 0.0078
 torch.manual_seed(0)
 for rms in (1e-3, 3e-4):
     small = (rms * torch.randn(1, n)).to(torch.float16)
-    mean_square = small.pow(2).mean().item() / small.float().pow(2).mean().item()
-    print(f"RMS {rms:g}: the float16 mean square off by {mean_square - 1:+.1%}")
-    #> RMS 0.001: the float16 mean square off by +2.7%
-    #> RMS 0.0003: the float16 mean square off by +29.8%
+    exact = small.float().pow(2).mean().item()
+    # The squares rounded to float16, their mean exact; then the mean stored in float16.
+    squares = small.pow(2).float().mean().item() / exact - 1
+    stored = small.pow(2).mean().item() / exact - 1
+    off = f"squares {squares:+.2%}, stored {stored:+.1%}"
+    print(f"RMS {rms:g}: mean square {exact:.2g}; {off}")
+    #> RMS 0.001: mean square 9.9e-07; squares -0.05%, stored +2.7%
+    #> RMS 0.0003: mean square 9.2e-08; squares -1.82%, stored +29.8%
