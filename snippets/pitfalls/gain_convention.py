@@ -80,9 +80,7 @@ print(f"converted in float32, the same output: {torch.equal(llama(x), reference)
 w_bf16 = gemma.weight.detach().bfloat16()
 rounded = (w_bf16 + 1).float()  # 1 + w stored in bfloat16
 exact = w_bf16.float() + 1  # 1 + w as Gemma's forward computes it
-changed = rounded != exact
+changed = (rounded != exact).float().mean()
 largest = ((rounded - exact).abs() / exact).max()
-print(
-    f"1 + w in bfloat16: {changed.float().mean():.1%} of gains change, by up to {largest:.2%}"
-)
+print(f"1 + w in bfloat16: {changed:.1%} of gains change, by up to {largest:.2%}")
 #> 1 + w in bfloat16: 91.7% of gains change, by up to 0.39%

@@ -24,17 +24,15 @@ print(rms_norm_half(zeros, weight, eps=1e-8))
 print(rms_norm_llama(zeros, weight, eps=1e-8))
 #> tensor([[0., 0., 0., 0.]], dtype=torch.float16)
 
-# The usual eps survive, but below float16's smallest normal value, as subnormal numbers
-# with fewer bits: code that adds eps in float16 adds a slightly different eps.
+# The usual eps survive as subnormal numbers, with fewer bits, so they shift a little:
 for eps in (1e-5, 1e-6):
     stored = torch.tensor(eps, dtype=torch.float16).item()
     print(f"{eps:g} in float16: {stored:.4g} ({stored / eps - 1:+.1%})")
     #> 1e-05 in float16: 1.001e-05 (+0.1%)
     #> 1e-06 in float16: 1.013e-06 (+1.3%)
 
-# Code that sums the squares, then divides by n, overflows sooner in float16: the sum,
-# stored in float16, passes 65504 once the row's RMS passes sqrt(65504 / n).
-# torch.mean divides before it stores.
+# Summing the squares, then dividing by n, overflows sooner: a float16 sum passes 65504
+# once the row's RMS passes sqrt(65504 / n). torch.mean divides before it stores.
 n = 4096
 print(f"sum of squares overflows past an RMS of {(65504 / n) ** 0.5:.1f} at n = {n}")
 #> sum of squares overflows past an RMS of 4.0 at n = 4096
@@ -42,8 +40,7 @@ row = torch.full((1, n), 4.5, dtype=torch.float16)  # RMS 4.5
 print(row.pow(2).sum(-1) / n, row.pow(2).mean(-1))
 #> tensor([inf], dtype=torch.float16) tensor([20.2500], dtype=torch.float16)
 
-# Small values lose bits the other way: under float16's smallest normal value a number is
-# subnormal, with fewer bits, and at a small RMS the mean square itself is one of them.
+# Small values lose bits too: at a small RMS the mean square itself is subnormal.
 tiny = torch.finfo(torch.float16).tiny
 print(f"subnormal under {tiny:.2g}: a mean square is, at an RMS under {tiny**0.5:.2g}")
 #> subnormal under 6.1e-05: a mean square is, at an RMS under 0.0078
@@ -51,9 +48,8 @@ torch.manual_seed(0)
 for rms in (1e-3, 3e-4):
     small = (rms * torch.randn(1, n)).to(torch.float16)
     exact = small.float().pow(2).mean().item()
-    # The squares rounded to float16, their mean exact; then the mean stored in float16.
-    squares = small.pow(2).float().mean().item() / exact - 1
-    stored = small.pow(2).mean().item() / exact - 1
+    squares = small.pow(2).float().mean().item() / exact - 1  # float16 squares
+    stored = small.pow(2).mean().item() / exact - 1  # and a float16 mean
     off = f"squares {squares:+.2%}, stored {stored:+.1%}"
     print(f"RMS {rms:g}: mean square {exact:.2g}; {off}")
     #> RMS 0.001: mean square 9.9e-07; squares -0.05%, stored +2.7%
