@@ -701,23 +701,24 @@ def stack_bytes(cubin):
                                capture_output=True, text=True).stdout
     return int(re.search(r"STACK:(\\d+)", usage)[1])
 
-def build(fn, types, constexprs, num_warps):
+def build(fn, types, constexprs, num_warps, aligned=True):
     signature = {name: types[name] for name in fn.arg_names}
     # As a launch compiles them on aligned tensors whose strides and N are multiples of 16
     # (every model width is): Triton marks those arguments tt.divisibility 16. M is left
-    # free, as it changes from call to call.
-    aligned = {
+    # free, as it changes from call to call. Unaligned tensors get no such marks.
+    divisible = {
         (i,): [["tt.divisibility", 16]]
         for i, name in enumerate(fn.arg_names)
-        if types[name].startswith("*") or (types[name] == "i32" and name != "M")
+        if aligned and (types[name].startswith("*") or (types[name] == "i32" and name != "M"))
     }
     source = ASTSource(fn=fn, signature=signature, constexprs={"stride_w": 1, **constexprs},
-                       attrs=aligned)
+                       attrs=divisible)
     target = GPUTarget("cuda", 90, 32)
     options = {"num_warps": num_warps, "enable_fp_fusion": False}  # as the launches
     compiled = triton.compile(source, target=target, options=options)
     fused = len(re.findall(r"\\bfma\\.", compiled.asm["ptx"]))  # multiply-adds
-    print(fn.__name__, constexprs, "warps", num_warps, "stack", stack_bytes(compiled.asm["cubin"]),
+    name = fn.__name__ if aligned else "unaligned_" + fn.__name__
+    print(name, constexprs, "warps", num_warps, "stack", stack_bytes(compiled.asm["cubin"]),
           "fma", fused)
 
 # The shortest row and the longest of each row of the launch tables: every warp count, the
@@ -745,6 +746,12 @@ for fused in [False, True]:
             fn, constexprs = kernel.rms_norm_backward_kernel, {"BLOCK_M": launch.block_m}
         constexprs |= {"ADD_DH": fused, "BLOCK_N": launch.block_n}
         build(fn, backward, constexprs, launch.num_warps)
+# The norm alone's backward on unaligned tensors, whose spills the Kernel page gives too:
+# its short-row tiles and 16384.
+for n in [largest for largest, *_ in kernel.BACKWARD_SETTINGS if largest < 1024] + [16384]:
+    launch = kernel.backward_launch(n, 132)
+    constexprs = {"BLOCK_M": launch.block_m, "ADD_DH": False, "BLOCK_N": launch.block_n}
+    build(kernel.rms_norm_backward_kernel, backward, constexprs, launch.num_warps, False)
 """
 
 
@@ -770,7 +777,8 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     on aligned tensors whose strides and N are multiples of 16 compiles them: in a fresh
     process, since the interpreter replaces parts of triton.language while it runs. No
     registers spill for rows of 1024 to 8192 and in the wide forward, the launch tables'
-    comment gives the stack frames of those that do, and no multiplication and addition
+    comment gives the stack frames of those that do (the Kernel page the backward's on
+    unaligned tensors too), and no multiplication and addition
     are fused into one instruction (enable_fp_fusion)."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     result = subprocess.run(
@@ -785,7 +793,9 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     compiled = re.findall(
         r"(\w+) (\{.*'BLOCK_N': (\d+)\}) warps \d+ stack (\d+) fma (\d+)", result.stdout
     )
+    short = [n for n, *_ in kernel.BACKWARD_SETTINGS if n < 1024]
     expected = 2 * (6 + len(kernel.FORWARD_SETTINGS) + len(kernel.BACKWARD_SETTINGS))
+    expected += len(short) + 1  # unaligned
     assert len(compiled) == expected, result.stdout
     # No fused multiply-add: the launches turn fusion off (the fused op's float32 bits).
     assert all(int(fma) == 0 for *_, fma in compiled), result.stdout
@@ -799,14 +809,13 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     # The stack frames the comment gives (and the Kernel page, which shows it) are these.
     stack = {
         (
-            name.removeprefix("rms_norm_").removesuffix("_kernel"),
+            name.replace("rms_norm_", "").removesuffix("_kernel"),
             int(block_n),
             "True" in constexprs,
         ): int(size)
         for name, constexprs, block_n, size, _ in compiled
     }
     # The short-row tiles: the backward table's rows below 1024, several rows a tile.
-    short = [n for n, *_ in kernel.BACKWARD_SETTINGS if n < 1024]
     backward = [stack["backward", n, False] for n in short]
     adding_dh = [stack["backward", n, True] for n in short]
     wide = kernel.BACKWARD_WIDE[1]  # the wide backward's chunk
@@ -823,6 +832,18 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     assert stack["backward_wide", wide, True] == 0
     source = (ROOT / "snippets" / "kernel" / "rms_norm_triton.py").read_text()
     assert given in source.replace("\n# ", " "), "the comment's stack frames are stale"
+    # And the Kernel page's on unaligned tensors, in both languages.
+    at_16384 = stack["unaligned_backward", 16384, False]
+    most = max(stack["unaligned_backward", n, False] for n in short)
+    given = {
+        "en": f"on unaligned tensors, {at_16384} bytes in the backward at 16384 and up to "
+        f"{most} in its tiles of short rows",
+        "ko": f"16384의 역전파에서 {at_16384}바이트, 잔차 덧셈 없이 정규화만 하는 커널의 "
+        f"역전파 짧은 행 타일에서 최대 {most}바이트",
+    }
+    for language, words in given.items():
+        page = (ROOT / "docs" / language / "kernel.md").read_text()
+        assert words in " ".join(page.split()), f"{language}: stale unaligned spills"
 
 
 @pytest.mark.parametrize(
