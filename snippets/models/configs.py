@@ -2,7 +2,8 @@
 
 from transformers import LlamaConfig
 
-# Values from each model's published config.json.
+# The fields of each model's published config.json that set its shapes and ε; the rest
+# (max_position_embeddings among them: 2048 here, 4096 in LLaMA-2) are LlamaConfig's defaults.
 LLAMA_2_7B = LlamaConfig(
     hidden_size=4096,
     intermediate_size=11008,
