@@ -3026,3 +3026,19 @@ class TakesNoSize(torch.nn.Module):
 def test_a_module_the_checker_cannot_build_or_read_is_told_why(target, words):
     with pytest.raises(UsageError, match=re.escape(words)):
         check(target)
+
+
+class FailingForward(torch.nn.Module):
+    def __init__(self, hidden_size, eps=1e-6):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(hidden_size))
+
+    def forward(self, x):
+        raise NotImplementedError("not yet")
+
+
+def test_a_module_whose_forward_fails_is_named_as_it_was_called():
+    # Built as a class and called on x alone, not as norm(x, weight), a function's call.
+    expected = r"calling it as FailingForward\(64\)\(x\), .*NotImplementedError"
+    with pytest.raises(UsageError, match=expected):
+        check(FailingForward)

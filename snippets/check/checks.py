@@ -1480,7 +1480,11 @@ def check(
         shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
         dtype = str(norm.last_call.get("dtype", torch.float32)).removeprefix("torch.")
         given = ["x", "residual"] if add else ["x"]
-        called = f"norm({', '.join(given + ([] if norm.weightless else ['weight']))})"
+        if norm.module is None:  # a function, given the weight
+            given += [] if norm.weightless else ["weight"]
+            called = f"norm({', '.join(given)})"
+        else:  # a module class, built at width n, then called
+            called = f"{norm.target.__name__}({norm.n})({', '.join(given)})"
         hint = call_hint(error, norm, device)
         raise UsageError(
             f"calling it as {called}, x of shape {shape} in {dtype}, failed:"
