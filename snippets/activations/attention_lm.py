@@ -107,7 +107,7 @@ def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0, softcap
         history["layer_logits"].append([a.max_logit for a in attention])
         history["max_logit"].append(max(history["layer_logits"][-1]))
         history["entropy"].append(min(a.entropy for a in attention))
-        if softcap:  # the layer with the fewest logits at the cap, and its median
+        if softcap:  # over the layers, the lowest share at the cap and lowest median
             history["at_cap"].append(min(a.at_cap for a in attention))
             medians = [a.median_before_cap for a in attention]
             history["median_before_cap"].append(min(medians))

@@ -46,7 +46,7 @@ print(f"50 tanh(s / 50) in float32 is 50.0 for whole s from {at_cap.min():.0f} o
 #> 50 tanh(s / 50) in float32 is 50.0 for whole s from 451 on
 # At the cap tanh's slope is 0 in float32: such logits pass no gradient back, and a row's
 # weight is shared among its keys tied there. The share of tied logits, and the size of the
-# logits before the cap (in each step's layer with the fewest at the cap):
+# logits before the cap (each the lowest over the layers at a step):
 run = runs["soft-cap 50"]
 tied = min(run["at_cap"][75:]) > 0.25
 grown = min(run["median_before_cap"][75:]) > 100

@@ -26,3 +26,10 @@ for dtype in [torch.float16, torch.bfloat16, torch.float32]:
     #> float16   2047 + 1 = 2048, 2048 + 1 = 2048
     #> bfloat16  255 + 1 = 256, 256 + 1 = 256
     #> float32   16777215 + 1 = 16777216, 16777216 + 1 = 16777216
+
+# So on the row of 4096 ones, a float16 total stalls at 2048; a float32 total reaches 4096.
+for dtype in [torch.float16, torch.float32]:
+    total = running_sum(torch.ones(4096, dtype=dtype))
+    print(f"{str(dtype)[6:]:<9} running total of 4096 ones: {total.item():.0f}")
+    #> float16   running total of 4096 ones: 2048
+    #> float32   running total of 4096 ones: 4096
