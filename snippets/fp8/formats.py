@@ -14,8 +14,10 @@ for dtype in [torch.float8_e4m3fn, torch.float8_e5m2]:
 # e4m3 keeps 4 significant bits, about one decimal digit (31.13 becomes 32); 0.0013
 # becomes a subnormal value.
 # e4m3fn has no infinity: PyTorch 2.13's conversion saturates, so 500 becomes 448, where
-# releases before pytorch/pytorch#178817 (April 2026) gave NaN above 464, the values that round up past 448 (2.13's
-# conversion is fp8e4m3fn_from_fp32_value, in torch/headeronly/util/Float8_e4m3fn.h). The kernel clamps to ±448 itself, so as not to depend on the release.
+# releases before pytorch/pytorch#178817 (April 2026) gave NaN above 464, the values
+# that round up past 448 (2.13's conversion is fp8e4m3fn_from_fp32_value, in
+# torch/headeronly/util/Float8_e4m3fn.h). The kernel clamps to ±448 itself, so as not
+# to depend on the release.
 values = torch.tensor([0.0013, 0.1, 3.3, 31.13, 447.0, 500.0])
 print([round(v, 4) for v in values.to(torch.float8_e4m3fn).float().tolist()])
 #> [0.002, 0.1016, 3.25, 32.0, 448.0, 448.0]
