@@ -124,7 +124,7 @@ def test_the_gpus_forward_runs_at_the_copys_speed_as_the_pages_say():
 
 
 def test_the_gpu_pages_forward_notes_for_inference_are_the_results():
-    """benchmark_h100.md, benchmark_h200.md and benchmark.md: in every dtype measured, 'on
+    """benchmark_h100.md and benchmark_h200.md: in every dtype measured, 'on
     the rows group (N = 1024 to 16384) Liger-Kernel or torch.compile is faster by median at
     every N; at
     decode torch.compile (on the H200, or Liger-Kernel) is the fastest under a CUDA graph,
@@ -139,7 +139,6 @@ def test_the_gpu_pages_forward_notes_for_inference_are_the_results():
                 eager = ranked(results, "decode", m, "forward", "eager", dtype=dtype)
                 assert graph[0] in at_decode and eager[0] == F
     assert "($N = 1024$ to 16384) Liger-Kernel or" in text("benchmark_h100.md")
-    assert "or `torch.compile` is faster by median;" in text("benchmark.md")
     assert "faster by median there at every $N$ and dtype" in text("benchmark_h200.md")
 
 
@@ -258,30 +257,6 @@ def test_the_host_time_and_target_counts_are_the_results():
         assert sum("**met**" in line for line in verdicts) == 3, results["device"]
 
 
-def test_the_benchmark_pages_fractions_are_the_results():
-    """benchmark.md's In short (H100, bfloat16, GPU time): F.rms_norm's forward at about two
-    thirds to nine tenths of the copy on rows of 2048 and more, a sixth to a half on QK-norm
-    rows; the kernel's forward+backward at three quarters at 1024, over nine tenths at 4096
-    and 8192, about five sixths at 16384 (where Liger-Kernel is faster), F.rms_norm's about
-    half; the wide backward at about a third, behind F.rms_norm and torch.compile; at decode
-    torch.compile the fastest backward in GPU time, F.rms_norm launched from Python."""
-    torch_rows = [of_copy(H100, F, "rows", n, "forward") for n in ROWS[1:]]
-    assert 64 < min(torch_rows) and max(torch_rows) < 91
-    torch_heads = [of_copy(H100, F, "qk-norm", n, "forward") for n in HEADS]
-    assert 16 < min(torch_heads) and max(torch_heads) < 52
-    both = {n: of_copy(H100, KERNEL, "rows", n, "forward+backward") for n in ROWS}
-    assert 74 < both[1024] < 77 and both[4096] > 90 and both[8192] > 90
-    assert 82 < both[16384] < 85
-    torch_both = [of_copy(H100, F, "rows", n, "forward+backward") for n in ROWS]
-    assert 45 < min(torch_both) and max(torch_both) < 58
-    for n in WIDE:
-        assert 32 < of_copy(H100, KERNEL, "wide", n, "backward") < 35
-        assert ranked(H100, "wide", n, "backward").index(KERNEL) == 2
-    for m in DECODE:
-        assert ranked(H100, "decode", m, "backward")[0] == COMPILE
-        assert ranked(H100, "decode", m, "backward", "eager")[0] == F
-
-
 def test_the_copy_notes_are_the_results():
     """benchmark.md: on the H100's rows the copy of a forward's bytes is the slowest and of
     a forward+backward's the fastest, at every N; 'figures pass it on both GPUs, and further
@@ -347,7 +322,7 @@ def test_the_kernel_pages_notes_are_the_results():
     """kernel.md: the fused backward gains less than the bytes' 1.5 on both GPUs; QK-norm
     forward within a few percent of the copy, torch.compile faster at every head size (by
     about a point on the H100), Liger-Kernel faster on the H200 except float16 at 128, the
-    backward behind torch.compile at 128 and 256 (benchmark.md: forward plus backward too);
+    backward and forward plus backward behind torch.compile at 128 and 256;
     the wide forward at the copy's speed at
     32768 on the H100 and nine tenths of it on the H200, a little over seven tenths at 65536
     and about two thirds from 131072, the backward at about a third; the lone backward behind
@@ -383,7 +358,7 @@ def test_the_kernel_pages_notes_are_the_results():
                     ahead = ranked(results, "qk-norm", n, "forward", dtype=dtype)
                     liger_ahead = ahead.index(LIGER) < ahead.index(KERNEL)
                     assert liger_ahead == ((dtype, n) != (FP16, 128))
-            for mode in ("backward", "forward+backward"):  # benchmark.md: both trail
+            for mode in ("backward", "forward+backward"):  # both trail
                 order = [
                     ranked(results, "qk-norm", n, mode, dtype=dtype) for n in HEADS
                 ]
