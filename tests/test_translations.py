@@ -80,9 +80,9 @@ STYLE = {
     ),
     "a semicolon (split the sentence or make a list)": re.compile(r";"),
     "'~' for a range (write 'A에서 B' or 'A부터 B까지')": re.compile(r"\w~\S"),
-    # An exercise may ask in 합니다체 (…입니까?); prose does not ask in 한다체 (…할까?).
-    "a question in 한다체 (…할까?: state it, or ask in 합니다체)": re.compile(
-        r"(?<!니)까\?"
+    # An exercise may ask in 합니다체 (…입니까?); prose does not ask in 한다체 (…할까?, …하는가?).
+    "a question in 한다체 (…할까?, …하는가?: state it, or ask in 합니다체)": re.compile(
+        r"(?<!니)까\?|가\?"
     ),
     "a sentence that opens with 이것은, 이것이 or 이는 (name what it refers to)": re.compile(
         r"(?:^|[.)] )(?:이것은|이것이|이는) ", re.MULTILINE
