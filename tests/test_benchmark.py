@@ -908,7 +908,7 @@ def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm(
     )
     assert "at N = 4096 F.rms_norm (the site's kernel" in said
     assert (
-        "N = 16384에서 F.rms_norm(2위와 라운드 범위가 겹칩니다. 이 사이트의 커널은 0.67배)"
+        "N = 16384에서 F.rms_norm(2위와 라운드 범위가 겹침, 이 사이트의 커널은 0.67배)"
         in (page.headline(results, page.WORDS["ko"])[9])
     )
     korean_host = page.headline(results, page.WORDS["ko"])[9]

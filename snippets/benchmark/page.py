@@ -281,7 +281,7 @@ WORDS = {
         "device": "장치",
         "driver": "드라이버",
         "commit": "커밋",
-        "no_version": "없음",
+        "no_version": "설치되지 않음",
         "host_mode": "호스트 시간",
         "rounds": "라운드 {count}번 측정(각 수치는 라운드별 측정값의 중앙값과 최저–최고 "
         "범위)",
@@ -299,10 +299,10 @@ WORDS = {
         "plot_families": {"norm": "RMSNorm 단독", "add": "잔차 덧셈 + RMSNorm"},
         "families": {
             "norm": "RMSNorm 단독(비교용 LayerNorm 포함)",
-            "add": "잔차 덧셈과 정규화(h = x + r, y = RMSNorm(h))",
+            "add": "잔차 덧셈과 정규화, h = x + r, y = RMSNorm(h)",
         },
         "groups": {
-            "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 곧 행 M개), 호출당 µs(괄호 안은 "
+            "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 즉 행 M개), 호출당 µs(괄호 안은 "
             "라운드별 범위)",
             "qk-norm": "QK-norm(각 토큰의 헤드마다 한 행)",
             "wide": "긴 행",
@@ -314,8 +314,8 @@ WORDS = {
             "wide": "긴 행",
         },
         "timings": {
-            "cuda-graph-replay": "CUDA 그래프(재생해 GPU 시간만 잼)",
-            "python-calls": "즉시 실행(매번 Python에서 띄워 호스트 시간까지 잼)",
+            "cuda-graph-replay": "CUDA 그래프(재생해 GPU 시간만 측정)",
+            "python-calls": "즉시 실행(매번 Python에서 띄워 호스트 시간까지 측정)",
             "cpu-stand-in-direct-calls": "CUDA 그래프 대용(CPU에는 CUDA 그래프가 "
             "없어 패스를 직접 호출)",
         },
@@ -349,7 +349,7 @@ WORDS = {
         "{end}",
         "headline_reference": "N = {n}에서 F.rms_norm({unsettled}이 사이트의 커널은 {x}배)"
         "{end}",
-        "headline_unsettled": "2위와 라운드 범위가 겹칩니다. ",
+        "headline_unsettled": "2위와 라운드 범위가 겹침, ",
         "headline_unsettled_alone": "(2위와 라운드 범위가 겹침)",
         "headline_join": ", ",
         "headline_ends": ("", "입니다"),
@@ -414,7 +414,7 @@ WORDS = {
         },
         "bare_case": "{us} µs, 커널만 띄우면 {bare} µs",
         "host_close": ". 다만 판정을 가른 차이({margin} µs)가 두 GPU의 호스트에서 커널만 "
-        "띄운 시간의 차이(10 µs 넘게)보다 작아 이 판정은 확정되지 않았습니다",
+        "띄운 시간의 차이(10 µs 초과)보다 작아 이 판정은 확정되지 않았습니다",
         "ceiling": "일반 행, QK-norm 행, 긴 행의 모든 dtype, 구현, 패스, 측정 방식에서 어떤 "
         "수치도 복사 대비 {limit}%를 넘지 않음",
         "figure_case": "{name}, {where}, {mode}, {timing}",
@@ -428,7 +428,7 @@ WORDS = {
             "not-run-or-failed": "실행하지 않았거나 실패한 측정",
         },
         "say": "수치에서 알 수 있는 점",
-        "say_line": "{mode}: {kernel} N별로 복사 속도의 {low}–{high}를 냈고, 가장 빠른 "
+        "say_line": "{mode}: {kernel} N에 따라 복사 속도의 {low}–{high}를 냈고, 가장 빠른 "
         "RMSNorm 구현은 {fastest}입니다",
         "kernels": {
             "norm": "이 사이트의 커널은",
@@ -438,7 +438,7 @@ WORDS = {
         "나눈 값은 N에 따라 {ratios}입니다",
         "ratio_of": "{name} {low}–{high}배",
         "at": "N = {sizes}에서 {name}",
-        "overlapping": "{n}(2위와 겹침)",
+        "overlapping": "{n}(2위와 라운드 범위가 겹침)",
         "at_join": ", ",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
         "bfloat16 텐서 x로 {calls}번 호출해 잰 시간의 중앙값",
@@ -512,7 +512,7 @@ WORDS = {
             },
             "groups": {
                 "rows": "일반 행(M = {m}, 토큰마다 한 행)",
-                "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 곧 행 M개), 호출당 µs(괄호 "
+                "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 즉 행 M개), 호출당 µs(괄호 "
                 "안은 라운드별 범위)",
             },
             "say_line": "{mode}: 단일 커널은 N에 따라 복사 속도의 {low}–{high}를 냈고, 가장 "
