@@ -549,10 +549,15 @@ def test_the_compiled_layer_paragraph_is_the_results():
 
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_the_results_pages_name_the_commits_and_versions_measured(language):
-    """benchmark_results.md names each GPU run's commit and the versions it ran with."""
+    """benchmark_results.md names each GPU run's commit, in that GPU's bullet, and the
+    versions it ran with."""
     shown = text("benchmark_results.md", language)
-    for results in (H100, H200):
-        assert f"`{results['git_commit'][:7]}`" in shown
+    for results, page_name in (
+        (H100, "benchmark_h100.md"),
+        (H200, "benchmark_h200.md"),
+    ):
+        bullet = shown[shown.index(f"]({page_name}):") :].split(" - [")[0]
+        assert f"`{results['git_commit'][:7]}`" in bullet, page_name
         for package in ("torch", "triton", "liger-kernel"):
             assert results[package] in shown
 
