@@ -127,11 +127,22 @@ def test_gemmas_gain_is_passed_as_one_plus_w_added_in_float32():
 
 
 @pytest.mark.parametrize("group", [None, 128])
-def test_the_largest_value_of_each_scale_saturates_to_448(group):
+def test_the_largest_value_of_each_scale_maps_to_448(group):
     x, r, w = rows(4, 512, torch.float32, outlier=1e4)
     q, _, _ = add_rms_norm_fp8(x, r, w, 1e-6, group)
     largest = q.float().reshape(4, -1, group or 512).abs().amax(-1)
     assert (largest == E4M3_MAX).all()  # each row's (each group's) largest maps to 448
+
+
+def test_the_kernel_clamps_to_448_before_it_converts():
+    """fp8.md: 'the kernel clamps to 448 before it converts'. Its own scale maps each
+    group's largest value to 448, so no input reaches past it: the clamp is read from the
+    source, the line before the store that converts."""
+    source = (ROOT / "snippets" / "fp8" / "add_rms_norm_fp8.py").read_text()
+    clamp = "q = tl.clamp(q, -E4M3_MAX, E4M3_MAX, propagate_nan=tl.PropagateNan.ALL)"
+    store = "tl.store(Q + row * N + cols, q.to(Q.dtype.element_ty), mask=mask)"
+    lines = [line.strip() for line in source.splitlines()]
+    assert lines[lines.index(clamp) + 1] == store
 
 
 @pytest.mark.parametrize("group", [None, 128])
