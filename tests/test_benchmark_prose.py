@@ -112,6 +112,7 @@ def test_the_gpus_forward_runs_at_the_copys_speed_as_the_pages_say():
     said = "(Liger-Kernel or `torch.compile` faster by median at each)"
     assert said in text("benchmark_results.md")
     assert min(of_copy(H100, KERNEL, "qk-norm", n, "forward") for n in HEADS) >= 96
+    assert "at 96 percent or more on QK-norm's short rows" in text("benchmark_h100.md")
     assert of_copy(H100, KERNEL, "rows", 1024, "forward") < 95
     dtypes = (BF16, FP16, FP32)
     forward = {
@@ -120,6 +121,11 @@ def test_the_gpus_forward_runs_at_the_copys_speed_as_the_pages_say():
         for n in ROWS
     }
     assert min(forward.values()) >= 93
+    assert "runs at 93 percent of the copy of equal bytes or more" in text(
+        "benchmark_h200.md"
+    )
+    said = "at 93 percent of the copy or more in every dtype measured"
+    assert said in text("benchmark_results.md")
     assert [shape for shape, value in forward.items() if value < 95] == [(BF16, 2048)]
 
 
@@ -139,6 +145,10 @@ def test_the_gpu_pages_forward_notes_for_inference_are_the_results():
                 eager = ranked(results, "decode", m, "forward", "eager", dtype=dtype)
                 assert graph[0] in at_decode and eager[0] == F
     assert "($N = 1024$ to 16384) Liger-Kernel or" in text("benchmark_h100.md")
+    said = (
+        "at decode `torch.compile` is the fastest under a CUDA graph, and `F.rms_norm`"
+    )
+    assert said + " launched from Python" in text("benchmark_h100.md")
     assert "faster by median there at every $N$ and dtype" in text("benchmark_h200.md")
 
 
@@ -150,6 +160,8 @@ def test_the_forward_and_backward_claims_are_the_results():
     float16, and is near the copy's speed in float32 from N = 2048."""
     fastest = [ranked(H100, "rows", n, "forward+backward")[0] for n in ROWS]
     assert fastest == [COMPILE, KERNEL, KERNEL, KERNEL, LIGER]
+    said = "(`torch.compile` is faster at 1024, Liger-Kernel at 16384)"
+    assert said in text("benchmark_h100.md")
     # benchmark_h100.md: 'at 76 to 92 percent of the copy (the backward alone at 70 to 88)'.
     for mode, span in (("forward+backward", (76, 92)), ("backward", (70, 88))):
         shares = [of_copy(H100, KERNEL, "rows", n, mode) for n in ROWS]
@@ -186,6 +198,14 @@ def test_the_forward_and_backward_claims_are_the_results():
         for dtype in (BF16, FP16, FP32)
     }
     assert reaching == {FP32: ROWS, BF16: [4096, 8192], FP16: [4096]}
+    said = (
+        "at 85 percent or more in float32 at every $N$, but in bfloat16 only at"
+        " $N = 4096$ and 8192 and in float16 only at 4096"
+    )
+    assert said in text("benchmark_results.md")
+    assert "85 percent of the copy or more in float32 at every" in text(
+        "benchmark_h200.md"
+    )
     float32 = [
         of_copy(H200, KERNEL, "rows", n, "forward+backward", dtype=FP32)
         for n in ROWS[1:]
@@ -205,8 +225,14 @@ def test_launched_from_python_the_kernel_is_slower_on_short_rows_as_home_says():
                 n for n in ROWS if slower(results, KERNEL, F, "rows", n, mode, "eager")
             ]
             assert behind == [1024, 2048, 4096], (results["device"], mode)
+    assert "it is slower on the rows of 4096 or fewer" in text("index.md")
+    assert "slower than `F.rms_norm` at $N = 1024$ to 4096" in text("benchmark_h100.md")
     eager = [ranked(H100, "rows", n, "forward+backward", "eager")[0] for n in ROWS]
     assert [n for n, name in zip(ROWS, eager) if name == KERNEL] == [8192]
+    said = (
+        "the fastest by median only at 8192 (its rounds overlap Liger-Kernel's there)"
+    )
+    assert said in text("benchmark_h100.md")
     assert overlap(
         entry(H100, KERNEL, "rows", 8192, "forward+backward", "eager"),
         entry(H100, LIGER, "rows", 8192, "forward+backward", "eager"),
@@ -232,6 +258,7 @@ def test_launched_from_python_the_kernel_is_slower_on_short_rows_as_home_says():
         FP32: [1024, 2048],
     }
     assert overlapping == [(FP16, 4096)]
+    assert "(in float16 at 4096 their rounds overlap)" in text("benchmark_h200.md")
 
 
 def test_the_host_time_and_target_counts_are_the_results():
@@ -255,6 +282,14 @@ def test_the_host_time_and_target_counts_are_the_results():
             line for line in page.targets(results, "en") if line.startswith("- ")
         ]
         assert sum("**met**" in line for line in verdicts) == 3, results["device"]
+    assert "**Targets**: three are met" in text("benchmark_h100.md")
+    assert "**Targets**: three are met" in text("benchmark_h200.md")
+    assert "three targets met (one not settled)" in text("benchmark_results.md")
+    said = "the kernel costs the host over three times what `F.rms_norm`"
+    assert said in text("benchmark_h100.md")
+    said = "the kernel costs the host more than twice what `F.rms_norm` does"
+    assert said in text("benchmark_h200.md")
+    assert "more than three times in forward plus backward" in text("benchmark_h200.md")
 
 
 def test_the_copy_notes_are_the_results():
@@ -364,6 +399,10 @@ def test_the_kernel_pages_notes_are_the_results():
                 ]
                 behind = [o.index(COMPILE) < o.index(KERNEL) for o in order]
                 assert behind == [False, True, True], mode
+    said = (
+        "keeps up with the copy on the H100 and reaches nine tenths of it on the H200"
+    )
+    assert said in text("kernel.md")
     for results in (H100, H200):
         speed = {
             name: [entry(results, name, "rows", n, "backward")["gbps"] for n in ROWS]
@@ -542,6 +581,9 @@ def test_the_compiled_layer_paragraph_is_the_results():
         if torch_layer["ms_min"] <= t <= torch_layer["ms_max"]
     ]
     assert len(inside) == 1
+    assert "one of three rounds within `F.rms_norm`'s range" in text(
+        "benchmark_results.md"
+    )
     for name in ("benchmark_results.md", "kernel_in_practice.md", "index.md"):
         assert "saves nothing measurable" in text(name)
         assert "측정 오차를 넘을 만큼 시간이 줄지 않습니다" in text(name, "ko")
@@ -589,6 +631,12 @@ def test_rmsnorm_against_layernorm_is_the_results():
     assert 0.77 < min(backward) < 0.83 and 1.05 < max(backward) < 1.12
     assert 0.77 < min(both) < 0.83 and 0.95 < max(both) < 1.05
     assert best[F] < 2 / 3 and 0.81 < best[COMPILE] < 0.86
+    said = (
+        "at best less than two thirds of it with PyTorch's kernels and about five sixths"
+        " compiled; the backward took about four fifths of LayerNorm's time to about a"
+        " tenth more, forward plus backward about four fifths to about as long"
+    )
+    assert said in text("benchmark_results.md")
 
 
 def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
@@ -601,6 +649,7 @@ def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
     bare = [r["host_us"]["bare launch (Triton)"] for r in (H100, H200)]
     for mode in ("forward", "backward"):
         assert abs(bare[0][mode] - bare[1][mode]) > 10
+    assert "gave bare launches more than 10 µs apart" in text("benchmark.md")
     # 'on the H100 it took longer than that sum for every implementation, up to about
     # three times as long, and on the H200 for all but two'.
     for results, shorter in ((H100, 0), (H200, 2)):
@@ -612,6 +661,8 @@ def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
         assert sum(ratio <= 1 for ratio in ratios) == shorter
         if results is H100:
             assert 2.9 < max(ratios) < 3.3
+    said = "up to about three times as long, and on the H200 for all but two"
+    assert said in text("benchmark.md")
     # Two norms on 8192 rows each: as many rows as one norm on the rows group's 16384.
     norms = entry(H200, F, "rows", 4096, "forward+backward")["ms"]
     layer = next(
