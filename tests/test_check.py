@@ -2837,7 +2837,8 @@ def test_a_share_of_outputs_is_never_shown_as_none_or_all_when_it_is_neither(
 
 def test_every_link_the_checker_prints_is_a_heading_of_its_page():
     """Each verdict's `see`, as the checker's code writes it: a page of the site and one of
-    its headings (English anchors are Python-Markdown's slugs of the headings)."""
+    its headings (English anchors are Python-Markdown's slugs of the headings) or of its
+    `id="..."` anchors (the checks table's rows)."""
     checker = ROOT / "snippets" / "check"
     source = "\n".join(path.read_text() for path in checker.glob("*.py"))
     # Whole links in quotes, and the anchors an f-string picks between ('a' if .. else 'b').
