@@ -607,12 +607,12 @@ def test_the_results_pages_name_the_commits_and_versions_measured(language):
     """benchmark_results.md names each GPU run's commit, in that GPU's bullet, and the
     versions it ran with."""
     shown = text("benchmark_results.md", language)
+    raw = read(DOCS / language / "benchmark_results.md")
     for results, page_name in (
         (H100, "benchmark_h100.md"),
         (H200, "benchmark_h200.md"),
     ):
         # The GPU's bullet: to the next bullet or to the paragraph's end.
-        raw = read(DOCS / language / "benchmark_results.md")
         bullet = raw[raw.index(f"]({page_name}):") :].split("\n\n")[0].split("\n- ")[0]
         assert f"`{results['git_commit'][:7]}`" in bullet, page_name
         for package in ("torch", "triton", "liger-kernel"):
