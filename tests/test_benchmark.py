@@ -674,7 +674,7 @@ BARE_BOTH = "Host time, forward+backward, at most the bare launches"
 FUSED_FORWARD = "the fused add and norm, forward: at least 1.2×"
 FUSED_BACKWARD = "the fused add and norm, backward: at least 1.4×"
 FUSED_PEER = "as fast as Liger-Kernel's in every pass at every N"
-CEILING = "No figure above 101% of its copy"
+CEILING = "no figure above 101% of its copy"
 TITLES = [ROWS_FORWARD, ROWS_BOTH, WIDE_FORWARD, WIDE_BOTH, QK_FORWARD, DECODE, EAGER]
 TITLES += [HOST_FORWARD, BARE_FORWARD, HOST_BOTH, BARE_BOTH, FUSED_FORWARD]
 TITLES += [FUSED_BACKWARD, FUSED_PEER, CEILING]
@@ -1059,8 +1059,8 @@ def test_the_lowest_figure_is_the_one_shown_and_the_fastest_is_named():
     words = page.WORDS["en"]
     said = page.sayings(results, words, "torch.bfloat16", "graph")
     assert (
-        "- forward: the site's kernel 96.5%–99.0% of copy over N; fastest RMSNorm:"
-        " torch F.rms_norm at N = 1024; Triton (this site) at N = 2048, 4096."
+        "- forward: the site's kernel at 96.5%–99.0% of the copy across N; fastest"
+        " RMSNorm: torch F.rms_norm at N = 1024; Triton (this site) at N = 2048, 4096."
     ) in said
     # Where the fastest one's slowest round is slower than the runner-up's fastest, it
     # says so: the ranking there is of medians.
@@ -1068,7 +1068,7 @@ def test_the_lowest_figure_is_the_one_shown_and_the_fastest_is_named():
         if entry["n"] == 4096 and entry["mode"] == "forward":
             entry["ms_min"], entry["ms_max"] = 0.5 * entry["ms"], 1.5 * entry["ms"]
     said = page.sayings(results, words, "torch.bfloat16", "graph")
-    assert "at N = 2048, 4096 (rounds overlapping the next's)." in "\n".join(said)
+    assert "at N = 2048, 4096 (rounds overlapping the runner-up's)." in "\n".join(said)
 
 
 def test_a_failed_kernel_misses_its_targets(smoke_results):
@@ -1141,7 +1141,7 @@ def test_percentages_of_peak_are_shown_where_the_peak_is_known(smoke_results):
         "Each percentage of peak is of 3,350 GB/s (Made-up GPU datasheet: 3.35 TB/s)."
         in section
     )
-    assert "GB/s (% of copy; its range over the rounds; % of peak)." in section
+    assert "GB/s (% of copy, lowest–highest round; % of datasheet peak)." in section
     entry = next(r for r in results["runs"] if r["group"] == "wide" and "gbps" in r)
     low, high = entry["copy_percent_min"], entry["copy_percent_max"]
     percents = f"{entry['copy_percent']:.1f}%, {low:.1f}–{high:.1f}"

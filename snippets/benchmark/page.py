@@ -95,8 +95,8 @@ WORDS = {
             "the pass called directly)",
         },
         "short": {"graph": "graph", "eager": "eager"},
-        "unit": "GB/s (% of copy; its range over the rounds)",
-        "unit_peak": "GB/s (% of copy; its range over the rounds; % of peak)",
+        "unit": "GB/s (% of copy, lowest–highest round)",
+        "unit_peak": "GB/s (% of copy, lowest–highest round; % of datasheet peak)",
         "headline": "{device}, PyTorch {torch}: forward+backward, bfloat16, M = {m}, µs per "
         "call (in parentheses, the speed against F.rms_norm's: above 1× is faster)",
         "headline_timing": "timing",
@@ -178,10 +178,10 @@ WORDS = {
             "forward+backward": "the bare launches of the forward and backward kernels",
         },
         "bare_case": "{us} µs, bare {bare} µs",
-        "host_close": "; decided by {margin} µs, less than the two GPUs' hosts differ by "
-        "(over 10 µs): not settled",
-        "ceiling": "No figure above {limit}% of its copy (rows, QK-norm rows, wide rows: "
-        "every dtype, implementation, pass and timing)",
+        "host_close": "; decided by {margin} µs, less than the two GPUs' hosts' bare "
+        "launches differ by (over 10 µs), so not settled",
+        "ceiling": "The yardstick, not the kernel: no figure above {limit}% of its copy "
+        "(rows, QK-norm rows, wide rows: every dtype, implementation, pass and timing)",
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "{count} more",
         # The headings of a GPU's page, by their anchors (the same in both languages).
@@ -194,17 +194,18 @@ WORDS = {
             "not-run-or-failed": "Not run or failed",
         },
         "say": "What the figures say",
-        "say_line": "{mode}: {kernel} {low}–{high} of copy over N; fastest RMSNorm: "
-        "{fastest}",
+        "say_line": "{mode}: {kernel} at {low}–{high} of the copy across N; fastest "
+        "RMSNorm: {fastest}",
         "kernels": {"norm": "the site's kernel", "add": "the site's fused kernel"},
-        "vs_layer_norm": "{mode}: against LayerNorm run the same way, the time over "
-        "LayerNorm's over N: {ratios}",
+        "vs_layer_norm": "{mode}: RMSNorm's time over LayerNorm's, each run the same way, "
+        "across N (below 1×: RMSNorm is faster): {ratios}",
         "ratio_of": "{name} {low}×–{high}×",
         "at": "{name} at N = {sizes}",
-        "overlapping": "{n} (rounds overlapping the next's)",
+        "overlapping": "{n} (rounds overlapping the runner-up's)",
         "at_join": "; ",
         "host_title": "Host time per call (µs): {calls} calls on x of {shape} "
-        "bfloat16, the GPU otherwise idle; the median",
+        "bfloat16 made back to back, the GPU otherwise idle; the median (a burst "
+        "overstates one call: compare implementations, not calls)",
         "times_ref": "× F.rms_norm",
         "cpu_unit": "ms (range). ÷ LayerNorm: the time over LayerNorm's in the same "
         "round (compiled over LayerNorm compiled)",
@@ -265,11 +266,11 @@ WORDS = {
                 "decode": "Decode (M rows: a token for each of M sequences), µs per call "
                 "(its range over the rounds)",
             },
-            "say_line": "{mode}: the one kernel {low}–{high} of copy over N; fastest: "
-            "{fastest}",
-            "versus_line": "{mode}: the fastest other way's time over the one kernel's, "
-            "{low}× to {high}× over N (above 1×: the one kernel is faster)",
-            "bytes": "GB/s counts, for every implementation, the one kernel's fewest "
+            "say_line": "{mode}: the fused kernel at {low}–{high} of the copy across N; "
+            "fastest: {fastest}",
+            "versus_line": "{mode}: the fastest other way's time over the fused kernel's, "
+            "{low}× to {high}× across N (above 1×: the fused kernel is faster)",
+            "bytes": "GB/s counts, for every implementation, the fused kernel's fewest "
             "bytes: x and r read, h, the FP8 values and the scales written. The unfused "
             "ways move more than that, which is what fusing saves.",
             "summary": "**{device}**, bfloat16 rows (M = {m} tokens), {timing}:",
@@ -415,7 +416,7 @@ WORDS = {
         "bare_case": "{us} µs, 커널만 띄우면 {bare} µs",
         "host_close": ". 다만 판정을 가른 차이({margin} µs)가 두 GPU의 호스트에서 커널만 "
         "띄운 시간의 차이(10 µs 초과)보다 작아 이 판정은 확정되지 않았습니다",
-        "ceiling": "일반 행, QK-norm 행, 긴 행의 모든 dtype, 구현, 패스, 측정 방식에서 어떤 "
+        "ceiling": "커널이 아니라 기준을 점검하는 목표: 일반 행, QK-norm 행, 긴 행의 모든 dtype, 구현, 패스, 측정 방식에서 어떤 "
         "수치도 복사 대비 {limit}%를 넘지 않음",
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "외 {count}개",
@@ -441,7 +442,8 @@ WORDS = {
         "overlapping": "{n}(2위와 라운드 범위가 겹침)",
         "at_join": ", ",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
-        "bfloat16 텐서 x로 {calls}번 호출해 잰 시간의 중앙값",
+        "bfloat16 텐서 x로 {calls}번 연달아 호출해 잰 시간의 중앙값(연달아 호출하면 호출 한 "
+        "번의 비용이 부풀려지므로, 호출 한 번이 아니라 구현끼리 비교하는 값입니다)",
         "times_ref": "F.rms_norm 대비 배수",
         "cpu_unit": "단위는 ms, 괄호 안은 범위입니다. ÷ LayerNorm 열은 시간을 같은 "
         "라운드의 LayerNorm 시간으로 나눈 값입니다(컴파일한 구현은 컴파일한 LayerNorm "
