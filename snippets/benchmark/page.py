@@ -124,7 +124,8 @@ WORDS = {
         "headline_ends": ("", ""),  # of a saying inside a sentence, of its last
         "plot_y": "% of copy bandwidth",
         "plot_x": "N (row length, log scale)",
-        "alt": "Percent of the copy's bandwidth against N, {dtype}, {timing}, {family}: "
+        "alt": "Percent of the copy's bandwidth against N on the {device}, {dtype}, {timing}, "
+        "{family}: "
         "forward, backward and forward+backward side by side, one line per "
         "implementation, the range of the rounds as error bars. {site} runs at {ranges}; "
         "the tables above give every line's figures.",
@@ -356,7 +357,8 @@ WORDS = {
         "headline_ends": ("", "입니다"),
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N(행 길이, 로그 스케일)",
-        "alt": "{dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 그린 "
+        "alt": "{device}의 {dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 "
+        "그린 "
         "그림입니다. 순전파, 역전파, 순전파+역전파를 나란히 그렸고, 구현마다 선이 "
         "하나이며, 오차 막대는 라운드별 범위입니다. {site}의 속도는 복사 대비 "
         "{ranges}이며, 각 선의 수치는 위의 표에 있습니다.",
@@ -1150,6 +1152,7 @@ def _timing_tab(stem, results, words, language, dtype, timing) -> list[str]:
             if (p := _copy_percents(results, mine, mode=mode, **where))
         ]
         alt = words["alt"].format(
+            device=results["device"],
             dtype=_short(dtype),
             timing=label,
             family=words["families"][family],
