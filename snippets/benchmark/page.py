@@ -1163,14 +1163,24 @@ def _timing_tab(stem, results, words, language, dtype, timing) -> list[str]:
         phone = _plot_name(stem, dtype, timing, family, language, phone=True)
         image = words["image"].format(alt=escape(alt), name=name, phone=phone)
         lines += [image, ""]
-        plotted = _runs(results, family, dtype=dtype, timing=timing, group="rows")
-        if any((_of_copy(r) or 0) > 100 for r in plotted):
-            lines += [words["above_copy"], ""]
     for group in results["grid"]["groups"]:
         if group != "rows" and _runs(results, dtype=dtype, timing=timing, group=group):
             for mode in MODES:
                 lines += _table(results, words, dtype, timing, mode, group)
-    return lines
+    return _once(lines, [words["above_copy"], ""])
+
+def _once(lines: list[str], note: list[str]) -> list[str]:
+    """The lines with the note (a run of lines) kept where it first comes, dropped after."""
+    kept, seen, i = [], False, 0
+    while i < len(lines):
+        if lines[i : i + len(note)] == note:
+            if not seen:
+                kept += note
+            seen, i = True, i + len(note)
+        else:
+            kept.append(lines[i])
+            i += 1
+    return kept
 
 def _host_table(results, words) -> list[str]:
     host = results["host_us"]
