@@ -253,6 +253,10 @@ WORDS = {
             "comma, the time of the layer with F.rms_norm over this one's: above 1× is "
             "faster. The layer is transformers' LlamaDecoderLayer ({hidden} hidden, "
             "{heads} heads, {kv} key-value heads, MLP {mlp}); only its two norms differ.",
+            "overlap_all": "In every cell the rounds overlap those of the layer with "
+            "F.rms_norm: no difference from it is settled.",
+            "overlap_some": "Cells whose rounds do not overlap those of the layer with "
+            "F.rms_norm: {cells}.",
         },
         # The FP8 section (fp8.py's results): these words replace the ones above there.
         "fp8": {
@@ -507,6 +511,9 @@ WORDS = {
             "크기](glossary.md#hidden-size) {hidden}, 헤드 {heads}개, 키/값 헤드 {kv}개, MLP 중간 "
             "차원 {mlp})이며, 두 정규화 층만 "
             "다릅니다.",
+            "overlap_all": "모든 칸에서 라운드 범위가 F.rms_norm을 쓴 층의 라운드 범위와 겹치므로, "
+            "F.rms_norm과의 차이는 어느 칸에서도 확정되지 않습니다.",
+            "overlap_some": "라운드 범위가 F.rms_norm을 쓴 층과 겹치지 않는 칸: {cells}.",
         },
         "fp8": {
             "title": "잔차 덧셈, RMSNorm, FP8 양자화, bfloat16, 순전파(추론)",
@@ -1696,9 +1703,10 @@ def model_section(stem, results, language: str) -> list[str]:
     ]
     lines += [f"| {model['name']} | " + " | ".join(header) + " |"]
     lines += ["|" + " --- |" * (1 + len(columns))]
+    apart = []  # cells whose rounds and F.rms_norm's layer's do not overlap
     for name in dict.fromkeys(r["implementation"] for r in results["runs"]):
         cells = []
-        for mode, timing in columns:
+        for (mode, timing), column in zip(columns, header):
             where = {"mode": mode, "timing": timing}
             (run,) = _runs(results, implementation=name, **where)
             reference = _figure(results, implementation=MODEL_REFERENCE, **where)
@@ -1708,6 +1716,8 @@ def model_section(stem, results, language: str) -> list[str]:
             cell = f"{run['ms']:.3f} ({run['ms_min']:.3f}–{run['ms_max']:.3f})"
             if reference and name != MODEL_REFERENCE:
                 cell += f", {reference['ms'] / run['ms']:.3f}×"
+                if not _overlap(run, reference):
+                    apart.append(f"{_name(name, words)}, {column}")
             cells.append(cell)
         lines.append(f"| {_name(name, words)} | " + " | ".join(cells) + " |")
     note = model["note"].format(
@@ -1716,7 +1726,10 @@ def model_section(stem, results, language: str) -> list[str]:
         kv=layer["num_key_value_heads"],
         mlp=layer["intermediate_size"],
     )
-    lines += ["", note, ""] + _notes(results, words)
+    overlap = model["overlap_all"]
+    if apart:
+        overlap = model["overlap_some"].format(cells="; ".join(apart))
+    lines += ["", note, "", overlap, ""] + _notes(results, words)
     return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
 
 # The benchmarks with a section of their own: where their files go, and what writes each.
