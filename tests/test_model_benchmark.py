@@ -171,19 +171,22 @@ def test_the_table_says_where_the_rounds_overlap_f_rms_norms(smoke):
     """Every cell overlapping F.rms_norm's layer's rounds: said once for all. One cell set
     apart: named."""
     together = copy.deepcopy(smoke)
-    for run in together["runs"]:
-        run["ms_min"], run["ms_max"] = 0.0, 1e9  # every range overlaps every other
+    for figure in together["runs"]:
+        figure["ms_min"], figure["ms_max"] = (
+            0.0,
+            1e9,
+        )  # every range overlaps every other
     for language in LANGUAGES:
         words = page.WORDS[language]["model"]
         assert words["overlap_all"] in page.model_section("x", together, language)
     apart = copy.deepcopy(together)
-    (run,) = [
+    (figure,) = [
         r
         for r in apart["runs"]
         if (r["implementation"], r["mode"], r["timing"])
         == ("LlamaRMSNorm (transformers)", "forward", "eager")
     ]
-    run["ms_min"] = run["ms_max"] = 2e9  # above F.rms_norm's layer's range
+    figure["ms_min"] = figure["ms_max"] = 2e9  # above F.rms_norm's layer's range
     lines = page.model_section("x", apart, "en")
     name = page._name("LlamaRMSNorm (transformers)", page.WORDS["en"])
     said = page.WORDS["en"]["model"]["overlap_some"].format(
