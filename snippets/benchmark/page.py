@@ -1489,11 +1489,15 @@ def plot(results, dtype, timing, family, language, phone=False) -> Figure:
                 [h - m for m, h in zip(mid, high)],
             ]
             color, marker = STYLES.get(name, (None, "o"))
-            # The site's kernels drawn last: at a copy's speed they lie on their peers.
+            # The site's kernels drawn last but hollow: at a copy's speed they lie on
+            # their peers, which show through. The add apart stays filled, beneath.
+            hollow = name in (KERNEL, FUSED)
             ax.errorbar(
                 n, mid, yerr=bars, marker=marker, capsize=3, label=_name(name, words),
                 color=color, linestyle="--" if name in DASHED else "-",
-                zorder=3 if "(this site)" in name else 2,
+                markerfacecolor="none" if hollow else None,
+                markeredgewidth=1.5 if hollow else None,
+                zorder=3 if hollow else 2,
             )  # fmt: skip
         ax.set(xscale="log", xlabel=words["plot_x"], title=words["modes"][mode])
         ax.set_xticks(sizes, [str(n) for n in sizes])
