@@ -182,7 +182,7 @@ WORDS = {
             "(a) LlamaRMSNorm",
             "(b) F.rms_norm, Transformer Engine",
             "(c) GemmaRMSNorm",
-            "(d) 1 + w in bfloat16 (mlx-lm)",
+            "(d) 1 + w in bfloat16 (mlx-lm's gain)",
             "(e) zero_centered_gamma",
             "(f) ε outside the root",
             "(g1) add and norm, float32 sum",
@@ -209,6 +209,7 @@ WORDS = {
         "peri": ("pre-norm's identity", "path, F's output", "normalized too"),
         "ngpt": ("h stays on the", "unit sphere"),
         "l2": "L2 norm",
+        "norm": "Norm",
         "dyt": ("DyT is elementwise:", "no sum over", "the features"),
     },
     "ko": {
@@ -257,7 +258,7 @@ WORDS = {
             "(a) LlamaRMSNorm",
             "(b) F.rms_norm, Transformer Engine",
             "(c) GemmaRMSNorm",
-            "(d) bfloat16으로 만든 1 + w(mlx-lm)",
+            "(d) bfloat16으로 만든 1 + w(mlx-lm의 게인)",
             "(e) zero_centered_gamma",
             "(f) 제곱근 밖의 ε",
             "(g1) 덧셈과 정규화, float32 합",
@@ -284,6 +285,7 @@ WORDS = {
         "peri": ("항등 경로는", "pre-norm처럼 두고", "F의 출력도 정규화"),
         "ngpt": ("h는 늘 단위 구", "위에 머묾"),
         "l2": "L2 정규화",
+        "norm": "정규화",
         "dyt": ("DyT는 원소별 연산:", "특성에 걸친", "합 없음"),
     },
 }
@@ -313,7 +315,7 @@ def placement(language: str) -> tuple[Drawing, str]:
     d.box(650, 232, 170, 56, words["sublayer"])
     d.line((650, 204), (650, 190), (535, 190))
     d.line((520, 179), (520, 132))
-    d.box(520, 112, 150, 36, "Norm", fill=NORM)
+    d.box(520, 112, 150, 36, words["norm"], fill=NORM)
     d.line((520, 94), (520, 60))
     d.text(520, 418, words["input"])
     d.text(520, 48, words["output"])
@@ -502,7 +504,7 @@ def beyond(language: str, layout: str = "page") -> tuple[Drawing, str]:
         d.line((60, 286), (60, 201))
         d.plus(60, 190)
         d.line((60, 179), (60, 132))
-        d.box(60, 112, 80, 36, "Norm", fill=NORM)
+        d.box(60, 112, 80, 36, words["norm"], fill=NORM)
         d.line((60, 94), (60, 60))
         d.line((60, 350), (170, 350), (170, 292))
         d.box(170, 262, 150, 56, words["f_beta"])
@@ -512,11 +514,11 @@ def beyond(language: str, layout: str = "page") -> tuple[Drawing, str]:
         d.line((310, 400), (310, 60), color=PATH, width=3.5)
         d.plus(310, 120)
         d.line((310, 380), (420, 380), (420, 362))
-        d.box(420, 344, 150, 36, "Norm", fill=NORM)
+        d.box(420, 344, 150, 36, words["norm"], fill=NORM)
         d.line((420, 326), (420, 300))
         d.box(420, 272, 150, 56, "F")
         d.line((420, 244), (420, 218))
-        d.box(420, 200, 150, 36, "Norm", fill=NORM)
+        d.box(420, 200, 150, 36, words["norm"], fill=NORM)
         d.line((420, 182), (420, 120), (325, 120))
         d.note(330, 66, *words["peri"], color=PATH)
     with ngpt:  # h <- Norm(h + α (Norm(F(h)) - h)), Norm the L2 norm
