@@ -61,7 +61,7 @@ colors = dict(zip(PLACEMENTS, ["tab:red", "tab:green", "tab:blue"]))
 fig, axes = plt.subplots(
     1,
     len(LEARNING_RATES),
-    figsize=(10, 3.6),
+    figsize=(8, 3.4),  # about the page's width: its text not shrunk
     sharey=True,
     squeeze=False,
     layout="constrained",
@@ -75,6 +75,6 @@ for ax, lr in zip(axes[0], LEARNING_RATES):
     ax.axhline(bigram, color="gray", linestyle="--", label=TEXT["bigram"])
     ax.set(title=TEXT["title"].format(layers=LAYERS, lr=lr), xlabel=TEXT["step"])
 axes[0, 0].set_ylabel(TEXT["loss"])
-axes[0, -1].legend(fontsize="small")
+axes[0, -1].legend()
 plt.show()
 # --8<-- [end:curves]

@@ -84,12 +84,16 @@ from matplotlib.ticker import MaxNLocator
 TEXT = {
     "en": {
         "input": "{name} input",
+        "value": "input value",
         "output": "output value",
+        "count": "count",
         "RMSNorm, no upcast": "RMSNorm, no upcast",
     },
     "ko": {
         "input": "{name} 입력",
+        "value": "입력값",
         "output": "출력값",
+        "count": "개수",
         "RMSNorm, no upcast": "RMSNorm, 업캐스트 없음",
     },
 }[LANGUAGE]
@@ -108,12 +112,14 @@ fig, axes = plt.subplots(2, 4, figsize=(9, 5), layout="constrained")
 for column, (name, x) in enumerate(inputs.items()):
     top, bottom = axes[0, column], axes[1, column]
     top.hist(x.float().flatten(), bins=80, color="gray")
-    top.set_title(TEXT["input"].format(name=name))
+    top.set(title=TEXT["input"].format(name=name), xlabel=TEXT["value"])
     for norm, style in zip(NORMS, STYLES):
         y = outputs[name, norm].float().flatten()
         label = TEXT.get(norm, norm)  # the norms without a translation keep their name
         bottom.hist(y, bins=80, histtype="step", label=label, **style)
     bottom.set_xlabel(TEXT["output"])
+for row in axes:
+    row[0].set_ylabel(TEXT["count"])  # how many of the values fall in each bin
 for axis in axes.flat:  # few ticks, small values in powers of ten: no labels collide
     axis.xaxis.set_major_locator(MaxNLocator(4))
     axis.ticklabel_format(axis="x", style="sci", scilimits=(-2, 4))
