@@ -18,6 +18,11 @@ from mkdocs.plugins import event_priority
 _converter = LatexToMathML(fancy_error=False)
 
 _PERMALINK_TITLE = {"en": "Permanent link", "ko": "이 제목의 고정 링크"}
+# A root over one letter or number (ε, n, 48): Chromium draws its bar stubbed or not at
+# all, the radicand raised, unless the radicand is a digit tall. An empty space that tall
+# gives it that height and adds no text (to a copy, or to the search index).
+_ONE_TOKEN_ROOT = re.compile(r"<msqrt>(<(mi|mn)(?: [^>]*)?>[^<]*</\2>)</msqrt>")
+_DIGIT_TALL = '<mspace height="0.68em"/>'
 _INLINE = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.DOTALL)
 _BLOCK = re.compile(r'<div class="arithmatex">\\\[(.*?)\\\]</div>', re.DOTALL)
 
@@ -40,6 +45,7 @@ def _to_mathml(latex: str, *, block: bool, page) -> str:
         raise PluginError(
             f"{page.file.src_uri}: cannot render formula {source!r}: {error}"
         ) from None
+    mathml = _ONE_TOKEN_ROOT.sub(rf"<msqrt>{_DIGIT_TALL}\1</msqrt>", mathml)
     # A browser does not break a line inside a formula, so each one sits in a box that
     # scrolls sideways when it is wider than the screen, instead of widening the page.
     if block:
