@@ -161,7 +161,7 @@ def test_each_page_gives_search_results_and_link_previews_its_description(
     meta = soup.select('meta[name="description"]')
     assert [tag["content"] for tag in meta] == [described]
     # Open Graph (overrides/main.html), which chat apps and social sites read.
-    site = mkdocs_config()["site_name"]
+    site = (mkdocs_config() | i18n_language(language))["site_name"]
     tags = soup.select('meta[property^="og:"]')
     graph = {tag["property"]: tag["content"] for tag in tags}
     assert len(graph) == len(tags), "an Open Graph property given twice"
