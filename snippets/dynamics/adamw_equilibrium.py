@@ -78,7 +78,7 @@ for name, norms in [
 
 # Where decay balances the steps, if successive gradients are uncorrelated.
 predictions = {}
-for beta1, label in [(0.9, "√(2ηλ (1 - β₁) / (1 + β₁))"), (0.0, "√(2ηλ)")]:
+for beta1, label in [(0.9, "√(2ηλ (1 − β₁) / (1 + β₁))"), (0.0, "√(2ηλ)")]:
     predicted = math.sqrt(2 * lr * decay * (1 - beta1) / (1 + beta1))
     predictions[label] = predicted
     print(f"beta1 = {beta1}: predicted angle/step {predicted:.4f}")

@@ -29,5 +29,5 @@ print(f"weight decay, mean angle/step over the last 200 steps: {mean_angle:.4f}"
 print(f"arccos(1 - lr * decay) = {math.acos(1 - lr * decay):.4f}")
 #> arccos(1 - lr * decay) = 0.1000
 
-predicted = {"arccos(1 - ηλ)": math.acos(1 - lr * decay)}
+predicted = {"arccos(1 − ηλ)": math.acos(1 - lr * decay)}
 save_svgs(plot_runs(runs, predicted), "dynamics_norm_growth")

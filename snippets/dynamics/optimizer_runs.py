@@ -66,7 +66,7 @@ def plot_runs(runs, predictions):
         for (name, angle), style in zip(predictions.items(), ["--", ":"]):
             right.axhline(angle, color="black", linestyle=style, label=name)
         highest = max(max(norms) for norms, _ in runs.values())
-        left.set(title="|W|", ylim=(0, 1.35 * highest))  # room for the legend
+        left.set(title="‖W‖", ylim=(0, 1.35 * highest))  # room for the legend
         right.set(title=translate("angle moved per step"), yscale="log")
         right.set_ylabel(translate("radians (log scale)"))
         right.set_ylim(top=6 * max(predictions.values()))  # room for the legend
