@@ -1434,7 +1434,7 @@ def gpu_section(stem, results, language: str) -> list[str]:
     return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
 
 # A colour and a marker per role, the same in the norm's plots and the add's: the site's
-# kernels red diamonds (dashed where the add is apart), PyTorch's norm green squares,
+# kernels red diamonds (the add apart: hexagons, dashed), PyTorch's norm green squares,
 # torch.compile purple triangles, Liger-Kernel grey pluses (matplotlib's C0-C9). The
 # markers tell apart what the dark scheme's inverted colours bring close (red and brown,
 # pink and purple); olive, inverted, would all but vanish.
