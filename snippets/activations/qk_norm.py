@@ -88,8 +88,10 @@ def draw(translate):
     right.set_ylabel(translate("nats"))
     for ax in (left, right):
         ax.set(xlabel=translate("step"))
-    # One legend beside both panels: inside, it hid the climb of the uncapped logits.
-    fig.legend(*left.get_legend_handles_labels(), loc="outside right upper")
+    # One legend under both panels (inside, it hid the climb of the uncapped logits; beside
+    # them, the longer Korean labels narrowed the Korean panels).
+    handles, labels = left.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=3)
     return fig
 
 save_svgs(draw, "activations_qk_norm")
