@@ -104,6 +104,8 @@ def test_formulas_are_rendered_to_mathml(built_site, language, page):
         if [child.name for child in root.find_all(recursive=False)] in (["mi"], ["mn"])
     ]
     assert not lone, f"a root over one token, drawn without its bar: {lone[:3]}"
+    for space in content.select("msqrt > mspace:first-child"):
+        assert space["height"] == "0.68em", str(space.parent)  # a digit's height
     # The page's text outside formulas and code (read, not cut out: a copy costs more).
     text = "".join(strings_outside(content, {"math", "pre", "code"}))
     leftover = LATEX_LEFT.search(text)
@@ -422,8 +424,15 @@ def test_each_block_links_its_file_and_offers_the_script(built_site, language, p
             # Said above the copy button too.
             heading = block.select_one("span.filename").get_text()
             assert heading == f"{path} ({words['excerpt_mark']})", heading
+            # Its download is the whole file, without the site's section marks.
+            whole = (here / info.select_one("a[download]")["href"]).resolve()
+            assert "--8<--" not in whole.read_text(encoding="utf-8"), path
             continue
         needs = info.get_text()
+        if "triton" in dict(
+            standalone.requirements(code)
+        ):  # runs on a CPU, if told how
+            assert words["triton"] in needs, f"{path}: no word of TRITON_INTERPRET"
         for name, version in standalone.requirements(code):
             assert f"{name} {version}" in needs, f"{path}: {name} is not named"
         download = info.select_one("a[download]")

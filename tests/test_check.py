@@ -87,6 +87,27 @@ def test_gradcheck_refused_by_a_compiled_backward_is_reported_not_failed(monkeyp
     )
 
 
+def test_a_failing_gradcheck_fails_the_gradients_check(monkeypatch):
+    monkeypatch.setattr(torch.autograd, "gradcheck", lambda *args, **kwargs: False)
+    gradients = verdict(check(rms_norm), "gradients")
+    assert gradients.passed is False
+    assert "gradcheck in float64 fails" in gradients.detail
+
+
+def float32_out(x, weight, eps=1e-6):
+    """Computes in float32 and returns float32, whatever the input's dtype."""
+    x = x.float()
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight.float()
+
+
+def test_a_convention_told_fails_a_norm_that_returns_another_dtype():
+    rounding = verdict(check(float32_out, convention="float32"), "rounding")
+    assert rounding.passed is False, rounding.detail
+    assert "float32 out for bfloat16 in" in rounding.detail
+    # Not told a convention, the rounding is reported, not failed (the half check fails it).
+    assert verdict(check(float32_out), "rounding").passed is None
+
+
 def test_gradcheck_is_not_run_on_a_statistic_summed_in_float32():
     # The probe's rows have mean squares no float32 value equals: the sum shows.
     gradients = next(

@@ -433,6 +433,16 @@ def test_marking_adds_the_record_to_a_page_without_front_matter(tmp_path: Path):
     assert translations.problems(docs) == []
 
 
+def test_a_missing_twin_is_named_and_the_status_command_fails(tmp_path, monkeypatch):
+    docs, korean = a_page_pair(tmp_path, "# 페이지\n")
+    korean.unlink()
+    assert translations.problems(docs) == ["ko/page.md: missing (translate en/page.md)"]
+    monkeypatch.setattr(translations, "problems", lambda: ["ko/page.md: missing"])
+    assert translations.main(["status"]) == 1
+    monkeypatch.setattr(translations, "problems", list)
+    assert translations.main(["status"]) == 0
+
+
 def test_marking_replaces_a_record_that_is_not_a_hash(tmp_path: Path):
     record = f"---\n{translations.KEY}: TODO\n---\n\n# 페이지\n"
     docs, korean = a_page_pair(tmp_path, record)
