@@ -16,6 +16,7 @@ run in a Jupyter kernel, rendered by mkdocs-jupyter in both languages.
 - The Playground's Try this items: each knob change gives what its item says.
 """
 
+import json
 import re
 import runpy
 from pathlib import Path
@@ -71,6 +72,21 @@ def test_korean_notebook_has_the_same_code_cells(page: Path):
     # languages, the figures' cells twice.
     page_ko = notebooks.notebook(DOCS / "ko" / page)
     assert notebooks.cache_key(page_ko) == notebooks.cache_key(english)
+
+
+def test_an_upgrade_of_python_or_a_computing_package_runs_the_notebooks_again(
+    monkeypatch,
+):
+    nb = notebooks.notebook(DOCS / "en" / "notebooks" / "playground.md")
+    before = notebooks.cache_key(nb)
+    real = notebooks.importlib.metadata.version
+    monkeypatch.setattr(
+        notebooks.importlib.metadata, "version", lambda name: real(name) + ".post1"
+    )
+    assert notebooks.cache_key(nb) != before, "cached outputs of another torch served"
+    monkeypatch.undo()
+    monkeypatch.setattr(notebooks.sys, "version", "3.99.0")
+    assert notebooks.cache_key(nb) != before, "cached outputs of another Python served"
 
 
 def outputs_of(nb) -> list[tuple]:
@@ -168,6 +184,19 @@ def test_notebook_page_is_rendered_html(built_site: Path, language: str, page: P
     assert '"cell_type"' not in text and '"nbformat"' not in text, "raw notebook JSON"
     assert "MathJax" not in str(soup) and not soup.select("script[src='']")
     assert not article.select("style, script"), "inline CSS or JavaScript left"
+    # What the cells print stays out of the search index (its results show prose).
+    folder = "" if language == "en" else f"{language}/"
+    index = json.loads((built_site / folder / "search/search_index.json").read_text())
+    indexed = " ".join(entry["text"] for entry in index["docs"])
+    printed = [
+        line.strip()
+        for cell in nb.cells
+        for output in cell.get("outputs", [])
+        if output.get("name") == "stdout"
+        for line in output["text"].splitlines()
+        if len(line.strip()) > 30  # a line of its own, not a word the prose may use
+    ]
+    assert printed and not [line for line in printed if line in indexed]
 
     download = article.select_one("a[download]")
     assert download["href"] == f"{page.stem}.ipynb"

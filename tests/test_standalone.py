@@ -279,6 +279,13 @@ def test_a_block_that_needs_the_site_package_fails(tmp_path: Path, run_alone):
     assert "No module named 'snippets'" in failure(result)
 
 
+def test_a_block_that_imports_the_site_scripts_fails(tmp_path: Path, run_alone):
+    # Installed editable here, `scripts` imports from any folder, but not on a reader's.
+    result = run_alone("import scripts\n", tmp_path)
+    assert result.returncode != 0
+    assert "the site's own package" in failure(result)
+
+
 def test_a_block_that_reads_a_repository_file_fails(tmp_path: Path, run_alone):
     reads = 'print(open("snippets/implementations/variants.py").read()[:3])\n#> """\n'
     result = run_alone(reads, tmp_path)
