@@ -478,10 +478,20 @@ def test_a_phone_gets_each_figure_with_its_panels_stacked(built_site, language):
             if "assets/plots/" not in image["src"] and name not in split:
                 assert image.find_parent("picture") is None
                 continue
-            source = image.find_parent("picture").source
+            picture = image.find_parent("picture")
+            source = picture.source
             assert source["media"] == phone_figures_hook.PHONE
             assert source["srcset"] == re.sub(
                 r"(\.ko)?\.svg$", r"-phone\g<0>", image["src"]
             )
+            # The width it was drawn at, in CSS pixels (a point is 4/3 of one), which the
+            # site's CSS shows it at, or at no less than 0.8 of it.
+            phone = DOCS / "assets" / image["src"].split("assets/", 1)[1]
+            phone = phone.with_name(Path(source["srcset"]).name)
+            points = re.search(
+                r'<svg[^>]*\swidth="([\d.]+)(pt|px)?"', phone.read_text()
+            )
+            pixels = float(points[1]) * (4 / 3 if points[2] == "pt" else 1)
+            assert picture["style"] == f"--drawn: {pixels:g}px", picture["style"]
             shown += 1
     assert shown >= 8 + len(split)
