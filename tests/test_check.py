@@ -2242,6 +2242,17 @@ def test_shapes_names_a_path_of_its_own_for_a_single_row():
     )
 
 
+def over_the_batch(x, weight, eps=1e-6):
+    # One statistic for every row of the batch: a row's output depends on the others.
+    return weight * x * torch.rsqrt(x.pow(2).mean() + eps)
+
+
+def test_shapes_says_when_a_row_changes_the_others():
+    verdict = one_check(over_the_batch, checks.check_shapes)
+    assert not verdict.passed
+    assert "scaling row 0 changes the other rows' outputs" in verdict.detail
+
+
 def test_a_norm_that_needs_a_gate_is_told_to_be_given_one():
     with pytest.raises(UsageError, match="it needs another input, as a gated norm"):
         check(Qwen3NextRMSNormGated)
