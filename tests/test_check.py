@@ -1815,6 +1815,9 @@ def test_exit_status_1_names_the_failing_check(tmp_path):
     )
     verdicts = json.loads(in_process(f"{tmp_path / 'mine.py'}:norm", "--json")[1])
     assert verdicts["passed"] is False
+    # What it found besides the verdicts: the target and its conventions (eps outside).
+    assert set(verdicts) >= {"target", "conventions", "verdicts", "passed", "refusals"}
+    assert verdicts["target"].endswith("mine.py:norm"), verdicts["target"]
     failed = [v["check"] for v in verdicts["verdicts"] if v["passed"] is False]
     # Also half and zero rows: eps = 1e-8 rounds to 0 in float16, and 0 / 0 is NaN.
     assert failed == ["eps", "half", "zero rows"]

@@ -138,6 +138,18 @@ def test_matches_torch_for_one_and_several_trailing_dims():
             ),
         ),
         (lambda: RMSNorm(True), ValueError, "normalized_shape must be"),
+        (lambda: RMSNorm(()), ValueError, "normalized_shape must be"),
+        (
+            lambda: RMSNorm(8, eps=True),
+            TypeError,
+            "eps must be a real number, got bool",
+        ),
+        # The last dimension matches, the one before it does not: never a silent mean.
+        (
+            lambda: RMSNorm((4, 8), elementwise_affine=False)(torch.randn(2, 3, 8)),
+            ValueError,
+            "x must end in the dimensions (4, 8), got a tensor of shape (2, 3, 8)",
+        ),
         # Stricter than torch's, as the page says: these torch takes.
         (
             lambda: RMSNorm(8, elementwise_affine=1),
