@@ -96,8 +96,7 @@ def test_a_failing_gradcheck_fails_the_gradients_check(monkeypatch):
 
 def float32_out(x, weight, eps=1e-6):
     """Computes in float32 and returns float32, whatever the input's dtype."""
-    x = x.float()
-    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight.float()
+    return in_float32(x, weight, eps)
 
 
 def test_a_convention_told_fails_a_norm_that_returns_another_dtype():
@@ -2243,11 +2242,6 @@ def test_shapes_names_a_path_of_its_own_for_a_single_row():
         "more than the last dim"
         in one_check(over_the_sequence, checks.check_shapes).detail
     )
-
-
-def over_the_batch(x, weight, eps=1e-6):
-    # One statistic for every row of the batch: a row's output depends on the others.
-    return weight * x * torch.rsqrt(x.pow(2).mean() + eps)
 
 
 def test_shapes_says_when_a_row_changes_the_others():
