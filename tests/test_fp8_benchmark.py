@@ -169,6 +169,10 @@ def test_the_tables_show_every_figure_in_both_languages(smoke, tmp_path):
             else:
                 low, high = entry["copy_percent_min"], entry["copy_percent_max"]
                 percents = f"{entry['copy_percent']:.1f}%, {low:.1f}–{high:.1f}"
+                if (
+                    entry["peak_percent"] is not None
+                ):  # a GPU the code knows the peak of
+                    percents += f"{words['join']}{entry['peak_percent']:.1f}%"
                 assert f"{entry['gbps']:,.0f} ({percents})" in table
         for mode in fp8.SCALINGS:
             where = {"mode": mode, "timing": "eager", "group": "rows"}
