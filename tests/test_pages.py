@@ -37,11 +37,11 @@ from scripts import standalone
 TITLE = re.compile(r'title="(?P<title>[^"]*)"')
 HEADING = re.compile(r"^#{2,6} (?P<text>.+?)[ \t]*$", re.MULTILINE)
 EXPLICIT_ID = re.compile(r"\{ *#(?P<id>[\w-]+) *\}$")
-# Version numbers are facts about tools, not results, and arXiv identifiers name papers:
-# neither is checked against the code.
+# Version numbers are facts about tools, not results, arXiv identifiers name papers and
+# commits in code spans name commits (`7e00239` is no 7e+239): none is checked against code.
 NOT_RESULTS = re.compile(
     r"\b(?:Python|PyTorch|torch|MkDocs|Triton)\s+\d+(?:\.\d+)+|\barXiv:\d{4}\.\d{4,5}"
-    r"|https://arxiv\.org/abs/\d{4}\.\d{4,5}"
+    r"|https://arxiv\.org/abs/\d{4}\.\d{4,5}|`(?=[0-9]*[a-f])[0-9a-f]{7,40}`"
 )
 # 1.3693, 0.75, 1e-6, 5.0e-07, 41.3%, -0.52: but not integers, and not 2.13.0 or
 # 127.0.0.1. A number may follow Hangul (Python's \w would take it for part of a word);
@@ -261,6 +261,10 @@ def test_numbers_keep_their_sign_and_count_and_may_follow_hangul():
         (0.5, False), (-0.25, False), (12.5, True), (0.75, False), (1.5, False),
         (12.5, True),
     ]  # fmt: skip
+    assert numbers("commit `7e00239`, 7e00239 and `1e-06`") == [
+        (7e239, False),
+        (1e-6, False),
+    ]
     assert differences("numbers", numbers("0.5 and 0.5"), numbers("0.5")) == [
         "numbers: the same ones, a different number of times"
     ]
