@@ -2531,9 +2531,11 @@ def test_a_fused_add_passes_and_says_which_sum_its_statistic_reads(target, reads
     assert report.conventions["fused"] == "residual add (h = x + residual)"
     assert reads in verdict(report, "add sum").detail
     assert {"add", "add sum", "add grads"} <= {v.check for v in report.verdicts}
-    # What the interpreter leaves out is said (the Triton kernel's case).
+    # What the interpreter leaves out is said (the Triton kernel's case), and is no refusal
+    # of the target's (--strict would fail it).
     emulated = "Triton's interpreter" in reads
     assert ("bfloat16 not run" in verdict(report, "add").detail) == emulated
+    assert not [r for r in verdict(report, "add").refused if "interpreter" in r]
 
 
 def add_in_place_inference(x, residual, weight, eps=1e-6):
@@ -2711,6 +2713,11 @@ class AddWithoutGain(torch.nn.Module):
         return rms_norm(h, h.shape[-1], None, self.eps), h
 
 
+def add_cutting_the_stream_from_the_graph(x, residual, weight, eps=1e-6):
+    h = x + residual
+    return rms_norm(h, h.shape[-1], weight, eps), h.detach()  # dh reaches nothing
+
+
 def add_returning_h_first(x, residual, weight, eps=1e-6):
     h = x + residual
     return h, rms_norm(h, h.shape[-1], weight, eps)
@@ -2731,6 +2738,7 @@ def add_returning_h_first(x, residual, weight, eps=1e-6):
         (add_forgetting_the_sum_beside_a_float32_weight, "add"),
         (add_keeping_the_stream_on_one_row, "add"),
         (add_dropping_dx_from_the_residual_in_bfloat16, "add grads"),
+        (add_cutting_the_stream_from_the_graph, "add grads"),
         (add_normalizing_x_in_float16, "add"),
         (add_normalizing_x_on_decode_steps, "add"),
         (AddNormalizingXWhenServing, "add"),

@@ -161,17 +161,19 @@ def check_add_sum(norm, found, device):
 def add_gradient_errors(norm, found, device, dy, dh):
     """Errors of the gradients of x, residual and the weight against float64 autograd,
     with dy and dh arriving at y and h, in their dtype (inf for one that does not reach
-    its input); None when no gradient flows."""
+    its input; an output cut from the graph, h.detach(), drops its part); None when no
+    gradient flows."""
     dtype = dy.dtype
     x = rows([0.1, 1.0, 10.0], device, dtype, seed=36).requires_grad_()
     residual = rows([1.0, 3.0, 8.0], device, dtype, seed=37).requires_grad_()
     w = weight(found, device, seed=38).to(dtype).requires_grad_()
     as_model = None if dtype == torch.float32 else dtype
     y, h = norm.added(x, residual, w, dtype=as_model)
-    if not (y.requires_grad and h.requires_grad):
+    reached = [(out, grad) for out, grad in ((y, dy), (h, dh)) if out.requires_grad]
+    if not reached:
         return None
     # Copies (strided as dy and dh are): a backward may write into them to save memory.
-    torch.autograd.backward((y, h), (dy.clone(), dh.clone()))
+    torch.autograd.backward(*zip(*((out, grad.clone()) for out, grad in reached)))
     ours = [x.detach().double(), residual.detach().double(), w.detach().double()]
     x64, r64, w64 = (t.requires_grad_() for t in ours)
     h64 = x64 + r64
