@@ -2718,6 +2718,27 @@ def add_cutting_the_stream_from_the_graph(x, residual, weight, eps=1e-6):
     return rms_norm(h, h.shape[-1], weight, eps), h.detach()  # dh reaches nothing
 
 
+def add_cutting_the_residual_from_the_graph(x, residual, weight, eps=1e-6):
+    h = x + residual.detach()  # the residual gets no gradient at all
+    return rms_norm(h, h.shape[-1], weight, eps), h
+
+
+def add_returning_a_float32_h_a_last_bit_off(x, residual, weight, eps=1e-6):
+    h = x + residual
+    off = (
+        torch.nextafter(h, torch.full_like(h, float("inf")))
+        if h.dtype == torch.float32
+        else h
+    )
+    return rms_norm(h, h.shape[-1], weight, eps), off  # within allclose's tolerance
+
+
+def add_off_by_five_ulps_in_bfloat16(x, residual, weight, eps=1e-6):
+    h = x + residual
+    y = rms_norm(h, h.shape[-1], weight, eps)
+    return (y * 1.04 if y.dtype == torch.bfloat16 else y), h  # 3 ulps is the bound
+
+
 def add_returning_h_first(x, residual, weight, eps=1e-6):
     h = x + residual
     return h, rms_norm(h, h.shape[-1], weight, eps)
@@ -2739,6 +2760,9 @@ def add_returning_h_first(x, residual, weight, eps=1e-6):
         (add_keeping_the_stream_on_one_row, "add"),
         (add_dropping_dx_from_the_residual_in_bfloat16, "add grads"),
         (add_cutting_the_stream_from_the_graph, "add grads"),
+        (add_cutting_the_residual_from_the_graph, "add grads"),
+        (add_returning_a_float32_h_a_last_bit_off, "add"),
+        (add_off_by_five_ulps_in_bfloat16, "add"),
         (add_normalizing_x_in_float16, "add"),
         (add_normalizing_x_on_decode_steps, "add"),
         (AddNormalizingXWhenServing, "add"),
