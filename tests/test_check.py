@@ -2089,8 +2089,14 @@ def not_a_factory(n):
     return float(n)
 
 
+def make_llama_norm(n):  # a transformers norm keeps its eps as variance_epsilon
+    return LlamaRMSNorm(n, eps=1e-5)
+
+
 def test_a_module_built_from_a_config_is_checked_through_a_factory():
     report = check(make_config_norm, factory=True)
+    assert report.passed and report.conventions["eps"] == 1e-5
+    report = check(make_llama_norm, factory=True)
     assert report.passed and report.conventions["eps"] == 1e-5
     with pytest.raises(
         UsageError, match=r"--factory: not_a_factory\(64\) gave a float"
