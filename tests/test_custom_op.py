@@ -56,8 +56,8 @@ def test_the_ops_give_the_autograd_functions_numbers(shape, dtype, offset, fused
         assert a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
 
 
-def op_samples():
-    x, r, weight, dy, dh = inputs((3, 24), torch.float32, seed=1)
+def op_samples(dtype=torch.float32):
+    x, r, weight, dy, dh = inputs((3, 24), dtype, seed=1)
     x = x.requires_grad_()
     weight = weight.requires_grad_()
     rstd = torch.rand(3, device=DEVICE) + 0.5
@@ -70,12 +70,14 @@ def op_samples():
     }
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
 @pytest.mark.parametrize("name", list(op_samples()))
-def test_opcheck_passes(name):
-    # Schema, autograd registration, fake implementation against the real outputs, and
-    # AOTAutograd with dynamic shapes: all run on CPU under the interpreter.
+def test_opcheck_passes(name, dtype):
+    # Schema, autograd registration, fake implementation against the real outputs (in
+    # bfloat16 too: dw comes back in the weight's dtype), and AOTAutograd with dynamic
+    # shapes: all run on CPU under the interpreter.
     op = getattr(custom_op, name)
-    torch.library.opcheck(op, op_samples()[name])
+    torch.library.opcheck(op, op_samples(dtype)[name])
 
 
 class TinyModel(torch.nn.Module):
