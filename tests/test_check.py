@@ -1886,10 +1886,17 @@ def test_a_file_target_imports_a_module_beside_it(tmp_path, monkeypatch):
     assert load(f"{folder / 'uses_helper.py'}:norm").__name__ == "norm"
 
 
-def test_a_module_not_found_says_to_give_the_file():
+def test_a_module_not_found_says_to_give_the_file(tmp_path, monkeypatch):
     status, printed, _ = in_process("no_such_module:Norm", "--json")
     error = json.loads(printed)["usage_error"]
     assert status == 2 and "give the file instead, path/to/file.py:name" in error
+    # A module found, but missing a package it imports: the package is named, no hint.
+    (tmp_path / "needs_a_package.py").write_text("import no_such_package\n")
+    monkeypatch.syspath_prepend(tmp_path)
+    status, printed, _ = in_process("needs_a_package:Norm", "--json")
+    error = json.loads(printed)["usage_error"]
+    assert status == 2 and "No module named 'no_such_package'" in error
+    assert "give the file instead" not in error
 
 
 def test_a_file_with_a_dataclass_under_postponed_annotations_loads(tmp_path):
