@@ -2786,6 +2786,32 @@ def test_each_add_check_catches_its_mistake(target, check_name):
     assert check_name in failing(target, add=True)
 
 
+def add_returning_x_as_the_stream(x, residual, weight, eps=1e-6):
+    h = x + residual
+    return rms_norm(h, h.shape[-1], weight, eps), x
+
+
+@pytest.mark.parametrize(
+    "target, words",
+    [
+        (norm_of_x_not_of_the_sum, "y is not the norm of h in float32 (error"),
+        (norm_of_x_not_of_the_sum, "): it is the norm of x"),
+        (
+            add_returning_x_as_the_stream,
+            "h is not x + residual in float32: it is x itself",
+        ),
+        (add_keeping_the_stream_on_one_row, "on one row: it is the residual given"),
+        (
+            add_in_the_weights_dtype,
+            "with a float32 weight and bfloat16 inputs: it comes back float32",
+        ),
+    ],
+    ids=["y of x", "said: the norm of x", "h is x", "h is the residual", "h's dtype"],
+)
+def test_the_add_check_says_what_came_instead(target, words):
+    assert words in verdict(check(target, add=True), "add").detail
+
+
 def test_a_fused_add_that_refuses_every_case_is_reported_not_passed():
     def refuses_a_residual(x, residual, weight, eps=1e-6):
         if residual.any():
