@@ -986,9 +986,7 @@ def _fastest(results, words, family, **where) -> str:
         ]
         if figures:
             best, *others = sorted(figures, key=lambda r: r["ms"])
-            next_low = others[0].get("ms_min") if others else None
-            high = best.get("ms_max")
-            close = None not in (next_low, high) and next_low <= high
+            close = bool(others) and _overlap(best, others[0])
             size = words["overlapping"].format(n=n) if close else str(n)
             at.setdefault(best["implementation"], []).append(size)
     return words["at_join"].join(
