@@ -15,6 +15,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from markdown.extensions.toc import slugify
+from page_text import shown_code
 from site_layout import DOCS, ROOT, python_module
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
@@ -2480,7 +2481,8 @@ def test_eps_outside_told_fails_a_norm_with_eps_inside():
 
 def test_the_one_file_checker_the_check_page_offers_runs_alone(built_site, tmp_path):
     """downloads/check_rmsnorm.py, copied into an empty folder beside a reader's norm and run
-    in isolated mode, gives the package's verdicts (snippets/check/examples.py shows its report)."""
+    in isolated mode, gives the package's verdicts (snippets/check/examples.py shows its report);
+    the page's CI test, copied beside them, fails under pytest with the report."""
     checker = built_site / "downloads" / "check_rmsnorm.py"
     (tmp_path / checker.name).write_bytes(checker.read_bytes())
     (tmp_path / "my_norm.py").write_text(
@@ -2490,15 +2492,24 @@ def test_the_one_file_checker_the_check_page_offers_runs_alone(built_site, tmp_p
     )
 
     def run(*arguments):
-        command = [sys.executable, "-I", checker.name, *arguments]
+        command = [sys.executable, "-I", *arguments]
         return subprocess.run(
             command, cwd=tmp_path, capture_output=True, text=True, check=False
         )
 
-    result = run("my_norm.py:rms_norm", "--json")
+    result = run(checker.name, "my_norm.py:rms_norm", "--json")
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)
     assert [v["check"] for v in report["verdicts"] if v["passed"] is False] == ["half"]
+    # The CI test imports RMSNorm from my_norm: here the norm above under that name.
+    with (tmp_path / "my_norm.py").open("a") as my_norm:
+        my_norm.write("\nRMSNorm = rms_norm\n")
+    ci_test = shown_code("snippets/check/examples.py:ci")
+    (tmp_path / "test_rmsnorm.py").write_text(ci_test)
+    result = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "test_rmsnorm.py")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "AssertionError" in result.stdout and "FAIL  half" in result.stdout
+    assert "1 failed" in result.stdout
 
 
 # --add: a residual add fused with the norm, y, h = f(x, residual, weight).

@@ -2,8 +2,10 @@ import contextlib
 import importlib
 import io
 import os
+import sys
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import torch
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
@@ -139,9 +141,16 @@ for name, target, init in norms:
     #> Qwen3NextRMSNormGated  not checked: it needs another input, as a gated norm does
 # --8<-- [end:libraries]
 
+# The CI test imports the downloaded checker and the reader's norm by their file names:
+# here they are the site's checker and RMSNorm.
+sys.modules["check_rmsnorm"] = SimpleNamespace(check=check)
+sys.modules["my_norm"] = SimpleNamespace(RMSNorm=RMSNorm)
+
 # --8<-- [start:ci]
-# In your own CI, with the downloaded check_rmsnorm.py beside the test file, and your
-# implementation in place of the site's RMSNorm: from check_rmsnorm import check
+# test_rmsnorm.py, beside check_rmsnorm.py downloaded from the Check page
+from check_rmsnorm import check
+from my_norm import RMSNorm  # your norm: a module class or a function of (x, weight)
+
 def test_rmsnorm_has_none_of_the_mistakes():
     report = check(RMSNorm)
     assert report.passed, report.table()  # a failure shows the whole report
