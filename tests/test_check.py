@@ -22,7 +22,7 @@ from transformers.models.llama.modeling_llama import LlamaRMSNorm
 from transformers.models.llama4.modeling_llama4 import Llama4TextL2Norm
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNormGated
 
-from snippets.check import checks
+from snippets.check import add, checks
 from snippets.check.__main__ import main
 from snippets.check.checks import (
     check,
@@ -32,7 +32,7 @@ from snippets.check.checks import (
 )
 from snippets.check.measure import conventions
 from snippets.check.report import NO_AUTOGRAD, SITE
-from snippets.check.target import Subject, UsageError, load
+from snippets.check.target import AddSubject, Subject, UsageError, load
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
 from snippets.implementations.variants import rms_norm_llama, rms_norm_paper_code
 from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
@@ -42,10 +42,10 @@ def failing(target, **options) -> set[str]:
     return {v.check for v in check(target, **options).verdicts if v.passed is False}
 
 
-def one_check(target, run):
+def one_check(target, run, subject=Subject):
     """The verdict of one check function on target, as check() gives it (the others not
     run: quicker)."""
-    norm = Subject(target)
+    norm = subject(target)
     norm.eps_outside, norm.dim, norm.convention = False, -1, None
     return run(norm, conventions(norm, "cpu"), "cpu")
 
@@ -506,7 +506,11 @@ class BackwardSlip(torch.autograd.Function):
         if slip == "rows squeezed":  # (1, n) becomes (n,): its mean over dim 1 raises
             products = products.squeeze()
         mean = products.mean(1, keepdim=True).reshape(*x.shape[:-1], 1)
+        if slip == "one mean over the whole batch":  # not one per row
+            mean = products.mean()
         dx = r * (g - x_hat * mean)
+        if slip == "dx without the gain":  # the upstream gradient not times the gain
+            dx = r * (grad.float() - x_hat * mean)
         dw = (grad.float() * x_hat).reshape(-1, n).sum(0)
         if slip == "dw of whole blocks only":  # a last partial block of 64 dropped
             dw[n - n % 64 :] = 0
@@ -1201,27 +1205,26 @@ def test_mixed_compares_the_input_gradient_of_its_path():
 
 
 class WeightGradientSetNotAdded(torch.autograd.Function):
-    """Right gradients, but dw written into weight.grad, which a second backward replaces."""
+    """Right gradients, but dw written into weight.grad, which a second backward replaces.
+    In float32, so gradcheck is not run: the sum of two backwards alone must catch it."""
 
     @staticmethod
     def forward(ctx, x, weight, eps):
         ctx.weight, ctx.eps = weight, eps
         ctx.save_for_backward(x)
-        return rms_norm(x, x.shape[-1], weight.detach(), eps)
+        y = rms_norm(x.float(), x.shape[-1], weight.detach().float(), eps)
+        return y.to(x.dtype)
 
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
         with torch.enable_grad():
-            x, weight = (
-                x.detach().requires_grad_(),
-                ctx.weight.detach().requires_grad_(),
-            )
-            dx, dw = torch.autograd.grad(
-                rms_norm(x, x.shape[-1], weight, ctx.eps), (x, weight), g
-            )
-        ctx.weight.grad = dw  # the slip: replaced, where autograd would add
-        return dx, None, None
+            x32 = x.detach().float().requires_grad_()
+            w32 = ctx.weight.detach().float().requires_grad_()
+            y = rms_norm(x32, x.shape[-1], w32, ctx.eps)
+            dx, dw = torch.autograd.grad(y, (x32, w32), g.float())
+        ctx.weight.grad = dw.to(ctx.weight.dtype)  # the slip: replaced, not added
+        return dx.to(x.dtype), None, None
 
 
 def gradient_set_not_added(x, weight, eps=1e-6):
@@ -3168,3 +3171,189 @@ def test_a_module_whose_forward_fails_is_named_as_it_was_called():
     expected = r"calling it as FailingForward\(64\)\(x\), .*NotImplementedError"
     with pytest.raises(UsageError, match=expected):
         check(FailingForward)
+
+
+# Mistakes a mutation audit found no test caught: bounds, and a wrong path taken in one
+# situation only.
+def projection_over_the_batch_under_autocast(x, weight, eps=1e-6):
+    # A path of its own for mixed-precision training: its dx is off by about 0.16.
+    if torch.is_autocast_enabled(x.device.type):
+        return BackwardSlip.apply(x, weight, "one mean over the whole batch", eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def test_forward_fails_an_input_gradient_a_sixth_off_under_autocast():
+    forward = one_check(projection_over_the_batch_under_autocast, checks.check_forward)
+    assert forward.passed is False
+    assert "under autocast, the input gradient" in forward.detail
+
+
+def off_by_four_ulps_in_bfloat16(x, weight, eps=1e-6):
+    y = rms_norm(x, x.shape[-1], weight, eps)
+    return y * 1.03 if y.dtype == torch.bfloat16 else y
+
+
+def test_half_within_the_interpreters_truncation_is_not_judged(monkeypatch):
+    monkeypatch.setattr(
+        "snippets.check.checks.under_triton_interpreter", lambda n: True
+    )
+    half = one_check(off_by_four_ulps_in_bfloat16, checks.check_half)
+    assert half.passed is None
+    assert "bfloat16 unreliable under Triton's interpreter" in half.detail
+
+
+def output_off_by_five_ulps_beside_a_float32_weight(x, weight, eps=1e-6):
+    y = rms_norm(x, x.shape[-1], weight, eps)
+    if x.dtype == torch.bfloat16 and weight.dtype == torch.float32:
+        return y + (0.04 * y).detach()  # the gradients stay right
+    return y
+
+
+def dw_off_by_five_ulps_beside_a_float32_weight(x, weight, eps=1e-6):
+    if weight.dtype != x.dtype:
+        return dw_off_by(5)(x, weight, eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def dx_without_the_gain_beside_a_float32_weight(x, weight, eps=1e-6):
+    # Off by about a quarter of dx's largest entry, on the mix's path only.
+    if weight.dtype != x.dtype:
+        return BackwardSlip.apply(x, weight, "dx without the gain", eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def test_mixed_fails_an_output_five_ulps_off():
+    mixed = one_check(
+        output_off_by_five_ulps_beside_a_float32_weight, checks.check_mixed
+    )
+    assert mixed.passed is False
+
+
+def test_mixed_fails_a_weight_gradient_five_ulps_off():
+    mixed = one_check(dw_off_by_five_ulps_beside_a_float32_weight, checks.check_mixed)
+    assert mixed.passed is False
+    assert "weight gradient error 5" in mixed.detail
+
+
+def test_mixed_fails_an_input_gradient_a_quarter_off():
+    mixed = one_check(dx_without_the_gain_beside_a_float32_weight, checks.check_mixed)
+    assert mixed.passed is False
+    assert "input gradient off by 0.2" in mixed.detail
+
+
+def ones_on_an_all_zero_row_without_autograd(x, weight, eps=1e-6):
+    # A forward-only kernel that skips an all-zero row, leaving what its output held.
+    with torch.no_grad():
+        y = rms_norm(x, x.shape[-1], weight, eps)
+        return torch.where((x == 0).all(-1, keepdim=True), torch.ones_like(y), y)
+
+
+def zero_row_guarded_with_twice_eps(x, weight, eps=1e-6):
+    # eps on every row, but an all-zero row's statistic replaced by 2 eps: its gradient
+    # is 1 / sqrt(2) of the formula's.
+    ms = x.float().pow(2).mean(-1, keepdim=True)
+    guarded = torch.where(ms == 0, torch.full_like(ms, 2 * eps), ms + eps)
+    return (x.float() * torch.rsqrt(guarded) * weight.float()).to(x.dtype)
+
+
+def test_zero_rows_fails_a_forward_only_kernel_whose_zero_row_is_not_zeros():
+    zero = one_check(ones_on_an_all_zero_row_without_autograd, checks.check_zero_rows)
+    assert zero.passed is False and zero.detail.startswith("all-zero row: not zeros")
+
+
+def test_zero_rows_holds_the_zero_row_gradient_to_the_formula():
+    zero = one_check(zero_row_guarded_with_twice_eps, checks.check_zero_rows)
+    assert zero.passed is False
+    assert "input gradient up to" in zero.detail
+
+
+def no_autograd_on_one_row(x, weight, eps=1e-6):
+    # A decode step's path, an inference kernel: training on one row stops at the norm.
+    if x.shape[:-1].numel() == 1:
+        with torch.no_grad():
+            return rms_norm(x, x.shape[-1], weight, eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def test_gradients_fails_a_one_row_path_without_autograd():
+    gradients = one_check(no_autograd_on_one_row, checks.check_gradients)
+    assert gradients.passed is False
+    assert "one row: no gradient recorded" in gradients.detail
+
+
+def mean_square_over_n_in_bfloat16_without_autograd(x, weight, eps=1e-6):
+    # A forward-only kernel that holds n in bfloat16: 769 reads as 768 (64, 3584 and 4096
+    # are exact), an error of 6.5e-4 at 769 features.
+    with torch.no_grad():
+        h = x.float()
+        n = torch.tensor(h.shape[-1], dtype=torch.bfloat16).float()
+        r = torch.rsqrt(h.pow(2).sum(-1, keepdim=True) / n + eps)
+        return (h * r * weight.float()).to(x.dtype)
+
+
+def test_sizes_fails_a_forward_only_kernel_slightly_off_at_769_features():
+    sizes = one_check(
+        mean_square_over_n_in_bfloat16_without_autograd, checks.check_sizes
+    )
+    assert sizes.passed is False and sizes.detail.startswith("wrong at 769 (errors y")
+
+
+def mean_square_floored_at_4e_8(x, weight):
+    ms = x.float().pow(2).mean(-1, keepdim=True).clamp_min(4e-8)
+    return (x.float() * torch.rsqrt(ms) * weight.float()).to(x.dtype)
+
+
+def test_a_floor_that_acts_on_one_eps_row_only_is_not_read_as_no_eps():
+    eps = one_check(mean_square_floored_at_4e_8, checks.check_eps)
+    assert eps.passed is False
+    assert eps.detail.startswith("eps neither inside nor outside")
+
+
+def add_reading_the_residual_in_bfloat16_for_its_statistic(
+    x, residual, weight, eps=1e-6
+):
+    # h exact, but the statistic read from x plus the residual rounded to bfloat16 (exact
+    # with a zero residual: a plain RMSNorm there), about 2e-4 off in float32.
+    h = x + residual
+    read = x.float() + residual.bfloat16().float()
+    r = torch.rsqrt(read.pow(2).mean(-1, keepdim=True) + eps)
+    return (h.float() * r * weight.float()).to(h.dtype), h
+
+
+class AddGradientsInBfloat16(torch.autograd.Function):
+    """y, h = norm(x + residual), x + residual; a backward that takes contiguous dy and dh
+    only, and rounds dy to bfloat16 first (about 2e-3 off in float32)."""
+
+    @staticmethod
+    def forward(ctx, x, residual, weight):
+        h = x + residual
+        ctx.save_for_backward(h, weight)
+        return rms_norm(h, h.shape[-1], weight, 1e-6), h
+
+    @staticmethod
+    def backward(ctx, dy, dh):
+        if not (dy.is_contiguous() and dh.is_contiguous()):
+            raise ValueError("dy and dh must be contiguous")
+        h, weight = ctx.saved_tensors
+        with torch.enable_grad():
+            h_, w_ = h.detach().requires_grad_(), weight.detach().requires_grad_()
+            y = rms_norm(h_, h_.shape[-1], w_, 1e-6)
+            dx, dw = torch.autograd.grad(y, (h_, w_), dy.bfloat16().to(dy.dtype))
+        return dx + dh, dx + dh, dw
+
+
+def add_with_gradients_in_bfloat16(x, residual, weight, eps=1e-6):
+    return AddGradientsInBfloat16.apply(x, residual, weight)
+
+
+def test_add_holds_y_in_float32_to_1e_5():
+    target = add_reading_the_residual_in_bfloat16_for_its_statistic
+    verdict = one_check(target, add.check_add, AddSubject)
+    assert verdict.passed is False
+    assert "y is not the norm of h in float32" in verdict.detail
+
+
+def test_add_grads_holds_float32_gradients_to_1e_4_where_strided_ones_are_refused():
+    verdict = one_check(add_with_gradients_in_bfloat16, add.check_add_grads, AddSubject)
+    assert "refuses strided dy and dh (ValueError)" in verdict.detail
+    assert verdict.passed is False
