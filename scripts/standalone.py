@@ -360,7 +360,7 @@ def requirements(source: str) -> tuple[tuple[str, str], ...]:
     found = {}
     for module in modules:
         top = module.partition(".")[0]
-        if top in sys.stdlib_module_names or top == "__future__":
+        if top in sys.stdlib_module_names or top == "__future__" or top in BESIDE:
             continue
         if top in distributions:
             for name in distributions[top]:
@@ -377,6 +377,10 @@ def requirements(source: str) -> tuple[tuple[str, str], ...]:
             found.setdefault(name, _pins()[name])
     return tuple(found.items())
 
+
+# Modules a block imports from files beside it, not packages: the checker the Check page
+# offers as one file, and the reader's own norm that its CI test imports.
+BESIDE = {"check_rmsnorm", "my_norm"}
 
 # Modules imported by a name other than their distribution's.
 DISTRIBUTION = {"haiku": "dm-haiku"}

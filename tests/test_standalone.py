@@ -465,6 +465,9 @@ def test_a_block_names_each_package_it_imports_at_the_pinned_version():
         assert version == pins[name], name
     with pytest.raises(ValueError, match="not_a_package is imported but not installed"):
         scripts_standalone.requirements("import not_a_package\n")
+    # The files the Check page's CI test imports from beside it are no packages.
+    beside = "from check_rmsnorm import check\nfrom my_norm import RMSNorm\n"
+    assert scripts_standalone.requirements(beside) == ()
 
 
 def test_a_package_the_build_lacks_is_named_at_its_pinned_version(monkeypatch):
