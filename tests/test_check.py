@@ -535,16 +535,21 @@ def with_backward_slip(slip):
     return norm
 
 
-def without_upcast_when(takes_the_path, name):
-    """Right, but for a path of its own, taken when takes_the_path(x), without the upcast."""
+def wrong_when(takes_the_path, wrong, name):
+    """Right, but `wrong` on a path of its own, taken when takes_the_path(x, weight)."""
 
     def norm(x, weight, eps=1e-6):
-        if takes_the_path(x):
-            return no_upcast(x, weight, eps)
+        if takes_the_path(x, weight):
+            return wrong(x, weight, eps)
         return rms_norm(x, x.shape[-1], weight, eps)
 
     norm.__name__ = name
     return norm
+
+
+def without_upcast_when(takes_the_path, name):
+    """Right, but for a path of its own, taken when takes_the_path(x), without the upcast."""
+    return wrong_when(lambda x, weight: takes_the_path(x), no_upcast, name)
 
 
 # A decode step's path (one row), an inference path (under no_grad), one for inputs past
@@ -3175,17 +3180,16 @@ def test_a_module_whose_forward_fails_is_named_as_it_was_called():
 
 # Mistakes a mutation audit found no test caught: bounds, and a wrong path taken in one
 # situation only.
-def projection_over_the_batch_under_autocast(x, weight, eps=1e-6):
-    # A path of its own for mixed-precision training: its dx is off by about 0.16.
-    if torch.is_autocast_enabled(x.device.type):
-        return BackwardSlip.apply(x, weight, "one mean over the whole batch", eps)
-    return rms_norm(x, x.shape[-1], weight, eps)
+def beside_a_float32_weight(x, weight):
+    return weight.dtype != x.dtype
 
 
-def test_forward_fails_an_input_gradient_a_sixth_off_under_autocast():
-    forward = one_check(projection_over_the_batch_under_autocast, checks.check_forward)
-    assert forward.passed is False
-    assert "under autocast, the input gradient" in forward.detail
+# A path of its own for mixed-precision training: its dx is off by about 0.16.
+projection_over_the_batch_under_autocast = wrong_when(
+    lambda x, weight: torch.is_autocast_enabled(x.device.type),
+    with_backward_slip("one mean over the whole batch"),
+    "projection_over_the_batch_under_autocast",
+)
 
 
 def off_by_four_ulps_in_bfloat16(x, weight, eps=1e-6):
@@ -3209,36 +3213,17 @@ def output_off_by_five_ulps_beside_a_float32_weight(x, weight, eps=1e-6):
     return y
 
 
-def dw_off_by_five_ulps_beside_a_float32_weight(x, weight, eps=1e-6):
-    if weight.dtype != x.dtype:
-        return dw_off_by(5)(x, weight, eps)
-    return rms_norm(x, x.shape[-1], weight, eps)
-
-
-def dx_without_the_gain_beside_a_float32_weight(x, weight, eps=1e-6):
-    # Off by about a quarter of dx's largest entry, on the mix's path only.
-    if weight.dtype != x.dtype:
-        return BackwardSlip.apply(x, weight, "dx without the gain", eps)
-    return rms_norm(x, x.shape[-1], weight, eps)
-
-
-def test_mixed_fails_an_output_five_ulps_off():
-    mixed = one_check(
-        output_off_by_five_ulps_beside_a_float32_weight, checks.check_mixed
-    )
-    assert mixed.passed is False
-
-
-def test_mixed_fails_a_weight_gradient_five_ulps_off():
-    mixed = one_check(dw_off_by_five_ulps_beside_a_float32_weight, checks.check_mixed)
-    assert mixed.passed is False
-    assert "weight gradient error 5" in mixed.detail
-
-
-def test_mixed_fails_an_input_gradient_a_quarter_off():
-    mixed = one_check(dx_without_the_gain_beside_a_float32_weight, checks.check_mixed)
-    assert mixed.passed is False
-    assert "input gradient off by 0.2" in mixed.detail
+dw_off_by_five_ulps_beside_a_float32_weight = wrong_when(
+    beside_a_float32_weight,
+    dw_off_by(5),
+    "dw_off_by_five_ulps_beside_a_float32_weight",
+)
+# Off by about a quarter of dx's largest entry, on the mix's path only.
+dx_without_the_gain_beside_a_float32_weight = wrong_when(
+    beside_a_float32_weight,
+    with_backward_slip("dx without the gain"),
+    "dx_without_the_gain_beside_a_float32_weight",
+)
 
 
 def ones_on_an_all_zero_row_without_autograd(x, weight, eps=1e-6):
@@ -3256,29 +3241,12 @@ def zero_row_guarded_with_twice_eps(x, weight, eps=1e-6):
     return (x.float() * torch.rsqrt(guarded) * weight.float()).to(x.dtype)
 
 
-def test_zero_rows_fails_a_forward_only_kernel_whose_zero_row_is_not_zeros():
-    zero = one_check(ones_on_an_all_zero_row_without_autograd, checks.check_zero_rows)
-    assert zero.passed is False and zero.detail.startswith("all-zero row: not zeros")
-
-
-def test_zero_rows_holds_the_zero_row_gradient_to_the_formula():
-    zero = one_check(zero_row_guarded_with_twice_eps, checks.check_zero_rows)
-    assert zero.passed is False
-    assert "input gradient up to" in zero.detail
-
-
-def no_autograd_on_one_row(x, weight, eps=1e-6):
-    # A decode step's path, an inference kernel: training on one row stops at the norm.
-    if x.shape[:-1].numel() == 1:
-        with torch.no_grad():
-            return rms_norm(x, x.shape[-1], weight, eps)
-    return rms_norm(x, x.shape[-1], weight, eps)
-
-
-def test_gradients_fails_a_one_row_path_without_autograd():
-    gradients = one_check(no_autograd_on_one_row, checks.check_gradients)
-    assert gradients.passed is False
-    assert "one row: no gradient recorded" in gradients.detail
+# A decode step's path, an inference kernel: training on one row stops at the norm.
+no_autograd_on_one_row = wrong_when(
+    lambda x, weight: x.shape[:-1].numel() == 1,
+    inference_only,
+    "no_autograd_on_one_row",
+)
 
 
 def mean_square_over_n_in_bfloat16_without_autograd(x, weight, eps=1e-6):
@@ -3291,22 +3259,9 @@ def mean_square_over_n_in_bfloat16_without_autograd(x, weight, eps=1e-6):
         return (h * r * weight.float()).to(x.dtype)
 
 
-def test_sizes_fails_a_forward_only_kernel_slightly_off_at_769_features():
-    sizes = one_check(
-        mean_square_over_n_in_bfloat16_without_autograd, checks.check_sizes
-    )
-    assert sizes.passed is False and sizes.detail.startswith("wrong at 769 (errors y")
-
-
 def mean_square_floored_at_4e_8(x, weight):
     ms = x.float().pow(2).mean(-1, keepdim=True).clamp_min(4e-8)
     return (x.float() * torch.rsqrt(ms) * weight.float()).to(x.dtype)
-
-
-def test_a_floor_that_acts_on_one_eps_row_only_is_not_read_as_no_eps():
-    eps = one_check(mean_square_floored_at_4e_8, checks.check_eps)
-    assert eps.passed is False
-    assert eps.detail.startswith("eps neither inside nor outside")
 
 
 def add_reading_the_residual_in_bfloat16_for_its_statistic(
@@ -3346,14 +3301,69 @@ def add_with_gradients_in_bfloat16(x, residual, weight, eps=1e-6):
     return AddGradientsInBfloat16.apply(x, residual, weight)
 
 
-def test_add_holds_y_in_float32_to_1e_5():
-    target = add_reading_the_residual_in_bfloat16_for_its_statistic
-    verdict = one_check(target, add.check_add, AddSubject)
-    assert verdict.passed is False
-    assert "y is not the norm of h in float32" in verdict.detail
-
-
-def test_add_grads_holds_float32_gradients_to_1e_4_where_strided_ones_are_refused():
-    verdict = one_check(add_with_gradients_in_bfloat16, add.check_add_grads, AddSubject)
-    assert "refuses strided dy and dh (ValueError)" in verdict.detail
-    assert verdict.passed is False
+@pytest.mark.parametrize(
+    "target, run, words",
+    [
+        (
+            projection_over_the_batch_under_autocast,
+            checks.check_forward,
+            "under autocast, the input gradient",
+        ),
+        (
+            output_off_by_five_ulps_beside_a_float32_weight,
+            checks.check_mixed,
+            "bfloat16 input: error 5.9 bfloat16 ulp",
+        ),
+        (
+            dw_off_by_five_ulps_beside_a_float32_weight,
+            checks.check_mixed,
+            "weight gradient error 5",
+        ),
+        (
+            dx_without_the_gain_beside_a_float32_weight,
+            checks.check_mixed,
+            "input gradient off by 0.2",
+        ),
+        (
+            ones_on_an_all_zero_row_without_autograd,
+            checks.check_zero_rows,
+            "all-zero row: not zeros",
+        ),
+        (
+            zero_row_guarded_with_twice_eps,
+            checks.check_zero_rows,
+            "input gradient up to",
+        ),
+        (
+            no_autograd_on_one_row,
+            checks.check_gradients,
+            "one row: no gradient recorded",
+        ),
+        (
+            mean_square_over_n_in_bfloat16_without_autograd,
+            checks.check_sizes,
+            "wrong at 769 (errors y",
+        ),
+        (
+            mean_square_floored_at_4e_8,
+            checks.check_eps,
+            "eps neither inside nor outside",
+        ),
+        (
+            add_reading_the_residual_in_bfloat16_for_its_statistic,
+            add.check_add,
+            "y is not the norm of h in float32",
+        ),
+        (
+            add_with_gradients_in_bfloat16,
+            add.check_add_grads,
+            "refuses strided dy and dh (ValueError)",
+        ),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+def test_mistakes_a_mutation_audit_found_are_caught(target, run, words):
+    fused = run in (add.check_add, add.check_add_grads)
+    found = one_check(target, run, AddSubject if fused else Subject)
+    assert found.passed is False
+    assert words in found.detail
