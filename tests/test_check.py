@@ -3260,8 +3260,8 @@ def mean_square_over_n_in_bfloat16_without_autograd(x, weight, eps=1e-6):
 
 
 def mean_square_floored_at_4e_8(x, weight):
-    ms = x.float().pow(2).mean(-1, keepdim=True).clamp_min(4e-8)
-    return (x.float() * torch.rsqrt(ms) * weight.float()).to(x.dtype)
+    # The floor written into the code, between the mean squares of the two eps rows.
+    return mean_square_floored_at_eps(x, weight, 4e-8)
 
 
 def add_reading_the_residual_in_bfloat16_for_its_statistic(
@@ -3280,10 +3280,11 @@ class AddGradientsInBfloat16(torch.autograd.Function):
     only, and rounds dy to bfloat16 first (about 2e-3 off in float32)."""
 
     @staticmethod
-    def forward(ctx, x, residual, weight):
+    def forward(ctx, x, residual, weight, eps):
         h = x + residual
         ctx.save_for_backward(h, weight)
-        return rms_norm(h, h.shape[-1], weight, 1e-6), h
+        ctx.eps = eps
+        return rms_norm(h, h.shape[-1], weight, eps), h
 
     @staticmethod
     def backward(ctx, dy, dh):
@@ -3292,13 +3293,14 @@ class AddGradientsInBfloat16(torch.autograd.Function):
         h, weight = ctx.saved_tensors
         with torch.enable_grad():
             h_, w_ = h.detach().requires_grad_(), weight.detach().requires_grad_()
-            y = rms_norm(h_, h_.shape[-1], w_, 1e-6)
+            y = rms_norm(h_, h_.shape[-1], w_, ctx.eps)
             dx, dw = torch.autograd.grad(y, (h_, w_), dy.bfloat16().to(dy.dtype))
-        return dx + dh, dx + dh, dw
+        dh = dx + dh  # the gradient of h, which x and the residual both receive
+        return dh, dh, dw, None
 
 
 def add_with_gradients_in_bfloat16(x, residual, weight, eps=1e-6):
-    return AddGradientsInBfloat16.apply(x, residual, weight)
+    return AddGradientsInBfloat16.apply(x, residual, weight, eps)
 
 
 @pytest.mark.parametrize(
