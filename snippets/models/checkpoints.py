@@ -80,6 +80,7 @@ MODELS = [  # a table, one model a line
     ("Qwen2",       "qwen2",       "72B-Instruct", 8192,   1e-6),
     ("Qwen2.5",     "qwen2",       "7B",           3584,   1e-6),
     ("Qwen2.5",     "qwen2",       "14B",          5120,   1e-5),
+    ("Qwen2.5",     "qwen2",       "32B",          5120,   1e-5),
     ("Qwen2.5",     "qwen2",       "72B",          8192,   1e-5),
     ("Qwen3",       "qwen3",       "0.6B",         1024,   1e-6),
     ("Qwen3",       "qwen3",       "4B",           2560,   1e-6),

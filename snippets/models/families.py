@@ -66,6 +66,7 @@ Qwen2       0.5B            896  1e-06  qwen2       Qwen2RMSNorm (w)
             72B-Instruct   8192  1e-06
 Qwen2.5     7B             3584  1e-06  qwen2       Qwen2RMSNorm (w)
             14B            5120  1e-05
+            32B            5120  1e-05
             72B            8192  1e-05
 Qwen3       0.6B           1024  1e-06  qwen3       Qwen3RMSNorm (w)
             4B             2560  1e-06
