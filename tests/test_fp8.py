@@ -210,11 +210,14 @@ def test_a_nan_makes_its_row_nan_and_an_infinity_its_group_as_the_reference(grou
 # The interpreter's numpy says so of the square that passes float32's range.
 @pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
 @pytest.mark.parametrize("group", [None, 128])
-def test_a_value_whose_square_overflows_zeroes_its_row_as_the_reference(group):
-    # Finite, but its square passes float32's largest value: the row's mean square is
+@pytest.mark.parametrize("column", [9, slice(None)], ids=["one value", "every value"])
+def test_a_sum_of_squares_that_overflows_zeroes_its_row_as_the_reference(group, column):
+    # Finite values, but the row's sum of squares passes float32's largest value, from one
+    # square (1e40) or from 256 squares of about 4e36 each: the row's mean square is
     # infinite, its reciprocal RMS 0, every value 0 with the smallest scale.
     x, r, w = rows(3, 256, torch.float32)
-    x[1, 9] = 1e20
+    x[1, column] = 1e20 if column == 9 else 2e18
+    assert (x[1] + r[1]).pow(2).isfinite().all() == (column != 9)
     q, scales, _ = add_rms_norm_fp8(x, r, w, 1e-6, group)
     expected_q, expected_scales, _ = expected(x, r, w, 1e-6, group)
     assert (q[1].float() == 0).all() and (scales[1] == MIN_SCALE).all()
