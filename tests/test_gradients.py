@@ -1,6 +1,7 @@
 """The Gradients page's backward pass: right at every input scale, for a general gain, on
 batches with several leading dimensions, on the all-zero row and on float16 rows whose
-squares overflow; and the share of the gradient along x that the page derives."""
+squares overflow; the share of the gradient along x that the page derives; and a weight
+matrix feeding a norm of each head, orthogonal to its gradient head by head."""
 
 import pytest
 import torch
@@ -73,6 +74,25 @@ def test_float16_rows_of_300_keep_their_output_and_gradients():
     assert torch.allclose(y.double(), y64, rtol=1e-3, atol=0)
     assert torch.allclose(x.grad.double(), x64.grad, rtol=1e-3, atol=1e-6)
     assert torch.allclose(weight.grad.double(), w64.grad, rtol=1e-3, atol=0)
+
+
+@pytest.mark.parametrize("eps, within", [(0.0, 1e-13), (1e-6, 1e-6)])
+def test_a_matrix_feeding_a_norm_of_each_head_is_orthogonal_to_its_gradient(
+    eps, within
+):
+    # Scaling one head's rows of W by a leaves the loss unchanged at eps = 0, so its
+    # derivative in a at 1, the sum of dL/dW * W over those rows, is 0; with eps, nearly,
+    # as the rows fed to the norm have an RMS near 4, far above sqrt(eps). Not row by row.
+    torch.manual_seed(0)
+    x = torch.randn(50, 16, dtype=torch.float64)
+    W = torch.randn(32, 16, dtype=torch.float64, requires_grad=True)  # 4 heads of 8
+    heads = torch.nn.functional.rms_norm((x @ W.T).view(50, 4, 8), (8,), eps=eps)
+    loss = (heads.flatten(1) @ torch.randn(32, 5, dtype=torch.float64)).sin().sum()
+    (grad,) = torch.autograd.grad(loss, W)
+    products = (grad * W.detach()).view(4, 8, 16)
+    sizes = grad.view(4, -1).norm(dim=1) * W.detach().view(4, -1).norm(dim=1)
+    assert (products.sum((1, 2)).abs() < within * sizes).all()
+    assert (products.sum(2).abs().amax(1) > 1e-3 * sizes).all()
 
 
 # Up to RMS 10: beyond it the fraction (below 1e-8) is a difference of dot products
