@@ -27,9 +27,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 from site_layout import ROOT, triton_or_skip
-from transformers import LlamaConfig, LlamaForCausalLM
+from transformers import LlamaConfig, LlamaForCausalLM, Qwen3Config, Qwen3ForCausalLM
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
+from transformers.models.qwen3.modeling_qwen3 import Qwen3RMSNorm
 
 triton = triton_or_skip()  # conftest chose the interpreter if there is no GPU
 
@@ -892,21 +893,33 @@ def test_the_kernel_takes_the_place_of_transformers_norms(norm_class, epsilon, o
         torch.testing.assert_close(a, b)
 
 
-def test_a_transformers_model_runs_with_the_kernel_in_place_of_its_norms():
-    # The Kernel page's "In a transformers model": a tiny LlamaForCausalLM, float32.
+@pytest.mark.parametrize(
+    "config_class, model_class, norm_class, norms_per_layer",
+    [
+        (LlamaConfig, LlamaForCausalLM, LlamaRMSNorm, 2),
+        (Qwen3Config, Qwen3ForCausalLM, Qwen3RMSNorm, 4),  # with QK-norm's two
+    ],
+    ids=["llama", "qwen3"],
+)
+def test_a_transformers_model_runs_with_the_kernel_in_place_of_its_norms(
+    config_class, model_class, norm_class, norms_per_layer
+):
+    # Kernel in practice's "In a transformers model": a tiny model, float32; Qwen3's norm
+    # class, a copy of LlamaRMSNorm under its own name, passed to use_triton_norms.
     torch.manual_seed(0)
-    config = LlamaConfig(
-        hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+    config = config_class(
+        hidden_size=64, intermediate_size=128, num_hidden_layers=2, head_dim=16,
         num_attention_heads=4, num_key_value_heads=2, vocab_size=128, rms_norm_eps=1e-5,
     )  # fmt: skip
-    reference = LlamaForCausalLM(config).to(DEVICE)
+    reference = model_class(config).to(DEVICE)
     with torch.no_grad():  # gains away from their initial ones, so that they matter
         for module in reference.modules():
-            if isinstance(module, LlamaRMSNorm):
+            if isinstance(module, norm_class):
                 module.weight.uniform_(0.5, 1.5)
     model = copy.deepcopy(reference)
-    assert use_triton_norms(model) == 2 * config.num_hidden_layers + 1
-    assert not any(isinstance(module, LlamaRMSNorm) for module in model.modules())
+    replaced = use_triton_norms(model, norm_class)
+    assert replaced == norms_per_layer * config.num_hidden_layers + 1
+    assert not any(isinstance(module, norm_class) for module in model.modules())
     assert list(model.state_dict()) == list(reference.state_dict())
     tokens = torch.randint(config.vocab_size, (2, 16), device=DEVICE)
     ours, theirs = (each(tokens, labels=tokens) for each in (model, reference))

@@ -17,12 +17,14 @@ class TritonRMSNorm(torch.nn.Module):
     def forward(self, x):
         return rms_norm_triton(x, self.weight, eps=self.eps)  # LLaMA's w, offset 0
 
-def use_triton_norms(model: torch.nn.Module) -> int:
-    """Replace every LlamaRMSNorm in the model by a TritonRMSNorm; return how many."""
+def use_triton_norms(model: torch.nn.Module, norm_class=LlamaRMSNorm) -> int:
+    """Replace every norm_class in the model by a TritonRMSNorm; return how many (0: the
+    model's norms are of another class). Qwen3RMSNorm and MistralRMSNorm, for example,
+    are copies of LlamaRMSNorm under their own names: pass the model's own class."""
     replaced = 0
     for parent in list(model.modules()):
         for name, child in parent.named_children():
-            if isinstance(child, LlamaRMSNorm):
+            if isinstance(child, norm_class):
                 setattr(parent, name, TritonRMSNorm(child))
                 replaced += 1
     return replaced
