@@ -17,7 +17,7 @@ class Attention(nn.Module):
         norm = (lambda: nn.RMSNorm(self.head_dim, eps=1e-6)) if qk_norm else nn.Identity
         self.q_norm, self.k_norm = norm(), norm()
         self.max_logit, self.entropy = 0.0, 0.0
-        self.at_cap, self.median_before_cap = 0.0, 0.0
+        self.at_cap, self.rows_at_cap, self.median_before_cap = 0.0, 0.0, 0.0
 
     def forward(self, x):
         batch, length, width = x.shape
@@ -28,10 +28,11 @@ class Attention(nn.Module):
         if self.softcap:  # Gemma 2's: cap * tanh(logits / cap), after the scaling
             logits = self.softcap * torch.tanh(logits / self.softcap)
         mask = torch.ones(length, length, dtype=torch.bool).tril()
-        if self.softcap:  # the share of logits at the cap, where tanh's slope is 0
-            with torch.no_grad():
-                at_cap = logits[..., mask].abs() == self.softcap
-                self.at_cap = at_cap.float().mean().item()
+        if self.softcap:  # logits at +cap, where tanh's slope is 0: their share, and
+            with torch.no_grad():  # the share of queries with a key there
+                at_cap = logits.masked_fill(~mask, 0.0) == self.softcap
+                self.at_cap = at_cap[..., mask].float().mean().item()
+                self.rows_at_cap = at_cap.any(-1).float().mean().item()
                 self.median_before_cap = raw[..., mask].abs().median().item()
         logits = logits.masked_fill(~mask, float("-inf"))
         p = logits.softmax(-1)
@@ -99,6 +100,7 @@ def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0, softcap
         "layer_logits": [],
         "bounds": [],
         "at_cap": [],
+        "rows_at_cap": [],
         "median_before_cap": [],
     }
     for loss in training_steps(model, ids, lr, steps, batch, length):
@@ -107,8 +109,9 @@ def train_attention(qk_norm, lr, steps=200, batch=16, length=32, seed=0, softcap
         history["layer_logits"].append([a.max_logit for a in attention])
         history["max_logit"].append(max(history["layer_logits"][-1]))
         history["entropy"].append(min(a.entropy for a in attention))
-        if softcap:  # over the layers, the lowest share at the cap and lowest median
+        if softcap:  # over the layers, the lowest shares at the cap and lowest median
             history["at_cap"].append(min(a.at_cap for a in attention))
+            history["rows_at_cap"].append(min(a.rows_at_cap for a in attention))
             medians = [a.median_before_cap for a in attention]
             history["median_before_cap"].append(min(medians))
         if qk_norm:  # |logit| <= sqrt(head_dim) max|gain_q| max|gain_k|, see the page

@@ -44,14 +44,18 @@ s = torch.arange(1, 1001, dtype=torch.float32)
 at_cap = s[50 * torch.tanh(s / 50) == 50]
 print(f"50 tanh(s / 50) in float32 is 50.0 for whole s from {at_cap.min():.0f} on")
 #> 50 tanh(s / 50) in float32 is 50.0 for whole s from 451 on
-# At the cap tanh's slope is 0 in float32: such logits pass no gradient back, and a row's
-# weight is shared among its keys tied there. The share of tied logits, and the size of the
-# logits before the cap (each the lowest over the layers at a step):
+# At the cap tanh's slope is 0 in float32: logits at +50 pass no gradient back, and a
+# row's weight is shared among its keys tied there (at -50 a key gets next to no weight,
+# capped or not). The share of logits at +50, the share of queries with a key there, and
+# the size of the logits before the cap (each the lowest over the layers at a step):
 run = runs["soft-cap 50"]
-tied = min(run["at_cap"][75:]) > 0.25
+tied = min(run["at_cap"][75:]) > 0.2
+rows = min(run["rows_at_cap"][75:]) > 0.5
 grown = min(run["median_before_cap"][75:]) > 100
-print(f"soft-cap 50, steps 76-150: over a quarter of logits at ±50: {tied}")
-#> soft-cap 50, steps 76-150: over a quarter of logits at ±50: True
+print(f"soft-cap 50, steps 76-150: over a fifth of logits at +50: {tied}")
+#> soft-cap 50, steps 76-150: over a fifth of logits at +50: True
+print(f"soft-cap 50, steps 76-150: over half of the queries with a key at +50: {rows}")
+#> soft-cap 50, steps 76-150: over half of the queries with a key at +50: True
 print(f"soft-cap 50, steps 76-150: median |logit| before the cap above 100: {grown}")
 #> soft-cap 50, steps 76-150: median |logit| before the cap above 100: True
 # Each layer's largest logit at each step, against that layer's bound from its gains
