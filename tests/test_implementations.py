@@ -588,3 +588,16 @@ def test_under_autocast_only_the_norms_after_a_projection_see_bfloat16(
     # Its cos and sin are float32; what it hands the attention, where autocast casts.
     assert cos_sin == {torch.float32}
     assert rotated == {rotated_to}
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_torch_says_a_float32_weight_with_half_input_takes_the_unfused_path(dtype):
+    # Implementations' parity table: its torch row warns, the page says, as it runs. Once
+    # a process, so here every time: another test may have run the same call before.
+    x = torch.randn(2, 8, dtype=dtype)
+    torch.set_warn_always(True)
+    try:
+        with pytest.warns(UserWarning, match="Cannot dispatch to fused implementation"):
+            F.rms_norm(x, (8,), torch.rand(8))
+    finally:
+        torch.set_warn_always(False)
