@@ -856,7 +856,7 @@ OUTLIER_AND_EPS = (
 def test_the_half_check_names_the_rows_it_gets_wrong_and_why(target, rows):
     (half,) = [v for v in check(target).verdicts if v.check == "half"]
     why = "where values square to more than float16's largest, 65504"
-    why += " or to less than its smallest normal, 6.1e-05: take the mean square of"
+    why += ", or to less than its smallest normal, 6.1e-05: take the mean square of"
     why += " x.float(), and keep it in float32"
     assert (
         f"float16 wrong (error 1024.0 ulp, out float16, on {rows} features, {why})"

@@ -515,7 +515,7 @@ def check_half(norm, found, device):
             if dtype == torch.float16 and past and lost:
                 detail += ", where values square to more than float16's largest, 65504"
                 if EPS_ROWS in wrong:
-                    detail += " or to less than its smallest normal, 6.1e-05"
+                    detail += ", or to less than its smallest normal, 6.1e-05"
                 detail += ": take the mean square of x.float(), and keep it in float32"
             elif dtype == torch.float16 and wrong == [ZERO_ROW]:
                 detail += FLOAT16_ZERO_ROW

@@ -201,7 +201,7 @@ my_norm.py:MyRMSNorm: gain w, eps 1e-06, eps placement inside, rounding none
   FAIL  half        float16 wrong (error 1024.0 ulp, out float16, on the row of RMS 300
                     (all lost) and the row with an outlier channel (all lost) and the
                     rows where eps shows (8.4 ulp), of 64 and 4096 features, where
-                    values square to more than float16's largest, 65504 or to less than
+                    values square to more than float16's largest, 65504, or to less than
                     its smallest normal, 6.1e-05: take the mean square of x.float(), and
                     keep it in float32); bfloat16 ok (error 1.1 ulp, out bfloat16)
                     see https://rmsnorm-reference.github.io/pitfalls/#no-float32-upcast
