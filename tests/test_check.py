@@ -3,6 +3,7 @@ fails a broken one; the real implementations pass; each exit status; the report 
 failing check."""
 
 import contextlib
+import inspect
 import io
 import json
 import re
@@ -3369,3 +3370,11 @@ def test_mistakes_a_mutation_audit_found_are_caught(target, run, words):
     found = one_check(target, run, AddSubject if fused else Subject)
     assert found.passed is False
     assert words in found.detail
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_check_page_gives_the_python_functions_signature(language):
+    page = (DOCS / language / "check.md").read_text(encoding="utf-8")
+    shown = re.search(r"`check\((target.*?)\)`", page, re.DOTALL)[1]
+    signature = str(inspect.signature(checks.check)).split(" -> ")[0][1:-1]
+    assert " ".join(shown.split()) == signature.replace("'", '"')
