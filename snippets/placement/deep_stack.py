@@ -43,16 +43,19 @@ top = stats["post"]["weight_grad"].mean(0)[-1] / stats["pre"]["weight_grad"].mea
 print(f"layer 48 weight gradient, post-norm / pre-norm: {top:.3g}")
 #> layer 48 weight gradient, post-norm / pre-norm: 5.49
 
-# Xiong et al. (2020): at initialization their bounds on the last layer's weight gradient
-# differ between post-norm and pre-norm by a factor of sqrt(L) (their theorem concerns the
-# MLP's second matrix). The same ratio on shallower stacks (the last block's first linear
-# layer, mean of 5 seeds), beside the one above; last, each seed's own ratio divided by
+# Xiong et al. (2020): at initialization their bounds on the gradient of the last
+# MLP's second weight matrix differ between post-norm and pre-norm by a factor of
+# sqrt(L). That matrix here: the last block's second linear layer, mean of 5 seeds, at
+# 48 blocks and on shallower stacks; last, each seed's own ratio divided by
 # sqrt(depth), its smallest and largest.
 def last_layer(depth):
-    """The last block's weight gradient in each seed: post-norm's, then pre-norm's."""
+    """The last block's second weight gradient in each seed: post-norm's, pre-norm's."""
     return [
         torch.stack(
-            [layer_statistics(p, s, depth=depth)["weight_grad"][-1] for s in seeds]
+            [
+                layer_statistics(p, s, depth=depth)["second_weight_grad"][-1]
+                for s in seeds
+            ]
         )
         for p in ["post", "pre"]
     ]
@@ -60,17 +63,17 @@ def last_layer(depth):
 print("depth   post    pre  post/pre  sqrt(depth)  ratio/sqrt(depth)  single seeds")
 #> depth   post    pre  post/pre  sqrt(depth)  ratio/sqrt(depth)  single seeds
 lasts = {depth: last_layer(depth) for depth in [6, 12, 24]}
-lasts[48] = [stats[p]["weight_grad"][:, -1] for p in ["post", "pre"]]
+lasts[48] = [stats[p]["second_weight_grad"][:, -1] for p in ["post", "pre"]]
 for depth, (post, pre) in lasts.items():
     root, ratio = math.sqrt(depth), post.mean() / pre.mean()
     seed = post / pre / root
     spread = f"{seed.min():.2f} to {seed.max():.2f}"
     cells = f"{post.mean():>6.3g} {pre.mean():>6.3g} {ratio:>9.3g} {root:>12.3g}"
     print(f"{depth:>5} {cells} {ratio / root:>18.2f}  {spread}")
-    #>     6   2.67   1.66      1.61         2.45               0.66  0.61 to 0.70
-    #>    12   3.05   1.28      2.38         3.46               0.69  0.59 to 0.83
-    #>    24    4.1   1.06      3.89          4.9               0.79  0.56 to 1.08
-    #>    48   4.67  0.851      5.49         6.93               0.79  0.59 to 1.16
+    #>     6   3.22   1.95      1.65         2.45               0.67  0.61 to 0.73
+    #>    12   3.46   1.45      2.38         3.46               0.69  0.56 to 0.85
+    #>    24   4.62   1.23      3.74          4.9               0.76  0.55 to 1.09
+    #>    48   4.99  0.994      5.02         6.93               0.72  0.52 to 1.09
 
 # Plots: the mean over seeds as a line, the range over seeds as a band.
 layers = torch.arange(1, depth + 1)

@@ -46,7 +46,7 @@ class Stack(nn.Module):
         return self.head(x), inputs
 
 def layer_statistics(placement, seed, depth=48, width=256, batch=64, classes=16):
-    """Per block, at initialization: the gradient norm of its first linear layer's weight,
+    """Per block, at initialization: the gradient norms of its two linear layers' weights,
     the gradient norm with respect to its input, and the RMS of that input."""
     torch.manual_seed(seed)
     # float64, so that the rounded numbers do not depend on the CPU's summation order.
@@ -55,14 +55,18 @@ def layer_statistics(placement, seed, depth=48, width=256, batch=64, classes=16)
     return block_statistics(model, x, torch.randint(classes, (batch,)))
 
 def block_statistics(model, x, labels):
-    """The three statistics per block of `model` (blocks with an fc1; a forward returning
-    the logits and each block's input), from one backward pass of cross-entropy."""
+    """The four statistics per block of `model` (blocks with an fc1 and an fc2; a
+    forward returning the logits and each block's input), from one backward pass of
+    cross-entropy."""
     logits, inputs = model(x)
     for h in inputs:
         h.retain_grad()
     nn.functional.cross_entropy(logits, labels).backward()
     return {
         "weight_grad": torch.stack([b.fc1.weight.grad.norm() for b in model.blocks]),
+        "second_weight_grad": torch.stack(
+            [b.fc2.weight.grad.norm() for b in model.blocks]
+        ),
         "input_grad": torch.stack([h.grad.norm() for h in inputs]),
         "stream_rms": torch.stack([h.detach().pow(2).mean().sqrt() for h in inputs]),
     }
