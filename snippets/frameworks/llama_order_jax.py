@@ -11,8 +11,8 @@ def llama_rms_norm(x, weight, eps):
     h = x.astype(jnp.float32)
     h = h * jax.lax.rsqrt(jnp.mean(h * h, axis=-1, keepdims=True) + eps)
     # A fusion may keep float32 where the code rounds (XLA's "excess precision"):
-    # reduce_precision rounds to bfloat16 in case a GPU's compile does (on a CPU the output
-    # is the same without it). Not in float16: it flushes values below its smallest normal.
+    # reduce_precision rounds to bfloat16 in case a GPU's compile does. Not in float16: it
+    # flushes values below its smallest normal.
     if x.dtype == jnp.bfloat16:
         h = jax.lax.reduce_precision(h, exponent_bits=8, mantissa_bits=7)
     return weight * h.astype(x.dtype)
