@@ -2,6 +2,7 @@
 rounding convention in bfloat16; the inputs it measures on, and the float64 reference.
 """
 
+import functools
 import math
 
 import torch
@@ -27,15 +28,17 @@ def eps_rows(declared, outside=False) -> torch.Tensor:
 
 def rows(scales, device, dtype=torch.float32, seed=0, n=N):
     """One row of n features per scale, each with that RMS (exact in float64, to rounding
-    after a cast)."""
-    g = torch.Generator().manual_seed(seed)
-    x = torch.randn(len(scales), n, generator=g, dtype=torch.float64)
-    x = (
-        x
-        / x.pow(2).mean(-1, keepdim=True).sqrt()
-        * torch.tensor(scales).double()[:, None]
-    )
+    after a cast): a new tensor on every call."""
+    x = unit_rows(len(scales), n, seed) * torch.tensor(scales).double()[:, None]
     return x.to(device=device, dtype=dtype)
+
+@functools.lru_cache(maxsize=64)
+def unit_rows(count, n, seed) -> torch.Tensor:
+    """count random rows of n features, each of RMS 1, in float64; never written to.
+    Kept: drawing them took half of a check's time, and tests check many norms."""
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(count, n, generator=g, dtype=torch.float64)
+    return x / x.pow(2).mean(-1, keepdim=True).sqrt()
 
 def reference(x, gain, eps, inside=True):
     """Float64 RMSNorm of the detected conventions."""
