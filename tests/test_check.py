@@ -2491,8 +2491,9 @@ def test_eps_outside_told_fails_a_norm_with_eps_inside():
 
 def test_the_one_file_checker_the_check_page_offers_runs_alone(built_site, tmp_path):
     """downloads/check_rmsnorm.py, copied into an empty folder beside a reader's norm and run
-    in isolated mode, gives the package's verdicts (snippets/check/examples.py shows its report);
-    the page's CI test, copied beside them, fails under pytest with the report."""
+    in isolated mode, gives the package's verdicts (snippets/check/examples.py shows its report),
+    with PyTorch alone, as the page says it needs; the page's CI test, copied beside them,
+    fails under pytest with the report."""
     checker = built_site / "downloads" / "check_rmsnorm.py"
     (tmp_path / checker.name).write_bytes(checker.read_bytes())
     (tmp_path / "my_norm.py").write_text(
@@ -2507,10 +2508,21 @@ def test_the_one_file_checker_the_check_page_offers_runs_alone(built_site, tmp_p
             command, cwd=tmp_path, capture_output=True, text=True, check=False
         )
 
-    result = run(checker.name, "my_norm.py:rms_norm", "--json")
+    # `python check_rmsnorm.py my_norm.py:rms_norm --json` where transformers is missing
+    # (None in sys.modules: importing it raises ImportError).
+    without_transformers = (
+        "import runpy, sys; sys.modules['transformers'] = None; sys.argv = sys.argv[1:];"
+        " runpy.run_path(sys.argv[0], run_name='__main__')"
+    )
+    result = run(
+        "-c", without_transformers, checker.name, "my_norm.py:rms_norm", "--json"
+    )
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)
     assert [v["check"] for v in report["verdicts"] if v["passed"] is False] == ["half"]
+    (agreement,) = [v for v in report["verdicts"] if v["check"] == "agreement"]
+    assert "torch.nn.RMSNorm" in agreement["detail"], agreement
+    assert "LlamaRMSNorm" not in agreement["detail"], agreement  # transformers' norm
     # The CI test imports RMSNorm from my_norm: here the norm above under that name.
     with (tmp_path / "my_norm.py").open("a") as my_norm:
         my_norm.write("\nRMSNorm = rms_norm\n")
