@@ -1,5 +1,5 @@
 """axe-core at WCAG 2.1 AA (plus axe's best practices): the search dialog open, in both
-languages and schemes; the 404 page; and the check that a pale style is caught though axe sees
+languages (its colors in both schemes, in English); the 404 page; and the check that a pale style is caught though axe sees
 one element of each style. Every page is checked in its visit (tests/test_browser.py), by
 tests/axe_checks.py: no serious or critical violations."""
 
@@ -8,11 +8,14 @@ from pathlib import Path
 import pytest
 from axe_checks import violations
 from browser_fixtures import search
-from site_layout import LANGUAGES, SITE_PATH, url_path
+from site_layout import SITE_PATH, url_path
 
 
-@pytest.mark.parametrize("preference", ["light", "dark"])
-@pytest.mark.parametrize("language", LANGUAGES)
+# The Korean dialog has the English one's elements and styles, whose colors are checked in
+# both schemes: in Korean, the rules that do not depend on colors, as on the Korean pages.
+@pytest.mark.parametrize(
+    "language, preference", [("en", "light"), ("en", "dark"), ("ko", "light")]
+)
 def test_open_search_dialog_meets_wcag_21_aa(page, language, preference):
     page.emulate_media(color_scheme=preference)
     # A phone-sized window, where search opens as a full-screen dialog.
@@ -20,7 +23,7 @@ def test_open_search_dialog_meets_wcag_21_aa(page, language, preference):
     page.goto(url_path(language, Path("index.md")))
     search(page, "RMS")
     page.wait_for_timeout(500)  # the dialog's fade-in ends before contrast is measured
-    assert violations(page) == []
+    assert violations(page, colors=language == "en") == []
 
 
 @pytest.mark.usefixtures("empty_search_index")
