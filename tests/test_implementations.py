@@ -605,9 +605,10 @@ def test_torch_says_a_float32_weight_with_half_input_takes_the_unfused_path(dtyp
     # Implementations' parity table: its torch row warns, the page says, as it runs. Once
     # a process, so here every time: another test may have run the same call before.
     x = torch.randn(2, 8, dtype=dtype)
+    warned_always = torch.is_warn_always_enabled()
     torch.set_warn_always(True)
     try:
         with pytest.warns(UserWarning, match="Cannot dispatch to fused implementation"):
             F.rms_norm(x, (8,), torch.rand(8))
     finally:
-        torch.set_warn_always(False)
+        torch.set_warn_always(warned_always)
