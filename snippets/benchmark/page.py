@@ -100,7 +100,7 @@ WORDS = {
         "headline": "{device}, PyTorch {torch}: forward+backward, bfloat16, M = {m}, µs per "
         "call (in parentheses, the speed against F.rms_norm's: above 1× is faster)",
         "headline_timing": "timing",
-        "headline_timings": {"graph": "GPU time", "eager": "eager"},
+        "headline_timings": {"graph": "GPU time", "eager": "from Python"},
         "headline_in": {
             "graph": "Fastest in GPU time (a CUDA graph replayed): ",
             "eager": "Fastest launched from Python (host time included): ",
@@ -333,7 +333,7 @@ WORDS = {
         "(glossary.md#backward-pass), bfloat16, M = {m}, 호출당 µs(괄호 안은 F.rms_norm 대비 "
         "속도로, 1배보다 크면 더 빠름)",
         "headline_timing": "측정 방식",
-        "headline_timings": {"graph": "GPU 시간", "eager": "즉시 실행"},
+        "headline_timings": {"graph": "GPU 시간", "eager": "Python에서 호출"},
         "headline_in": {
             "graph": "CUDA 그래프를 재생해 GPU 시간만 재면 가장 빠른 구현과 그 속도(F.rms_norm "
             "대비)는 ",
