@@ -442,7 +442,7 @@ WORDS = {
             "add": "이 사이트의 퓨즈드 덧셈·정규화 커널은",
         },
         "vs_layer_norm": "{mode}: RMSNorm 시간을 같은 방식으로 실행한 LayerNorm 시간으로 "
-        "나눈 값은 N에 따라 {ratios}입니다",
+        "나눈 값(1배보다 작으면 RMSNorm이 더 빠름)은 N에 따라 {ratios}입니다",
         "ratio_of": "{name} {low}–{high}배",
         "at": "N = {sizes}에서 {name}",
         "overlapping": "{n}(2위와 라운드 범위가 겹침)",
