@@ -770,6 +770,10 @@ for n in [largest for largest, *_ in kernel.BACKWARD_SETTINGS if largest < 1024]
     launch = kernel.backward_launch(n, 132)
     constexprs = {"BLOCK_M": launch.block_m, "ADD_DH": False, "BLOCK_N": launch.block_n}
     build(kernel.rms_norm_backward_kernel, backward, constexprs, launch.num_warps, False)
+# And the lone forward at 32768, which spills, the kernel's comment says, only unaligned.
+launch = kernel.forward_launch(32768)
+constexprs = {"BLOCK_M": launch.block_m, "ADD_RESIDUAL": False, "BLOCK_N": launch.block_n}
+build(kernel.rms_norm_forward_kernel, forward, constexprs, launch.num_warps, False)
 """
 
 
@@ -813,7 +817,7 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     )
     short = [n for n, *_ in kernel.BACKWARD_SETTINGS if n < 1024]
     expected = 2 * (6 + len(kernel.FORWARD_SETTINGS) + len(kernel.BACKWARD_SETTINGS))
-    expected += len(short) + 1  # unaligned
+    expected += len(short) + 2  # unaligned
     assert len(compiled) == expected, result.stdout
     # No fused multiply-add: the launches turn fusion off (the fused op's float32 bits).
     assert all(int(fma) == 0 for *_, fma in compiled), result.stdout
@@ -838,6 +842,9 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     adding_dh = [stack["backward", n, True] for n in short]
     wide = kernel.BACKWARD_WIDE[1]  # the wide backward's chunk
     assert stack["forward", 32768, False] == stack["forward", 32768, True] == 0
+    assert (
+        stack["unaligned_forward", 32768, False] > 0
+    )  # "and at 32768 ... without alignment"
     given = (
         f"{stack['backward', 16384, False]} bytes for the backward at 16384 "
         f"({stack['backward', 16384, True]} adding dh), "
