@@ -1,19 +1,24 @@
 """The Models page's LLaMA-style block equals transformers' LlamaDecoderLayer with the same
 weights, and it is causal: a later token never changes an earlier output. Its table of model
 families is well formed and agrees with the configurations it was checked against, and the
-page's Markdown table of them is what families.py prints."""
+page's Markdown table of them is what families.py prints. Two defaults the pages state in
+words are transformers'."""
 
 from itertools import groupby
 
 import pytest
 import torch
+from page_text import read
+from site_layout import ROOT
 from transformers import (
     BertConfig,
     FalconConfig,
     GPT2Config,
     GptOssConfig,
+    Llama4TextConfig,
     LlamaConfig,
     LlamaForCausalLM,
+    MistralConfig,
     MixtralConfig,
     Qwen3Config,
     Qwen3NextConfig,
@@ -257,3 +262,20 @@ def test_the_pages_family_table_is_what_families_py_prints(tmp_path):
         assert committed.read_text(encoding="utf-8") == fresh.read_text(
             encoding="utf-8"
         ), f"{fresh.name}: run `python -m scripts.model_table`"
+
+
+def test_the_config_defaults_the_pages_state_in_words_are_transformers():
+    """Two defaults the pages give in prose, not printed by a block: Mistral 7B's sliding
+    window (Models) and the share of Llama 4's layers that use RoPE, the layers whose
+    queries and keys its L2 norm normalizes (Activations)."""
+    window = MistralConfig().sliding_window
+    models = {
+        language: read(ROOT / "docs" / language / "models.md")
+        for language in ["en", "ko"]
+    }
+    assert f"its sliding window of {window} tokens" in " ".join(models["en"].split())
+    assert f"{window}토큰의 슬라이딩 윈도" in " ".join(models["ko"].split())
+    uses_rope = Llama4TextConfig().no_rope_layers  # 1 where a layer uses RoPE
+    assert 4 * sum(uses_rope) == 3 * len(uses_rope)
+    assert "(by default three layers in four)" in read(ROOT / "docs/en/activations.md")
+    assert "(기본값으로는 네 층 중 세 층)" in read(ROOT / "docs/ko/activations.md")
