@@ -161,7 +161,8 @@ def check_eps(norm, found, device):
         declared = norm.declared_eps
         if not declared:
             detail = (
-                "none added: x / RMS(x) exactly at rows of RMS 1e-4 (see zero rows)"
+                "none added: x / RMS(x) at rows of RMS 1e-4, to a thousandth of their"
+                " mean square (see zero rows)"
             )
             return Verdict("eps", True, detail, see)
         clamped = clamped_by(norm, found, device, declared)
