@@ -368,7 +368,7 @@ def test_torch_module_inputs_build_and_run_like_torch_nn_rmsnorm(dtype, case):
             ours.weight.uniform_(0.5, 1.5)
             theirs.weight.copy_(ours.weight)
     x = case.forward_input.args[0]
-    torch.testing.assert_close(ours(x), theirs(x))
+    torch.testing.assert_close(ours(x), theirs(x), rtol=0, atol=0)  # bit for bit
 
 
 def test_device_and_dtype_place_the_weight():
@@ -406,7 +406,7 @@ def test_torch_rms_norm_samples_give_torch_output(dtype, sample):
         with torch.no_grad():
             ours.weight.copy_(weight[0])
     expected = F.rms_norm(sample.input, *sample.args, **sample.kwargs)
-    torch.testing.assert_close(ours(sample.input), expected)
+    torch.testing.assert_close(ours(sample.input), expected, rtol=0, atol=0)
 
 
 @pytest.mark.parametrize("dtype, sample", NEGATIVE_EPS_CASES)
