@@ -19,7 +19,7 @@ FOLDER = ROOT / "docs" / "assets" / "diagrams"
 FONTS = {
     "en": "DejaVu Sans, Helvetica, Arial, sans-serif",
     # Latin letters and symbols (r⁻¹, √) from DejaVu, whose superscripts Nanum lacks.
-    "ko": "DejaVu Sans, NanumGothic, Noto Sans CJK KR, Malgun Gothic, sans-serif",
+    "ko": "DejaVu Sans, NanumGothic, Noto Sans CJK KR, Malgun Gothic, Apple SD Gothic Neo, sans-serif",
 }
 INK, MUTED, NORM, BLOCK, PATH = "#1a1a1a", "#555555", "#cfe3ff", "#eeeeee", "#1f5fbf"
 
