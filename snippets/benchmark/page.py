@@ -70,7 +70,10 @@ WORDS = {
             "backward": "backward",
             "forward+backward": "forward+backward",
         },
-        "plot_families": {"norm": "RMSNorm alone", "add": "residual add + RMSNorm"},
+        "plot_families": {
+            "norm": "RMSNorm alone, with LayerNorm",
+            "add": "residual add + RMSNorm",
+        },
         "families": {
             "norm": "RMSNorm alone, with LayerNorm",
             "add": "the residual add and the norm, h = x + r, y = RMSNorm(h)",
@@ -302,7 +305,10 @@ WORDS = {
             "backward": "역전파",
             "forward+backward": "순전파+역전파",
         },
-        "plot_families": {"norm": "RMSNorm 단독", "add": "잔차 덧셈 + RMSNorm"},
+        "plot_families": {
+            "norm": "RMSNorm 단독(비교용 LayerNorm 포함)",
+            "add": "잔차 덧셈 + RMSNorm",
+        },
         "families": {
             "norm": "RMSNorm 단독(비교용 LayerNorm 포함)",
             "add": "잔차 덧셈과 정규화, h = x + r, y = RMSNorm(h)",
@@ -656,10 +662,15 @@ def _versions(results, words) -> str:
         f"{label} {results[key] or words['no_version']}" for label, key in labels
     )
 
+def _cpu_name(results) -> str:
+    """The CPU as its vendor names it, without the "(R)" and "(TM)" that would nest
+    parentheses where the name is given in some."""
+    return re.sub(r"\((R|TM)\)", "", results["cpu"], flags=re.IGNORECASE)
+
 def _header(results, words) -> str:
     commit = (results["git_commit"] or "-")[:12]
     device = f"**{results['device']}**" + words["paren"].format(
-        f"CPU: {results['cpu']}"
+        f"CPU: {_cpu_name(results)}"
     )
     parts = [
         f"{words['device']}: {device}",
@@ -1537,7 +1548,7 @@ def cpu_table(results, language: str) -> str:
     """The CPU section: device, the ms of each pass and the ratio to LayerNorm."""
     words = WORDS[language]
     device = words["cpu_device"].format(
-        cpu=results["cpu"],
+        cpu=_cpu_name(results),
         cores=results["cpu_cores"],
         threads=results["cpu_threads"],
         torch_threads=results["torch_threads"],
