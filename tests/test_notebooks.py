@@ -13,7 +13,9 @@ run in a Jupyter kernel, rendered by mkdocs-jupyter in both languages.
   The downloaded notebook links to the published site's pages, not to their .md files, and
   its first cell names the packages it needs, as the page does under its link.
 - A cell that raises fails `mkdocs build`.
-- The Playground's Try this items: each knob change gives what its item says.
+- What each page says of the run it shows holds in that run's printed output (the losses of
+  the Placement notebook, the Playground's table), and the Playground's Try this items: each
+  knob change gives what its item says.
 """
 
 import json
@@ -260,9 +262,105 @@ def test_a_run_with_a_warning_is_not_cached(tmp_path: Path, monkeypatch):
     assert [path.suffix for path in tmp_path.iterdir()] == [".ipynb"]
 
 
+def shown_output(page: str) -> str:
+    """What the run the site shows printed (the English notebook's; the Korean one prints
+    the same), from the build's cache."""
+    nb = notebooks.notebook(DOCS / "en" / page)
+    runs = notebooks.execute(nb, cache=notebooks.cache_folder())
+    return "".join(output.text for shown in printed(runs["en"]) for output in shown)
+
+
+def test_the_placement_notebooks_losses_say_what_its_page_says(built_site: Path):
+    """Loss curves: at the small rate the three placements end alike, pre-LN and
+    pre-RMSNorm within 0.001 (both print 1.821 in the run shown), at the large one those two
+    differ; post-LN ends at the unigram model's loss while both pre-norm models learn;
+    Training: in this run every model is still above the bigram model."""
+    text = shown_output("notebooks/placement.md")
+    found = re.search(r"unigram model: ([\d.]+), bigram model: ([\d.]+)", text)
+    unigram, bigram = map(float, found.groups())
+    loss = {
+        (float(rate), name): float(value)
+        for rate, name, value in re.findall(
+            r"lr ([\d.]+) +(\S+) +held-out loss ([\d.]+)", text
+        )
+    }
+    assert len(loss) == 6, text
+    small = [loss[0.001, name] for name in ("post-LN", "pre-LN", "pre-RMSNorm")]
+    assert max(small) - min(small) < 0.01, "the three train alike at the small rate"
+    assert round(abs(loss[0.001, "pre-LN"] - loss[0.001, "pre-RMSNorm"]), 3) <= 0.001
+    assert abs(loss[0.02, "pre-LN"] - loss[0.02, "pre-RMSNorm"]) >= 0.01
+    assert abs(loss[0.02, "post-LN"] - unigram) < 0.1, "post-LN at the unigram loss"
+    assert (
+        unigram - loss[0.02, "pre-LN"] > 1 and unigram - loss[0.02, "pre-RMSNorm"] > 1
+    )
+    assert min(loss.values()) > bigram, "a model below the bigram model"
+
+
+def playground_table(text: str) -> dict:
+    """The Playground's table: (input, output of) -> {statistic: value}."""
+    names = ["mean", "std", "RMS", "min", "max", "skew"]
+    label = r"\(input\)|RMSNorm, no upcast|RMSNorm|LayerNorm"
+    return {
+        (found[1], found[2]): dict(
+            zip(names, map(float, found[3].split()), strict=True)
+        )
+        for found in re.finditer(rf"^(\w+) +({label}) +(.*)$", text, re.MULTILINE)
+    }
+
+
+def test_the_playgrounds_table_says_what_its_page_says(built_site: Path):
+    """What to look for: RMSNorm's outputs have RMS 1, LayerNorm's mean 0 and standard
+    deviation 1, but for the scaled input, where both fall below 1; on the shifted input most
+    of RMSNorm's output is the shared offset; every output keeps its input's skewness.
+    Histograms: in float32 the two RMSNorms give the same statistics, and on the normal and
+    scaled inputs LayerNorm's lie on theirs."""
+    table = playground_table(shown_output("notebooks/playground.md"))
+    assert len(table) == 16, table
+    for name in ("normal", "shifted", "scaled", "skewed"):
+        rms_norm, layer_norm = table[name, "RMSNorm"], table[name, "LayerNorm"]
+        assert table[name, "RMSNorm, no upcast"] == rms_norm
+        assert abs(layer_norm["mean"]) < 1e-3
+        if name == "scaled":
+            assert rms_norm["RMS"] < 0.8 and layer_norm["std"] < 0.8
+        else:
+            assert abs(rms_norm["RMS"] - 1) < 1e-3
+            assert abs(layer_norm["std"] - 1) < 1e-3
+        for output in (rms_norm, layer_norm):
+            assert abs(output["skew"] - table[name, "(input)"]["skew"]) < 0.05
+        if name in ("normal", "scaled"):
+            for statistic in ("mean", "std", "RMS"):
+                assert abs(layer_norm[statistic] - rms_norm[statistic]) < 0.01
+    shifted = table["shifted", "RMSNorm"]
+    assert shifted["mean"] ** 2 / shifted["RMS"] ** 2 > 0.8, "the offset is most of it"
+
+
+def skewness(values) -> torch.Tensor:
+    """Each row's skewness (the last dimension)."""
+    v = values.double()
+    centered = v - v.mean(-1, keepdim=True)
+    return centered.pow(3).mean(-1) / centered.pow(2).mean(-1).pow(1.5)
+
+
+def test_the_playgrounds_few_values_per_row_item_says_what_a_reader_sees(
+    tmp_path: Path,
+):
+    """Try this, HIDDEN = 8: RMSNorm and LayerNorm differ on the normal input; the scaled
+    rows' RMS differ from row to row; each row keeps its skewness, but the pooled skewness
+    of the input and of RMSNorm's output no longer shows it."""
+    run = playground_run(tmp_path, HIDDEN=8)
+    gap = run["normal", "RMSNorm"] - run["normal", "LayerNorm"]
+    assert gap.abs().max() > 0.1
+    scaled = run["scaled", "RMSNorm"].double().pow(2).mean(-1).sqrt()
+    assert scaled.max() - scaled.min() > 0.3
+    rows = skewness(run["skewed", "(input)"])
+    assert torch.allclose(skewness(run["skewed", "RMSNorm"]), rows, atol=1e-3)
+    for pooled in (run["skewed", "(input)"], run["skewed", "RMSNorm"]):
+        assert abs(skewness(pooled.flatten()) - rows.mean()) > 0.05
+
+
 def playground_run(folder: Path, **knobs) -> dict:
     """The Playground's outputs with some knobs changed, as a reader sets them: its knobs,
-    inputs and norms cells run as one script."""
+    inputs and norms cells run as one script. Keyed as its table: (input, output of)."""
     code = (ROOT / "snippets/notebooks/playground.py").read_text(encoding="utf-8")
     cells = [notebooks.section(code, name) for name in ("knobs", "inputs", "norms")]
     for knob, value in knobs.items():
@@ -271,7 +369,8 @@ def playground_run(folder: Path, **knobs) -> dict:
         )
     script = folder / "playground.py"
     script.write_text("\n".join(cells), encoding="utf-8")
-    return runpy.run_path(str(script))["outputs"]
+    run = runpy.run_path(str(script))
+    return run["outputs"] | {(name, "(input)"): x for name, x in run["inputs"].items()}
 
 
 def rms(values) -> float:

@@ -72,7 +72,7 @@ for name, x in inputs.items():
     rows = [("(input)", x)] + [(norm, outputs[name, norm]) for norm in NORMS]
     for label, values in rows:
         # 11 wide: at SCALE = 300 in float16 a min of -1303.0000 still leaves a space.
-        # Not named numbers: the norms cell's rms_norm reads the module of that name.
+        # Not named `numbers`: rms_norm (written out above) uses the module of that name.
         cells = "".join(f"{float(s):>11.4f}" for s in statistics(values))
         print(f"{name:<8} {label:<19}{cells}")
 # --8<-- [end:statistics]
