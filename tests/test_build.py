@@ -106,6 +106,8 @@ def test_formulas_are_rendered_to_mathml(built_site, language, page):
     assert not lone, f"a root over one token, drawn without its bar: {lone[:3]}"
     for space in content.select("msqrt > mspace:first-child"):
         assert space["height"] == "0.68em", str(space.parent)  # a digit's height
+    # What only the search index reads is gone from the page (hooks/mathml.py).
+    assert not content.select(".search-only, [data-search-exclude]")
     # The page's text outside formulas and code (read, not cut out: a copy costs more).
     text = "".join(strings_outside(content, {"math", "pre", "code"}))
     leftover = LATEX_LEFT.search(text)
@@ -269,6 +271,26 @@ def test_each_language_has_its_own_search_index_without_code(built_site, languag
     soup = built_page(built_site, language, Path("math.md"))
     config = json.loads(soup.select_one("script#__config").string)
     assert config["base"].endswith(f"/{folder}" if folder else "..")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_search_reads_a_formula_as_one_line_of_text(built_site, language):
+    """hooks/mathml.py: Placement's $1/\\sqrt{48}$ is "1/√48" in the search index, not its
+    MathML's bare tokens, "1/48"; the definition on Math is one readable line."""
+    folder = "" if language == LANGUAGES[0] else f"{language}/"
+    index = json.loads(
+        (built_site / folder / "search" / "search_index.json").read_text()
+    )
+    text = {
+        page: " ".join(
+            entry["text"]
+            for entry in index["docs"]
+            if entry["location"].startswith(f"{page}/")
+        )
+        for page in ("placement", "math")
+    }
+    assert "1/√48" in text["placement"] and "1/48" not in text["placement"]
+    assert "y = γ⊙x/√(1/n∑_i x_i²+ε)" in text["math"]
 
 
 @pytest.mark.parametrize("language, page", PAGES, ids=page_id)
