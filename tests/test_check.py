@@ -1675,10 +1675,26 @@ def vectorized_by_eight(x, weight, eps=1e-6):
 
 
 def test_a_wrong_input_gradient_links_the_pitfall_and_says_the_bound():
-    gradients = verdict(check(backward_without_r), "gradients")
+    report = check(backward_without_r)
+    gradients = verdict(report, "gradients")
     assert gradients.passed is False
     assert gradients.see == "pitfalls/#a-backward-pass-that-forgets-r"
     assert "(bound 1e-4)" in gradients.detail
+    # forward fails on autocast's input gradient alone: it links the derivation, not
+    # the definition its outputs meet.
+    forward = verdict(report, "forward")
+    assert forward.passed is False and "under autocast, the input gradient" in (
+        forward.detail
+    )
+    assert forward.see == "gradients/#the-derivation"
+    assert verdict(check(eps_twice), "forward").see == ("math/#the-rmsnorm-definition")
+
+
+def test_wrong_rows_are_named_as_a_range_when_they_run_on():
+    assert checks.wrong_rows([0, 1, 2], 5) == "wrong on 3 of 5 rows (rows 0 to 2)"
+    assert checks.wrong_rows([0, 4], 5) == (
+        "wrong on 2 of 5 rows (the first wrong row 0, the last 4)"
+    )
 
 
 def test_a_clearly_refused_size_is_reported_not_failed():
@@ -1859,6 +1875,8 @@ def test_exit_status_2_for_a_file_that_raises_on_import(tmp_path, source, error)
     broken.write_text(source)
     status, _, errors = in_process(f"{broken}:norm")
     assert status == 2 and "usage error: cannot import" in errors and error in errors
+    if error == "SyntaxError":  # where, in words, not the error's tuple
+        assert f"SyntaxError in {broken}, line 1: invalid syntax" in errors, errors
 
 
 def test_json_reports_a_usage_error_as_json_with_status_2():
@@ -3062,7 +3080,8 @@ def test_rows_a_kernel_leaves_unwritten_at_the_end_of_a_large_batch_fail():
         forward.passed is False and "in a batch of 257 rows of 4096" in forward.detail
     )
     assert re.search(
-        r"wrong on \d+ of 257 rows \(the first row \d+, the last 256\)", forward.detail
+        r"wrong on \d+ of 257 rows \((rows \d+ to 256|the first wrong row \d+, the last 256)\)",
+        forward.detail,
     )
     half = one_check(rows_split_by_floor, checks.check_half)
     assert half.passed is False and "in a batch of 257 rows only" in half.detail
@@ -3072,7 +3091,7 @@ def test_rows_a_kernel_leaves_unwritten_at_the_end_of_a_large_batch_fail():
     )
     assert split.passed is False
     assert (
-        "input gradient wrong on 5 of 4097 rows (the first row 4092, the last 4096)"
+        "input gradient wrong on 5 of 4097 rows (rows 4092 to 4096)"
         in split.detail
     )
 

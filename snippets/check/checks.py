@@ -126,10 +126,15 @@ def check_forward(norm, found, device):
             out = f"{other_dtype['at once']} on every path"
         detail += f"; float32 input comes back {out}, not float32"
     detail += f"; {refused}" if refused else ""
-    within = all(bool((each < bounds[way]).all()) for way, each in errors.items())
-    passed = within and not other_dtype
+    wrong = [way for way, each in errors.items() if not (each < bounds[way]).all()]
+    passed = not wrong and not other_dtype
     refusals = [refused] if refused else []
-    return Verdict("forward", passed, detail, "math/#the-rmsnorm-definition", refusals)
+    # Every output right, only autocast's input gradient wrong: the backward's formula.
+    only_gradient = wrong == [AUTOCAST_GRADIENT] and not other_dtype
+    see = (
+        "gradients/#the-derivation" if only_gradient else "math/#the-rmsnorm-definition"
+    )
+    return Verdict("forward", passed, detail, see, refusals)
 
 def refuses_wide_rows(norm, found, device) -> str | None:
     """A clear refusal of rows of a model's width (WIDE features), in a few words: forward
@@ -145,11 +150,12 @@ def refuses_wide_rows(norm, found, device) -> str | None:
 
 def wrong_rows(bad: list[int], total: int) -> str:
     """Which rows of a batch came out wrong (a kernel that skips some leaves the last)."""
-    where = (
-        f"row {bad[0]}"
-        if len(bad) == 1
-        else f"the first row {bad[0]}, the last {bad[-1]}"
-    )
+    if len(bad) == 1:
+        where = f"row {bad[0]}"
+    elif bad == list(range(bad[0], bad[-1] + 1)):
+        where = f"rows {bad[0]} to {bad[-1]}"
+    else:
+        where = f"the first wrong row {bad[0]}, the last {bad[-1]}"
     return f"wrong on {len(bad)} of {total} rows ({where})"
 
 def check_eps(norm, found, device):
@@ -740,6 +746,8 @@ def check_rounding(norm, found, device):
                 f"{name} differs on {percent(share)} of outputs, by up to {ulps}"
             )
     parts.append(f"{percent(measured['correctly rounded'])} correctly rounded")
+    if measured["convention"] == "none":  # what the page's table says of it
+        parts.insert(0, "matches none of them, as code without a float32 upcast gives")
     detail = "; ".join(parts)
     if declared is None:
         return Verdict("rounding", None, detail, see)

@@ -178,8 +178,9 @@ class Subject:
         kept = (before == x) | (before.isnan() & x.isnan())
         if not kept.all():
             raise UsageError(
-                "it writes into its input x, which the checks reuse: check a function"
-                " that calls it on a copy, x.clone()"
+                "it writes into its input x, which in a model is the residual stream:"
+                " write the output to a new tensor (to check it anyway, check a"
+                " function that calls it on x.clone(): the checks reuse x)"
             )
         if not_a_tensor is not None:
             raise not_a_tensor
@@ -439,4 +440,7 @@ def load(target: str):
         missing = isinstance(error, ModuleNotFoundError)
         hint = ": give the file instead, path/to/file.py:name, or run from its folder"
         hint = hint if missing and error.name == where.split(".")[0] else ""
-        raise UsageError(f"cannot import {target}: {error!r}{hint}") from error
+        shown = repr(error)
+        if isinstance(error, SyntaxError):  # its repr is a tuple of where
+            shown = f"SyntaxError in {error.filename}, line {error.lineno}: {error.msg}"
+        raise UsageError(f"cannot import {target}: {shown}{hint}") from error
