@@ -3090,10 +3090,7 @@ def test_rows_a_kernel_leaves_unwritten_at_the_end_of_a_large_batch_fail():
         checks.check_dw,
     )
     assert split.passed is False
-    assert (
-        "input gradient wrong on 5 of 4097 rows (rows 4092 to 4096)"
-        in split.detail
-    )
+    assert "input gradient wrong on 5 of 4097 rows (rows 4092 to 4096)" in split.detail
 
 
 def test_a_half_output_in_another_dtype_links_the_cast_order():
