@@ -1690,6 +1690,25 @@ def test_a_wrong_input_gradient_links_the_pitfall_and_says_the_bound():
     assert verdict(check(eps_twice), "forward").see == ("math/#the-rmsnorm-definition")
 
 
+@pytest.mark.parametrize("eps", [1e-6, 1e-5])
+def test_failures_an_eps_added_twice_causes_point_to_eps(eps):
+    """An ε added twice fails eps (read as one ε inside the root near the declared one, or
+    as two) and forward, and may fail gradients and sizes, whose links name other causes:
+    each that fails says eps fails too. A norm whose only failure is eps gets no note."""
+
+    def twice(x, weight, eps=eps):
+        return weight * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps) + eps)
+
+    report = check(twice)
+    note = "; eps fails too, a likely cause: read it first"
+    failed = {v.check for v in report.verdicts if v.passed is False}
+    assert {"eps", "forward"} <= failed, report.table()
+    for v in report.verdicts:
+        blamed = v.check in failed & {"forward", "gradients", "sizes"}
+        assert v.detail.endswith(note) == blamed
+    assert not any(note in v.detail for v in check(rms_norm_paper_code).verdicts)
+
+
 def test_wrong_rows_are_named_as_a_range_when_they_run_on():
     assert checks.wrong_rows([0, 1, 2], 5) == "wrong on 3 of 5 rows (rows 0 to 2)"
     assert checks.wrong_rows([0, 4], 5) == (

@@ -1537,7 +1537,24 @@ def check(
                 detail += "; a norm over dim 1 (channel-first)? pass --dim 1"
             see = f"check/#check-{short.replace(' ', '-')}"  # its row in the table
             verdicts.append(Verdict(short, False, detail, see))
-    return Report(name, found, blame_the_statistic(verdicts))
+    return Report(name, found, blame_the_eps(blame_the_statistic(verdicts)))
+
+def blame_the_eps(verdicts):
+    """The verdicts, with forward's, gradients' and sizes' failures told to look at eps's
+    first where it fails too (an ε added twice can fail all four): their links name other
+    usual causes (the definition, a backward that forgets r)."""
+    eps = next((v for v in verdicts if v.check == "eps"), None)
+    if eps is None or eps.passed is not False:
+        return verdicts
+    note = "; eps fails too, a likely cause: read it first"
+    return [
+        (
+            Verdict(v.check, False, v.detail + note, v.see, v.refused)
+            if v.passed is False and v.check in ("forward", "gradients", "sizes")
+            else v
+        )
+        for v in verdicts
+    ]
 
 # What the half and gradients checks say when their 3-D inputs fail, shapes having found a
 # statistic over more than the last dim: the likely cause, not an upcast or a backward.
