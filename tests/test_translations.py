@@ -297,6 +297,41 @@ def first_uses_unglossed(text: str, page: Path) -> list[str]:
     return found
 
 
+@pytest.mark.parametrize("page", pages("ko"), ids=str)
+def test_a_glossary_link_sits_at_the_terms_first_use(page: Path):
+    """A term linked to its glossary row is linked where the page first uses it: a reader
+    who meets it unlinked first does not know the glossary explains it."""
+    text = korean_prose(page, headings=False, titles=False, generated=True)
+    terms = glossary_terms()
+    late = []
+    for anchor, term in terms.items():
+        link = text.find(f"{term}⟦{anchor}⟧")
+        if link < 0:
+            continue
+        masked = text  # 특성 inside 이상치 특성 is a use of the longer term
+        for longer in {t for t in terms.values() if term in t and t != term}:
+            masked = masked.replace(longer, "□" * len(longer))
+        first = masked.find(term)
+        if first < link:
+            late.append(
+                f"{term!r} #{anchor}: first in {text[first - 20 : first + 25]!r}"
+            )
+    assert not late, f"ko/{page}: link these at their first use instead:\n" + "\n".join(
+        late
+    )
+
+
+def glossary_terms() -> dict[str, str]:
+    """Anchor -> the Korean term of its glossary row, without its gloss (a row with two
+    anchors names two terms: 순전파, 역전파)."""
+    terms = {}
+    for anchors, cell in glossary_rows():
+        names = [name.strip() for name in re.sub(r"\([^()]*\)", "", cell).split(",")]
+        for i, anchor in enumerate(anchors):
+            terms[anchor] = names[min(i, len(names) - 1)]
+    return {anchor: term for anchor, term in terms.items() if term}
+
+
 def first_abbreviation(text: str, english: str) -> re.Match | None:
     """The first use of a gloss's abbreviation ("RMS" of "root mean square, RMS") as a word
     of its own, not inside a longer name such as RMSNorm."""
