@@ -30,10 +30,15 @@ _PERMALINK_TITLE = {"en": "Permanent link", "ko": "이 제목의 고정 링크"}
 _ONE_TOKEN_ROOT = re.compile(r"<msqrt>(<(mi|mn)(?: [^>]*)?>[^<]*</\2>)</msqrt>")
 _DIGIT_TALL = '<mspace height="0.68em"/>'
 _SEARCH_ONLY = re.compile(r'<span class="search-only">[^<]*</span>')
-# The linear form: a power in superscript characters where it has them (x², 10⁻³).
-_RAISED = "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿ"
-_RAISE = str.maketrans("0123456789+−-=()n", _RAISED)
-_RELATIONS = set("=≈≠≤≥<>→↦∈")  # spaced: y = x
+# The linear form (search only): powers in superscript characters where they have them
+# (x², 10⁻³, W′), accents combined (x̂, ā), relations spaced (y = x), and a space after an
+# open script before the next factor (W_q h, not W_qh).
+_RAISE = str.maketrans("0123456789+−-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿ")
+_RAISED = set("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ′″")
+_ACCENTS = {"ˆ": "\u0302", "¯": "\u0304", "~": "\u0303", "˜": "\u0303", "˙": "\u0307"}
+_RELATIONS = set("=≈≠≤≥<>→↦∈")
+_OPERATORS = _RELATIONS | set("+−-,.;:⋅×⊙/⇒←)]⟩")
+_OPEN_SCRIPT = re.compile(r"[_^][\w\u0300-\u036f′⊤]+$")
 _INLINE = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.DOTALL)
 _BLOCK = re.compile(r'<div class="arithmatex">\\\[(.*?)\\\]</div>', re.DOTALL)
 
@@ -49,25 +54,26 @@ def on_config(config):
 
 def linear_text(element) -> str:
     """A formula as one line of text: √(…) for a root, a/b for a fraction, x² or x^(…)
-    for a power, x_i for an index."""
+    for a power, x_i for an index; a fraction beside a factor in parentheses, (1/n)∑."""
     parts = [linear_text(child) for child in element]
     tag = element.tag
     if tag in ("mi", "mn", "mtext"):
-        return element.text or ""
+        return "".join(element.itertext())  # \texttt{...} comes as <mtext><code>
     if tag == "mo":
-        text = (element.text or "").replace("\u2061", "")  # function application
+        text = element.text or ""  # function application (U+2061): see _tidy
         return f" {text} " if text in _RELATIONS else text
     if tag in ("mspace", "mphantom"):
-        return ""
+        return " " if tag == "mspace" and element.get("width") else ""
     if tag == "msqrt":
-        return "√" + _grouped("".join(parts))
+        return "√" + _grouped("".join(parts), _several(element))
     if tag == "mroot":
-        return _grouped(parts[1]) + "√" + _grouped(parts[0])
+        return _grouped(parts[1]) + "√" + _grouped(parts[0], _several(element[0]))
     if tag == "mfrac":
-        return f"{_grouped(parts[0])}/{_grouped(parts[1])}"
+        over, under = (_grouped(p, _several(e)) for p, e in zip(parts, element))
+        return f"{over}/{under}"
     if tag in ("msup", "msub", "msubsup", "munder", "mover", "munderover"):
         if element.get("accent") == "true":  # x̂: the accent over its letter
-            return parts[0] + ("\u0302" if parts[1] == "ˆ" else parts[1])
+            return parts[0] + _ACCENTS.get(parts[1], parts[1])
         base, *scripts = [parts[0]] + [part.replace(" ", "") for part in parts[1:]]
         over = tag in ("msup", "mover") or len(scripts) == 2
         under = scripts[0] if tag in ("msub", "munder") or len(scripts) == 2 else ""
@@ -76,13 +82,44 @@ def linear_text(element) -> str:
         if over:
             power = scripts[-1]
             raised = power.translate(_RAISE)
-            text += raised if set(raised) <= set(_RAISED) else f"^{_grouped(power)}"
+            text += raised if set(raised) <= _RAISED else f"^{_grouped(power)}"
         return text + (" " if big else "")
     if tag == "mtr":
         return " ".join(parts)
     if tag == "mtable":
-        return "; ".join(parts)
-    return "".join(parts)  # math, mrow, mstyle, mpadded, mtd and the like
+        return "; ".join(part.strip().rstrip(",") for part in parts)
+    # A row (math, mrow, mstyle, mtd and the like): its parts side by side.
+    shown = [(child, part) for child, part in zip(element, parts) if part]
+    text = ""
+    for i, (child, part) in enumerate(shown):
+        before = text.rstrip()
+        after = next((p.lstrip() for _, p in shown[i + 1 :] if p.strip()), "")
+        beside = (before and before[-1] not in _OPERATORS) or (
+            after and after[0] not in _OPERATORS
+        )
+        if child.tag == "mfrac" and beside:  # (1/n)∑, not 1/n∑: not 1/(n∑)
+            part = f"({part})"
+        if _OPEN_SCRIPT.search(text) and re.match(r"\w", part):
+            text += " "
+        text += part
+    return _tidy(text) if tag == "math" else text
+
+
+def _several(element) -> bool:
+    """Whether a root's or a fraction's operand is more than one factor (2ηλ, nr³)."""
+    factors = [child for child in element if child.tag != "mspace"]
+    if element.tag not in ("mrow", "msqrt"):
+        return False
+    return len(factors) > 1 or (len(factors) == 1 and _several(factors[0]))
+
+
+def _tidy(text: str) -> str:
+    """Spaces where a reader expects them: sin(x) and tan θ, (x) not ( x ), one at most."""
+    text = re.sub("\u2061(?=[(\\[])", "", text).replace("\u2061", " ")
+    text = re.sub(r"([(\[⟨])\s+", r"\1", text)
+    text = re.sub(r"\s+([)\]⟩,])", r"\1", text)
+    text = re.sub(r"(^|[\s(+−=⋅⊙/,])([|‖])\s+", r"\1\2", text)
+    return re.sub(" {2,}", " ", text).strip()
 
 
 def _parsed(mathml: str):
@@ -93,9 +130,10 @@ def _parsed(mathml: str):
     return ElementTree.fromstring(named)
 
 
-def _grouped(text: str) -> str:
+def _grouped(text: str, several: bool = False) -> str:
     """Parenthesized unless one name or number."""
-    return text if re.fullmatch(r"[\w.]+|.", text.strip()) else f"({text.strip()})"
+    text = re.sub(" +", " ", text.strip())
+    return text if not several and re.fullmatch(r"[\w.]+|.", text) else f"({text})"
 
 
 def _to_mathml(latex: str, *, block: bool, page) -> str:

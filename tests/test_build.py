@@ -290,7 +290,7 @@ def test_search_reads_a_formula_as_one_line_of_text(built_site, language):
         for page in ("placement", "math")
     }
     assert "1/√48" in text["placement"] and "1/48" not in text["placement"]
-    assert "y = γ⊙x/√(1/n∑_i x_i²+ε)" in text["math"]
+    assert "y = γ⊙x / √((1/n)∑_i x_i²+ε)" in text["math"]
 
 
 @pytest.mark.parametrize("language, page", PAGES, ids=page_id)
