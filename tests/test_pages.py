@@ -296,7 +296,6 @@ ROUTES = [
             "placement.md",
             "placement.md#a-deep-stack-at-initialization",
             "beyond.md#gradients-at-initialization",
-            "dynamics.md#a-norm-after-each-sublayer",
             "placement.md#two-places-for-the-norm",
             "pitfalls.md#gains-initialized-like-a-linear-layers-weights",
             "pitfalls.md#gains-trained-in-bfloat16",

@@ -306,7 +306,7 @@ WORDS = {
             "forward+backward": "순전파+역전파",
         },
         "plot_families": {
-            "norm": "RMSNorm 단독(비교용 LayerNorm 포함)",
+            "norm": "RMSNorm 단독과 비교용 LayerNorm",
             "add": "잔차 덧셈 + RMSNorm",
         },
         "families": {
