@@ -314,7 +314,7 @@ def test_a_glossary_link_sits_at_the_terms_first_use(page: Path):
         first = masked.find(term)
         if first < link:
             late.append(
-                f"{term!r} #{anchor}: first in {text[first - 20 : first + 25]!r}"
+                f"{term!r} #{anchor}: first in {text[max(first - 20, 0) : first + 25]!r}"
             )
     assert not late, f"ko/{page}: link these at their first use instead:\n" + "\n".join(
         late

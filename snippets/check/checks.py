@@ -1540,9 +1540,9 @@ def check(
     return Report(name, found, blame_the_eps(blame_the_statistic(verdicts)))
 
 def blame_the_eps(verdicts):
-    """The verdicts, with forward's, gradients' and sizes' failures told to look at eps's
-    first where it fails too (an ε added twice can fail all four): their links name other
-    usual causes (the definition, a backward that forgets r)."""
+    """The verdicts, with forward's, gradients' and sizes' failures told to read eps first
+    where it fails too (an ε added twice can fail all four): their links name other usual
+    causes (the definition, a backward that forgets r)."""
     eps = next((v for v in verdicts if v.check == "eps"), None)
     if eps is None or eps.passed is not False:
         return verdicts
