@@ -130,8 +130,8 @@ def check_figures_are_readable(page):
 
 
 def check_reference_rows_are_stacked(page):
-    """The rows of the Glossary and of the Check page's table of checks, on a phone, are
-    blocks: a meaning as wide as the text column, not a third of a three-column table's."""
+    """The rows of the Glossary, on a phone, are blocks: a meaning as wide as the text
+    column, not a third of a three-column table's."""
     rows = page.locator("article table:has(td:first-child > span[id])")
     if not rows.count():
         return

@@ -1784,7 +1784,7 @@ def test_a_crash_at_a_model_width_names_that_call():
     forward = verdict(check(asserts_narrow_rows), "forward")
     assert forward.passed is False
     assert "(its last call: x of shape (1, 4096) in float32)" in forward.detail
-    assert forward.see == "check/#check-forward"  # the crashing check's row
+    assert forward.see == "check/#check-forward"  # the crashing check's section
 
 
 def mean_square_without_keepdim(x, weight, eps=1e-6):
@@ -3007,8 +3007,8 @@ def test_a_share_of_outputs_is_never_shown_as_none_or_all_when_it_is_neither(
 
 def test_every_link_the_checker_prints_is_a_heading_of_its_page():
     """Each verdict's `see`, as the checker's code writes it: a page of the site and one of
-    its headings (English anchors are Python-Markdown's slugs of the headings) or of its
-    `id="..."` anchors (the checks table's rows)."""
+    its headings (English anchors are Python-Markdown's slugs of the headings, or the
+    `{ #id }` a heading names, as each check's section does) or of its `id="..."` anchors."""
     checker = ROOT / "snippets" / "check"
     source = "\n".join(path.read_text() for path in checker.glob("*.py"))
     # Whole links in quotes, and the anchors an f-string picks between ('a' if .. else 'b').
@@ -3018,7 +3018,7 @@ def test_every_link_the_checker_prints_is_a_heading_of_its_page():
         for page, choices in re.findall(r'f"([a-z_]+)/#\{(.+?)\}"', source)
         for anchor in re.findall(r"'([a-z0-9-]+)'", choices)
     }
-    # A check that crashes links its own row of the table: check/#check-<its name>.
+    # A check that crashes links its own section: check/#check-<its name>.
     links |= {
         ("check", "check-" + run.__name__.removeprefix("check_").replace("_", "-"))
         for run in checks.CHECKS + checks.ADD_CHECKS
@@ -3027,9 +3027,9 @@ def test_every_link_the_checker_prints_is_a_heading_of_its_page():
     for page, anchor in links:
         text = (DOCS / "en" / f"{page}.md").read_text()
         headings = re.findall(r"^#{2,6} (.+)$", text, flags=re.MULTILINE)
-        ids = {slugify(h, "-") for h in headings} | set(
-            re.findall(r'id="([^"]+)"', text)
-        )
+        named = re.findall(r"\{ *#([\w-]+) *\}$", text, flags=re.MULTILINE)
+        ids = {slugify(h, "-") for h in headings} | set(named)
+        ids |= set(re.findall(r'id="([^"]+)"', text))
         if anchor:
             assert anchor in ids, f"{page}/#{anchor}"
 

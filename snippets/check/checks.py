@@ -1535,7 +1535,7 @@ def check(
             mismatch = "must match the size of tensor" in str(error)
             if mismatch and norm.dim == -1 and runs_channel_first(norm, device):
                 detail += "; a norm over dim 1 (channel-first)? pass --dim 1"
-            see = f"check/#check-{short.replace(' ', '-')}"  # its row in the table
+            see = f"check/#check-{short.replace(' ', '-')}"  # its section
             verdicts.append(Verdict(short, False, detail, see))
     return Report(name, found, blame_the_eps(blame_the_statistic(verdicts)))
 
