@@ -4,8 +4,8 @@ It writes what a page needs to pass the whole check as created:
 
 - docs/en/NAME.md and docs/ko/NAME.md: a description for search results (front matter), the
   title, an "In short" box of placeholder conclusions linking the one section, whose Korean
-  heading carries the English anchor, and the include of a first snippet; the Korean page records the English version it translates
-  (scripts/translations.py);
+  heading carries the English anchor, and the include of a first snippet; the Korean page
+  records the English version it translates (scripts/translations.py);
 - snippets/NAME/: the page's package (__init__.py with its docstring) and a first snippet
   with its #> lines;
 - mkdocs.yml: the page in `nav` (before the Glossary, or after the title given with
@@ -121,10 +121,7 @@ def create(name: str, title: str, korean_title: str, after=None, root: Path = RO
                 " a mark YAML reads (mkdocs.yml holds it unquoted)"
             )
     folder = root / "snippets" / name
-    targets = [root / "docs" / lang / f"{name}.md" for lang in ("en", "ko")] + [folder]
-    taken = [str(path.relative_to(root)) for path in targets if path.exists()]
-    if taken:
-        raise ValueError(f"{', '.join(taken)} already exist(s)")
+    refuse_taken(name, root)
     config = root / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
     config.write_text(
@@ -140,6 +137,16 @@ def create(name: str, title: str, korean_title: str, after=None, root: Path = RO
     for language, text in pages(name, title, korean_title).items():
         (docs / language / f"{name}.md").write_text(text, encoding="utf-8")
     translations.mark(docs / "ko" / f"{name}.md", docs)
+
+
+def refuse_taken(name: str, root: Path) -> None:
+    """A page's name is free only if neither language's page nor its snippets folder exists."""
+    targets = [root / "docs" / lang / f"{name}.md" for lang in ("en", "ko")]
+    targets.append(root / "snippets" / name)
+    taken = [str(path.relative_to(root)) for path in targets if path.exists()]
+    if taken:
+        verb = "exists" if len(taken) == 1 else "exist"
+        raise ValueError(f"{', '.join(taken)} already {verb}: choose another name")
 
 
 def renamed(text: str, old: str, new: str) -> str:
@@ -165,11 +172,7 @@ def rename(old: str, new: str, root: Path = ROOT) -> list[Path]:
     missing = [str(p.relative_to(root)) for p in moved.values() if not p.is_file()]
     if old == "index" or missing:
         raise ValueError(f"no page {old!r} to rename ({', '.join(missing) or 'Home'})")
-    targets = [docs / lang / f"{new}.md" for lang in ("en", "ko")]
-    targets.append(root / "snippets" / new)
-    taken = [str(path.relative_to(root)) for path in targets if path.exists()]
-    if taken:
-        raise ValueError(f"{', '.join(taken)} already exist(s)")
+    refuse_taken(new, root)
     current = {
         korean
         for korean in (docs / "ko").rglob("*.md")

@@ -80,7 +80,10 @@ def test_a_rename_rewrites_the_pages_names_and_not_a_notebooks_of_the_same_name(
     "args, message",
     [
         (("FAQ", "Questions", "질문"), "NAME must be lowercase"),
-        (("math", "Math again", "수학"), "docs/en/math.md"),
+        (
+            ("math", "Math again", "수학"),
+            "docs/en/math.md, docs/ko/math.md already exist",
+        ),
         (("faq", "Math", "수학"), "already has a page titled 'Math'"),
         (("faq", "FAQ: questions", "질문"), "title 'FAQ: questions': write it without"),
         (("faq", "FAQ", "# 질문"), "title '# 질문': write it without"),
