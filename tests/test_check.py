@@ -1898,6 +1898,19 @@ def test_exit_status_2_for_a_file_that_raises_on_import(tmp_path, source, error)
         assert f"SyntaxError in {broken}, line 1: invalid syntax" in errors, errors
 
 
+def test_a_missing_file_or_name_is_said_plainly(tmp_path):
+    status, _, errors = in_process(f"{tmp_path / 'mine.py'}:Norm")
+    assert status == 2 and f"no file {tmp_path / 'mine.py'} (a path from" in errors
+    (tmp_path / "mine.py").write_text(
+        "import torch\n\nclass MyRMSNorm(torch.nn.Module):\n    pass\n\n"
+        "def _helper():\n    pass\n"
+    )
+    status, _, errors = in_process(f"{tmp_path / 'mine.py'}:MyRmsNorm")
+    assert status == 2 and "has no 'MyRmsNorm'; it defines MyRMSNorm\n" in errors, (
+        errors
+    )
+
+
 def test_json_reports_a_usage_error_as_json_with_status_2():
     status, printed, _ = in_process("no_such_module:Norm", "--json")
     assert status == 2 and "cannot import" in json.loads(printed)["usage_error"]

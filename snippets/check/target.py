@@ -421,6 +421,10 @@ def load(target: str):
     where, _, name = target.rpartition(":")
     if not where or not name:
         raise UsageError(f"TARGET must be module:name or file.py:name, got {target!r}")
+    if where.endswith(".py") and not Path(where).is_file():
+        raise UsageError(
+            f"cannot import {target}: no file {where} (a path from {Path.cwd()})"
+        )
     try:
         if where.endswith(".py"):
             # Its folder first on the path, as `python file.py` has it: a file that imports
@@ -435,7 +439,6 @@ def load(target: str):
         else:
             sys.path.insert(0, "")
             module = importlib.import_module(where)
-        return getattr(module, name)
     except Exception as error:  # whatever the import raises: exit status 2
         missing = isinstance(error, ModuleNotFoundError)
         hint = ": give the file instead, path/to/file.py:name, or run from its folder"
@@ -444,3 +447,16 @@ def load(target: str):
         if isinstance(error, SyntaxError):  # its repr is a tuple of where
             shown = f"SyntaxError in {error.filename}, line {error.lineno}: {error.msg}"
         raise UsageError(f"cannot import {target}: {shown}{hint}") from error
+    if not hasattr(module, name):
+        # What the file defines, as a guess at the name meant (a typo, another case).
+        own = sorted(
+            key
+            for key, value in vars(module).items()
+            if callable(value)
+            and getattr(value, "__module__", None) == module.__name__
+            and not key.startswith("_")
+        )
+        more = f" and {len(own) - 12} more" if len(own) > 12 else ""
+        defined = f"; it defines {', '.join(own[:12])}{more}" if own else ""
+        raise UsageError(f"cannot import {target}: {where} has no {name!r}{defined}")
+    return getattr(module, name)
