@@ -96,6 +96,7 @@ def check_fits_a_phone(page):
     check_reference_rows_are_stacked(page)
     check_benchmark_rows_keep_one_line(page)
     check_tables_of_words_fit(page)
+    check_names_in_tables_stay_whole(page)
 
 
 FIGURES = (
@@ -156,6 +157,18 @@ def check_tables_of_words_fit(page):
     labels = page.locator("article .comparison td .column-label")
     if labels.count():  # the header is hidden: each cell says its column
         assert labels.first.evaluate("e => getComputedStyle(e).display") == "inline"
+
+
+def check_names_in_tables_stay_whole(page):
+    """A short name in code in a table (a check, an option: `forward`, `--convention`)
+    stays on one line on a phone: Material lets code break anywhere, and a narrow column
+    showed "forwa" above "rd"."""
+    broken = page.locator("article :is(td, th) code").evaluate_all(
+        """codes => codes.filter(code => !/\\s/.test(code.textContent)
+          && code.textContent.length <= 14 && code.getClientRects().length > 1)
+          .map(code => code.textContent)"""
+    )
+    assert not broken, f"names in tables broken across lines on a phone: {broken}"
 
 
 def check_benchmark_rows_keep_one_line(page):
