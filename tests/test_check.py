@@ -1838,6 +1838,16 @@ def in_process(*args) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
+def test_help_keeps_its_addresses_whole_and_gives_the_exit_statuses(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "60")  # a narrow terminal wrapped them at a hyphen
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        main(["--help"])
+    shown = out.getvalue()
+    assert f"{SITE}pitfalls/" in shown and f"{SITE}check/#the-checks" in shown
+    assert "0 when every required check passes, 1 when one fails" in shown
+
+
 def test_exit_status_0_when_every_check_passes():
     status, printed, errors = in_process(
         "snippets.implementations.rms_norm_module:RMSNorm"

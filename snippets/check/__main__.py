@@ -60,12 +60,22 @@ def is_number(text: str) -> bool:
 def main(argv=None) -> int:
     # Run as the site's package or as the one file the Check page offers.
     prog = "python -m snippets.check" if __package__ else None
-    description = (
-        "Check an RMSNorm implementation for the mistakes of " + SITE + "pitfalls/"
+    # Raw: argparse would wrap the addresses at their hyphens, and a copied one would break.
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Check an RMSNorm implementation for the mistakes described at\n"
+        f"  {SITE}pitfalls/",
+        epilog="exit status: 0 when every required check passes, 1 when one fails,"
+        f" 2 for a usage error\neach check explained: {SITE}check/#the-checks",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("target", help="module:name or path/to/file.py:name")
-    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    parser.add_argument(
+        "--device",
+        choices=["cpu", "cuda"],
+        default="cpu",
+        help="where the checks run (cuda: to check a GPU kernel)",
+    )
     parser.add_argument(
         "--eps",
         type=float,
