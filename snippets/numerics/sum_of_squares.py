@@ -18,7 +18,7 @@ def running_total(squares):
     return np.add.accumulate(squares, axis=1)[:, -1]  # accumulate: strictly in order
 
 def tree_total(squares):
-    """Pairs, then pairs of pairs (tl.sum and PyTorch's reductions add serially first)."""
+    """Pairs, then pairs of pairs, as Triton 3.9's tl.sum adds (PyTorch's reductions do not)."""
     while squares.shape[1] > 1:
         squares = squares[:, 0::2] + squares[:, 1::2]  # each sum rounded to the dtype
     return squares[:, 0]
