@@ -13,6 +13,8 @@ from site_layout import triton_or_skip
 
 triton_or_skip()  # conftest chose the interpreter if there is no GPU
 
+from test_kernel import leaf
+
 from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
 from snippets.kernel_in_practice import custom_op
 from snippets.kernel_in_practice.custom_op import add_rms_norm, rms_norm
@@ -32,7 +34,7 @@ def inputs(shape, dtype, seed=0):
 
 
 def forward_and_backward(norm, x, r, weight, dy, dh, fused):
-    x, r, weight = (t.detach().clone().requires_grad_() for t in (x, r, weight))
+    x, r, weight = (leaf(t) for t in (x, r, weight))
     if fused:
         y, h = norm(x, r, weight)
         torch.autograd.backward((y, h), (dy, dh))

@@ -67,9 +67,16 @@ def relative(a, b) -> float:
     return ((a.double() - b).norm() / b.norm().clamp_min(1e-30)).item()
 
 
+def leaf(t):
+    """A leaf with t's values and strides: clone() would pack a strided view's rows."""
+    packed_or_not = torch.empty_strided(
+        t.shape, t.stride(), dtype=t.dtype, device=t.device
+    )
+    return packed_or_not.copy_(t.detach()).requires_grad_()
+
+
 def run(x, weight, dy, eps, offset):
-    x = x.detach().clone().requires_grad_()
-    weight = weight.detach().clone().requires_grad_()
+    x, weight = leaf(x), leaf(weight)
     y = rms_norm_triton(x, weight, eps, offset)
     y.backward(dy)
     return y.detach(), x.grad, weight.grad
@@ -227,6 +234,7 @@ def test_strided_rows_and_a_long_row():
     big = torch.randn(6, 80, device=DEVICE)
     rows = big[:, :70]  # each row starts 80 elements after the last: stride 80, not 70
     weight, dy = torch.randn(70, device=DEVICE), torch.randn(6, 70, device=DEVICE)
+    assert leaf(rows).stride() == (80, 1)  # the kernels are handed the gaps
     strided = run(rows, weight, dy, 1e-6, 0.0)
     packed = run(rows.contiguous(), weight, dy, 1e-6, 0.0)
     for a, b in zip(strided, packed):
@@ -360,9 +368,7 @@ def add_reference(x, residual, weight, dy, dh, eps, offset):
 
 
 def add_run(x, residual, weight, dy, dh, eps, offset):
-    x, residual, weight = (
-        t.detach().clone().requires_grad_() for t in (x, residual, weight)
-    )
+    x, residual, weight = (leaf(t) for t in (x, residual, weight))
     y, h = add_rms_norm_triton(x, residual, weight, eps, offset)
     torch.autograd.backward([y, h], [dy, dh])
     return y.detach(), h.detach(), x.grad, residual.grad, weight.grad
