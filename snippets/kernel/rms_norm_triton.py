@@ -203,7 +203,7 @@ def rms_norm_backward_wide_kernel(
                 dx += dh.to(tl.float32)
             tl.store(DX + row * N + start + cols, dx.to(DX.dtype.element_ty), mask=mask)
             # The program's first row finds no partial yet: it writes one. Load and store take
-            # the same pointers but, compiled, not the same threads (their layouts differ);
+            # the same pointers but, compiled, not always the same thread (the layouts differ);
             # the row's tl.sum between them synchronizes the program's threads (no explicit
             # barrier, unlike the forward's).
             not_first = cols * 0 + row >= programs  # as a block, as a mask must be
