@@ -1,5 +1,6 @@
 """The repository's layout and the site's: where pages are, how they are served, and small
-helpers every test file uses (run a module, read mkdocs.yml, import triton or skip).
+helpers every test file uses (run a module, read mkdocs.yml, import triton or skip, a
+strided leaf tensor for the kernel's tests).
 
 Imported by the kernel's tests on a GPU machine that has torch, triton, transformers and
 pytest but not MkDocs or the browser: it imports nothing else of the site's tools."""
@@ -37,6 +38,16 @@ PHONE_COLUMN_PX = 358
 # Built as if published under a sub-path, the way a GitHub Pages project site is served.
 SITE_URL = "https://docs.example/rmsnorm/"
 SITE_PATH = urlparse(SITE_URL).path
+
+
+def leaf(t):
+    """A leaf with t's values and strides: clone() would pack a strided view's rows."""
+    import torch  # here, so that the site's other tests need no torch to import this
+
+    packed_or_not = torch.empty_strided(
+        t.shape, t.stride(), dtype=t.dtype, device=t.device
+    )
+    return packed_or_not.copy_(t.detach()).requires_grad_()
 
 
 def python_module(

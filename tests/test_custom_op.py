@@ -9,11 +9,9 @@ installed, these tests skip and say so, unless REQUIRE_TRITON is set (as CI sets
 
 import pytest
 import torch
-from site_layout import triton_or_skip
+from site_layout import leaf, triton_or_skip
 
 triton_or_skip()  # conftest chose the interpreter if there is no GPU
-
-from test_kernel import leaf
 
 from snippets.kernel.rms_norm_triton import add_rms_norm_triton, rms_norm_triton
 from snippets.kernel_in_practice import custom_op

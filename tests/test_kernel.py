@@ -26,7 +26,7 @@ import numpy
 import pytest
 import torch
 import torch.nn.functional as F
-from site_layout import ROOT, triton_or_skip
+from site_layout import ROOT, leaf, triton_or_skip
 from transformers import LlamaConfig, LlamaForCausalLM, Qwen3Config, Qwen3ForCausalLM
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
@@ -65,14 +65,6 @@ def reference(x, weight, dy, eps, offset):
 
 def relative(a, b) -> float:
     return ((a.double() - b).norm() / b.norm().clamp_min(1e-30)).item()
-
-
-def leaf(t):
-    """A leaf with t's values and strides: clone() would pack a strided view's rows."""
-    packed_or_not = torch.empty_strided(
-        t.shape, t.stride(), dtype=t.dtype, device=t.device
-    )
-    return packed_or_not.copy_(t.detach()).requires_grad_()
 
 
 def run(x, weight, dy, eps, offset):
