@@ -27,7 +27,7 @@ class RMSNorm(nn.Module):
     except that every input is checked and eps must be a normal float32 number > 0, 1e-6
     by default.
 
-    Two kinds of eps that torch takes are refused on purpose: None, torch's default,
+    Among the eps values torch takes and this refuses are None, torch's default,
     which takes the machine epsilon of the dtype it computes in (float32's for float16
     and bfloat16 inputs too, on a CPU; pass the eps the model was trained with), and a
     negative eps, which torch computes (its own test samples for rms_norm use eps =
