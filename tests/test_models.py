@@ -120,10 +120,10 @@ def test_fused_block_matches_transformers_in_outputs_and_gradients():
         results.append((out.detach(), h.grad, grads))
     (want, want_dx, want_grads), (got, got_dx, got_grads) = results
     assert torch.allclose(got, want, atol=1e-5, rtol=0)
-    assert torch.allclose(got_dx, want_dx, atol=1e-5, rtol=1e-5)
+    assert torch.allclose(got_dx, want_dx, atol=1e-5, rtol=0)
     assert want_grads.keys() == got_grads.keys()
     for name, grad in want_grads.items():
-        assert torch.allclose(got_grads[name], grad, atol=1e-5, rtol=1e-5), name
+        assert torch.allclose(got_grads[name], grad, atol=1e-5, rtol=0), name
 
 
 def test_rotary_tables_match_transformers():
