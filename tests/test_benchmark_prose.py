@@ -769,9 +769,8 @@ def test_which_to_use_is_the_results():
     QK-norm rows' forward at 98 to 104 percent of the copy and had the lowest GPU time
     at decode in forward plus backward; F.rms_norm's forward ran QK-norm rows at 13 to
     51 percent and took about twice compiled code's GPU time at decode (79 to 102 percent
-    more), where compiled
-    code's forward tied Liger-Kernel's once (H200, 16 rows), and on the H100's longest
-    rows its forward plus backward trailed both kernels; launched from
+    more), where compiled code's forward tied Liger-Kernel's once (H200, 16 rows), and on
+    the H100's longest rows its forward plus backward trailed both kernels; launched from
     Python at decode F.rms_norm had the lowest median and every other way took about
     twice as long or longer (1.9 times at least); in a CUDA graph a decode call took
     between 5 and 23 microseconds."""
