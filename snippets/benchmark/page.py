@@ -501,7 +501,7 @@ WORDS = {
             "Triton add+RMSNorm (this site), compiled quantize": "Triton "
             "덧셈+RMSNorm(이 사이트) 후 양자화(torch.compile)",
             "Triton add+RMSNorm+FP8 (this site)": "Triton 덧셈+RMSNorm+FP8(이 사이트)",
-            "LlamaRMSNorm (transformers)": "LlamaRMSNorm(transformers)",
+            "LlamaRMSNorm (transformers)": "transformers의 LlamaRMSNorm",
             "Triton (this site), as an operator": "Triton(이 사이트, 연산자로 등록)",
         },
         "not_installed": "설치되지 않음",
@@ -1602,7 +1602,9 @@ def cpu_table(results, language: str) -> str:
                 )
             )
     lines += [""] + _notes(results, words)
-    return "\n".join(lines).rstrip() + "\n"
+    # In the GPU sections' box: on a phone the names stay in view as the figures scroll
+    body = "\n".join(lines).rstrip()
+    return f'<div class="benchmark-results" markdown>\n\n{body}\n\n</div>\n'
 
 FP8_KERNEL = "Triton add+RMSNorm+FP8 (this site)"  # fp8.py's one kernel
 FP8_MODES = ["per-token", "per-group"]  # fp8.py's scalings, recorded as the mode
