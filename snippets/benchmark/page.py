@@ -238,11 +238,13 @@ WORDS = {
         "not_installed": "not installed",
         "reasons": {},
         # The implementation names are run.py's identifiers; on a page some say more.
+        # "uncompiled", not "eager": eager is also a timing, beside the CUDA graph's.
         "names": {
-            "eager naive": "formula as written (eager)",
-            "eager Hugging Face": "Hugging Face form (eager)",
+            "eager naive": "formula as written (uncompiled)",
+            "eager Hugging Face": "Hugging Face form (uncompiled)",
             "torch.compile naive": "formula as written (torch.compile)",
-            "LayerNorm eager": "LayerNorm (eager)",
+            "LayerNorm eager": "LayerNorm (uncompiled)",
+            "eager add + F.rms_norm": "add + F.rms_norm (uncompiled)",
             "LayerNorm compiled": "LayerNorm (torch.compile)",
         },
         # The compiled layer's section (model.py's results).
