@@ -100,7 +100,7 @@ def gradients_figure(translate):
     return fig
 
 def stream_figure(translate):
-    fig = Figure(figsize=(4.5, 3.2), layout="constrained")
+    fig = Figure(figsize=(8, 3.2), layout="constrained")  # as wide as the gradients
     ax = fig.subplots()
     draw(ax, "pre", "stream_rms", "pre-norm", "tab:blue")
     draw(ax, "post", "stream_rms", "post-norm", "tab:red")
