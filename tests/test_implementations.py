@@ -220,6 +220,31 @@ def test_the_in_place_fused_add_refuses_a_residual_of_another_dtype_before_writi
     assert torch.equal(residual, before)
 
 
+@pytest.mark.parametrize(
+    "change, error, message",
+    [
+        ({"dtype": torch.int64}, TypeError, "a floating-point dtype; got torch.int64"),
+        ({"same": True}, ValueError, "x and residual in separate memory"),
+        ({"eps": 0.0}, ValueError, r"eps > 0; got 0\.0"),
+    ],
+    ids=["integers", "one tensor twice", "eps 0"],
+)
+def test_the_in_place_fused_add_refuses_what_it_would_get_wrong_before_writing(
+    change, error, message
+):
+    from snippets.implementations.fused_add_in_place import fused_add_rms_norm_
+
+    dtype = change.get("dtype", torch.float32)
+    residual = torch.arange(32).reshape(4, 8).to(dtype)
+    x = residual if change.get("same") else torch.zeros(4, 8, dtype=dtype)
+    before = residual.clone()
+    with pytest.raises(error, match=message):
+        fused_add_rms_norm_(
+            x, residual, torch.ones(8, dtype=dtype), change.get("eps", 1e-6)
+        )
+    assert torch.equal(residual, before)
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_all_zero_rows_give_zeros(dtype):
     y = RMSNorm(8)(torch.zeros(3, 8, dtype=dtype))

@@ -20,6 +20,12 @@ def fused_add_rms_norm_(x, residual, weight, eps=1e-6):
             f"expected x, residual and weight of one dtype; got {x.dtype},"
             f" {residual.dtype} and {weight.dtype}"
         )
+    if not x.is_floating_point():
+        raise TypeError(f"expected a floating-point dtype; got {x.dtype}")
+    if x.data_ptr() == residual.data_ptr():  # one tensor twice: the add would double it
+        raise ValueError("expected x and residual in separate memory; got one tensor")
+    if not (isinstance(eps, (int, float)) and eps > 0):  # 0: zero rows become NaN
+        raise ValueError(f"expected eps > 0; got {eps!r}")
     residual.add_(x)
     x.copy_(rms_norm_llama(residual, weight, eps))
 
