@@ -109,6 +109,11 @@ class Subject:
             default = getattr(takes.get(self.eps_argument), "default", None)
             if self.declared_eps is None and isinstance(default, float):
                 self.declared_eps = default
+        elif inspect.isclass(obj):  # callable too, but called with x it would build one
+            raise UsageError(
+                f"{obj.__name__} is a class but not a torch.nn.Module subclass: give an"
+                " nn.Module class, or a function"
+            )
         elif callable(obj):
             if self.init:
                 raise UsageError(f"--init: {obj.__name__} is a function, not a class")
