@@ -473,6 +473,19 @@ def test_search_finds_a_term_in_the_readers_language_and_opens_the_page(
     assert page.problems == []
 
 
+@pytest.mark.parametrize("language, term", [("en", "QK-norm"), ("en", "Llama 3 eps")])
+def test_search_lists_a_page_that_explains_the_term_first(page, language, term):
+    """The Exercises and the notebooks (search boost 0.25) touch every topic, and the GPU
+    pages' tables (0.5) match a query's numbers: unboosted, the first result for each of
+    these terms was one of them."""
+    page.goto(url_path(language, Path("index.md")))
+    href = search(page, term).first.get_attribute("href").split("?")[0]
+    assert not any(
+        url_path(language, Path(demoted)) in href
+        for demoted in ["exercises.md", "notebooks/playground.md", "benchmark_h200.md"]
+    ), href
+
+
 @pytest.mark.parametrize(
     "language, none",
     [("en", "No matching documents"), ("ko", "검색어와 일치하는 문서가 없습니다")],
