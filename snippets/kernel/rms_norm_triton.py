@@ -359,10 +359,7 @@ def _check(x, weight, eps, offset):
             f"eps must be a normal float32 number > 0 ({float32.tiny:.8g} to "
             f"{float32.max:.7g}), got {eps!r}"
         )
-    # True == 1.0 too, and a tensor compares elementwise: numbers only.
-    if isinstance(offset, bool) or not (
-        isinstance(offset, numbers.Real) and offset in (0, 1)
-    ):
+    if offset not in (0.0, 1.0):
         raise ValueError(f"offset must be 0.0 (w) or 1.0 (1 + w), got {offset!r}")
 
 def _check_residual(x, residual):
