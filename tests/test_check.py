@@ -1897,7 +1897,7 @@ def test_exit_status_2_for_a_target_that_cannot_be_used(target):
 
 
 def test_a_class_that_is_no_module_is_named_so_not_called_as_a_function():
-    status, _, errors = in_process("fractions:Fraction")
+    _, _, errors = in_process("fractions:Fraction")
     assert "Fraction is a class but not a torch.nn.Module subclass" in errors
 
 
