@@ -226,8 +226,9 @@ def test_the_in_place_fused_add_refuses_a_residual_of_another_dtype_before_writi
         ({"dtype": torch.int64}, TypeError, "a floating-point dtype; got torch.int64"),
         ({"same": True}, ValueError, "x and residual in separate memory"),
         ({"eps": 0.0}, ValueError, r"eps > 0; got 0\.0"),
+        ({"eps": True}, ValueError, r"eps > 0; got True"),
     ],
-    ids=["integers", "one tensor twice", "eps 0"],
+    ids=["integers", "one tensor twice", "eps 0", "eps True"],
 )
 def test_the_in_place_fused_add_refuses_what_it_would_get_wrong_before_writing(
     change, error, message

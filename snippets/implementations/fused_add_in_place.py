@@ -24,7 +24,8 @@ def fused_add_rms_norm_(x, residual, weight, eps=1e-6):
         raise TypeError(f"expected a floating-point dtype; got {x.dtype}")
     if x.data_ptr() == residual.data_ptr():  # one tensor twice: the add would double it
         raise ValueError("expected x and residual in separate memory; got one tensor")
-    if not (isinstance(eps, (int, float)) and eps > 0):  # 0: zero rows become NaN
+    # eps 0 turns zero rows into NaN; True is an int to Python, not a number here
+    if isinstance(eps, bool) or not (isinstance(eps, (int, float)) and eps > 0):
         raise ValueError(f"expected eps > 0; got {eps!r}")
     residual.add_(x)
     x.copy_(rms_norm_llama(residual, weight, eps))
