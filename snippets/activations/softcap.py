@@ -17,6 +17,17 @@ for before, after, d in zip(logits.tolist(), capped.tolist(), slope.tolist()):
     #> logit     50 -> 38.08, slope 0.42
     #> logit    100 -> 48.20, slope 0.0707
     #> logit   1000 -> 50.00, slope 0
+# In float32, as the model below trains, a logit above 450 is capped to 50 exactly, where
+# the slope is 0: no gradient passes.
+near = torch.tensor([450.0, 451.0], requires_grad=True)
+capped32 = cap * torch.tanh(near / cap)
+(slope32,) = torch.autograd.grad(capped32.sum(), near)
+for before, after, d in zip(near.tolist(), capped32.tolist(), slope32.tolist()):
+    print(
+        f"float32: logit {before:g} -> {after:.6f} (the cap: {after == cap}), slope {d:.3g}"
+    )
+    #> float32: logit 450 -> 49.999996 (the cap: False), slope 1.19e-07
+    #> float32: logit 451 -> 50.000000 (the cap: True), slope 0
 # The widest gap: a huge logit against a huge negative one, capped to +cap and -cap.
 extremes = cap * torch.tanh(torch.tensor([1e6, -1e6], dtype=torch.float64) / cap)
 print(f"widest gap between two capped logits: {extremes[0] - extremes[1]:g} = 2 * cap")
