@@ -77,6 +77,39 @@ def test_gemma3s_bound_uses_its_scale_and_its_1_plus_w_gains():
     assert reached.item() == pytest.approx(d * 2 * 1.5 / scalar**0.5, rel=1e-4)
 
 
+def test_gemma4s_bound_has_no_scale_and_its_gains_stored_as_they_are():
+    """Gemma 4's attention scales its logits by 1 and its norms multiply by w itself: the
+    bound is d * max|w_q| * max|w_k|, reached by k = q with constant gains."""
+    from transformers import Gemma4TextConfig
+    from transformers.models.gemma4.modeling_gemma4 import (
+        Gemma4RMSNorm,
+        Gemma4TextAttention,
+    )
+
+    config = Gemma4TextConfig(
+        hidden_size=32, num_attention_heads=2, num_key_value_heads=1, head_dim=16
+    )
+    with torch.device("meta"):
+        attention = Gemma4TextAttention(config, layer_idx=0)
+    assert attention.scaling == 1.0
+    assert isinstance(attention.q_norm, Gemma4RMSNorm)
+
+    torch.manual_seed(5)
+    d = 16
+    q_norm, k_norm = Gemma4RMSNorm(d, eps=1e-6), Gemma4RMSNorm(d, eps=1e-6)
+    with torch.no_grad():
+        q_norm.weight.uniform_(-3, 3)
+        k_norm.weight.uniform_(-3, 3)
+        q, k = torch.randn(32, d) * 100, torch.randn(32, d) * 100
+        logits = q_norm(q) @ k_norm(k).T
+        bound = d * q_norm.weight.abs().max() * k_norm.weight.abs().max()
+        assert 0 < logits.abs().max() <= bound
+        q_norm.weight.fill_(2.0)
+        k_norm.weight.fill_(1.5)
+        reached = q_norm(q[:1]) @ k_norm(q[:1]).T
+    assert reached.item() == pytest.approx(d * 2 * 1.5, rel=1e-4)
+
+
 def test_gemma2_caps_attention_logits_at_50():
     from transformers import Gemma2Config
     from transformers.models.gemma2 import modeling_gemma2
