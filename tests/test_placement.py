@@ -1,7 +1,8 @@
 """The plots helper of the Placement page (snippets/placement/plots.py), which every page's
 figures use: without its Korean font it says what to install, and where the stale font list
 is when the font was installed after matplotlib listed the fonts; a phone's version of a
-figure stacks its panels. And the page's formula for a stack's Jacobian."""
+figure stacks its panels. And the page's formula for a stack's Jacobian, and where Gemma 4,
+which the page describes beside its table, puts its norms."""
 
 import matplotlib
 import pytest
@@ -69,3 +70,57 @@ def test_a_pre_norm_stacks_jacobian_is_the_product_of_its_blocks():
         h = h + f(norm(h))
     assert torch.allclose(jacobian(stack, h0), product, rtol=1e-10, atol=1e-12)
     assert not torch.allclose(product, eye, atol=0.1)  # the blocks do change the stream
+
+
+def test_gemma4_normalizes_as_the_placement_page_says():
+    """Gemma 4, not in the page's table: norms before and after both sublayers, each
+    head's queries and keys normalized before RoPE (q_norm reads q_proj's output), a norm
+    without a gain on the values, and logits scaled by 1."""
+    from transformers import Gemma4TextConfig, Gemma4TextModel
+
+    config = Gemma4TextConfig(
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        head_dim=16,
+        intermediate_size=64,
+        vocab_size=64,
+    )
+    with torch.device("meta"):
+        model = Gemma4TextModel(config)
+    layer = model.layers[0]
+    attention = layer.self_attn
+    calls = []  # (name, its first positional input or None, its output), in call order
+
+    def record(name):
+        def hook(module, args, output):
+            calls.append((name, args[0] if args else None, output))
+
+        return hook
+
+    for name, module in [*layer.named_children(), *attention.named_children()]:
+        module.register_forward_hook(record(name))
+    model(input_ids=torch.zeros(1, 5, dtype=torch.long, device="meta"))
+    order = [name for name, *_ in calls]
+    norms = [
+        name
+        for name in order
+        if "norm" in name and name in dict(layer.named_children())
+    ]
+    # Then, with per-layer inputs (the configuration's default), post_per_layer_input_norm.
+    assert norms[:4] == [
+        "input_layernorm",
+        "post_attention_layernorm",
+        "pre_feedforward_layernorm",
+        "post_feedforward_layernorm",
+    ]
+    seen = {name: (received, returned) for name, received, returned in calls}
+    # After each sublayer: the norm reads the sublayer's output itself.
+    assert seen["post_attention_layernorm"][0] is seen["self_attn"][1][0]
+    assert seen["post_feedforward_layernorm"][0] is seen["mlp"][1]
+    assert seen["q_norm"][0]._base is seen["q_proj"][1]  # before RoPE, per head
+    assert seen["q_norm"][0].shape[-1] == attention.head_dim
+    assert attention.q_norm.weight is not None and attention.k_norm.weight is not None
+    assert not hasattr(attention.v_norm, "weight") and "v_norm" in order
+    assert attention.scaling == 1.0
