@@ -65,12 +65,14 @@ def markdown(entries: list[dict], language: str) -> str:
         name, _, gain = norm.partition(" ")
         return f"`{name}` {gain}"
 
+    # A space after each line break: the search index, which drops the tag, keeps the entries
+    # apart ("1e-06 4B:", not "1e-064B:"); a browser draws no space at a line's start.
     lines = ["| " + " | ".join(HEADERS[language]) + " |", "| --- | --- | --- |"]
     for entry in entries:
         cells = [
             f"{entry['family']} (`{entry['type']}`)",
-            "<br>".join(entry["models"]),
-            "<br>".join(code(norm) for norm in entry["norms"]),
+            "<br> ".join(entry["models"]),
+            "<br> ".join(code(norm) for norm in entry["norms"]),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
