@@ -473,11 +473,15 @@ def test_search_finds_a_term_in_the_readers_language_and_opens_the_page(
     assert page.problems == []
 
 
-@pytest.mark.parametrize("language, term", [("en", "QK-norm"), ("en", "Llama 3 eps")])
+@pytest.mark.parametrize(
+    "language, term",
+    [("en", "QK-norm"), ("en", "Llama 3 eps"), ("ko", "Llama 3 엡실론")],
+)
 def test_search_lists_a_page_that_explains_the_term_first(page, language, term):
-    """The Exercises and the notebooks (search boost 0.25) touch every topic, and the GPU
-    pages' tables (0.5) match a query's numbers: unboosted, the first result for each of
-    these terms was one of them."""
+    """The Exercises (search boost 0.1) and the notebooks (0.25) touch every topic, the
+    Exercises' numbered titles match a query's numbers, and so do the GPU pages' tables
+    (0.5): unboosted, the first result for each of these terms was one of them (for the
+    Korean one, the Exercises at 0.25)."""
     page.goto(url_path(language, Path("index.md")))
     href = search(page, term).first.get_attribute("href").split("?")[0]
     assert not any(
