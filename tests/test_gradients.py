@@ -1,7 +1,8 @@
 """The Gradients page's backward pass: right at every input scale, for a general gain, on
 batches with several leading dimensions, on the all-zero row and on float16 rows whose
 squares overflow; the share of the gradient along x that the page derives; and a weight
-matrix feeding a norm of each head, orthogonal to its gradient head by head."""
+matrix feeding a norm of each head, orthogonal to its gradient head by head; and what
+Apex's gain clamp, written out from its code, does to a zero or tiny gain's gradients."""
 
 import pytest
 import torch
@@ -162,3 +163,54 @@ def test_an_upstream_gradient_of_another_shape_is_refused():
     # Broadcast, a (1, n) gradient would pass for every row's.
     with pytest.raises(ValueError, match=r"grad_out must have x's shape; got \(1, 8\)"):
         rms_norm_backward(torch.randn(3, 8), torch.ones(8), torch.randn(1, 8))
+
+
+def apex_rms_norm_backward(x, weight, grad_out, eps, memory_efficient):
+    """Apex's RMSNorm backward (csrc/layer_norm_cuda_kernel.cu at 6424da3, rms_only) written
+    in PyTorch: each gain's size raised to at least eps (clamp_by_magnitude) where it is
+    used, and x-hat recomputed from the output y in the memory-efficient mode."""
+    n = x.shape[-1]
+    inv_rms = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+    clamped = torch.where(weight >= 0, weight.clamp(min=eps), weight.clamp(max=-eps))
+    if memory_efficient:
+        x_hat = (weight * x * inv_rms) / clamped  # y / clamped gain
+        total = (grad_out * weight * x * inv_rms).sum(-1, keepdim=True)  # sum of dy * y
+    else:
+        x_hat = x * inv_rms
+        total = (grad_out * weight * x_hat).sum(-1, keepdim=True)
+    grad_x = inv_rms / n * (n * grad_out * clamped - x_hat * total)
+    return grad_x, (grad_out * x_hat).sum(0)
+
+
+@pytest.mark.parametrize("memory_efficient", [True, False])
+def test_apex_clamped_gains_give_a_zero_gain_eps_g_over_r(memory_efficient):
+    """The Gradients page, read from Apex's code: a zero gain's gradient comes out as 0 in
+    the memory-efficient mode, and its feature's input gradient as eps g_i / r there (the
+    true term lost), or with eps g_i / r added in the default mode; a gain smaller than eps
+    in size puts both off in the memory-efficient mode; the other features are right."""
+    eps = 1e-5
+    torch.manual_seed(0)
+    x = torch.randn(3, 8, dtype=torch.float64, requires_grad=True)
+    weight = torch.randn(8, dtype=torch.float64)
+    weight[2], weight[5] = 0.0, eps / 10
+    weight.requires_grad_()
+    grad_out = torch.randn(3, 8, dtype=torch.float64)
+    plain(x, weight, eps).backward(grad_out)
+    grad_x, grad_weight = apex_rms_norm_backward(
+        x.detach(), weight.detach(), grad_out, eps, memory_efficient
+    )
+    r = x.detach().pow(2).mean(-1).add(eps).sqrt()
+    others = (torch.arange(8) != 2) & (torch.arange(8) != 5)
+    assert torch.allclose(grad_x[:, others], x.grad[:, others])
+    assert torch.allclose(grad_weight[others], weight.grad[others])
+    zero_gain_term = eps * grad_out[:, 2] / r
+    assert (x.grad[:, 2] - zero_gain_term).abs().min() > 1e-3  # not the true value
+    if memory_efficient:
+        assert grad_weight[2] == 0 and weight.grad[2] != 0
+        assert torch.allclose(grad_x[:, 2], zero_gain_term)
+        # The small gain's two gradients are off as well.
+        assert (grad_x[:, 5] - x.grad[:, 5]).abs().min() > 1e-3
+        assert not torch.allclose(grad_weight[5], weight.grad[5])
+    else:
+        assert torch.allclose(grad_weight[2], weight.grad[2])
+        assert torch.allclose(grad_x[:, 2] - x.grad[:, 2], zero_gain_term)

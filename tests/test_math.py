@@ -2,7 +2,8 @@
 tl.sum adds in the dtype it is given (why the kernel casts each row to float32 first); and
 the formulas the page states without printing them: the output's length and mean, which eps
 form is the larger, and SliceGPT's rotated blocks (the gains folded, each residual
-connection given Q_{l-1}^T Q_l); and the Numerics page's shrink of a mean over n - 1."""
+connection given Q_{l-1}^T Q_l); and the Numerics page's shrink of a mean over n - 1 and
+the range where a bfloat16 value's square is exact in float32."""
 
 import math
 
@@ -166,3 +167,23 @@ def test_eps_inside_shrinks_a_row_of_rms_1_by_eps_over_2(eps):
     x = torch.ones(4096, dtype=torch.float64)
     shrink = 1 - torch.nn.functional.rms_norm(x, (4096,), eps=eps)
     assert torch.allclose(shrink, torch.full_like(shrink, eps / 2), rtol=1e-5)
+
+
+def test_a_bfloat16_square_is_exact_in_float32_from_2_to_the_minus_67_below_2_to_the_64():
+    """The Numerics page: a bfloat16 value's square is exact in float32 while
+    2^-67 <= |x| < 2^64, and a normal float32 number from 2^-63 (where subnormals are
+    flushed to zero); every float16 value's square is exact. Checked on every positive
+    finite value against float64, where each square is exact."""
+    bits = torch.arange(1, 0x7F80, dtype=torch.int32).to(torch.int16)  # +0 < x < +inf
+    x = bits.view(torch.bfloat16)
+    square, exact = x.float() * x.float(), x.double() ** 2
+    is_exact = square.double() == exact
+    inside = (x.double() >= 2.0**-67) & (x.double() < 2.0**64)
+    assert is_exact[inside].all()
+    assert is_exact[x.double() == 2.0**-67 - 2.0**-75].tolist() == [False]  # next below
+    assert torch.isinf(square[x.double() >= 2.0**64]).all()
+    # Flushed to zero: the squares below float32's smallest normal, 2^-126 = (2^-63)^2.
+    normal = square >= torch.finfo(torch.float32).tiny
+    assert torch.equal(normal, x.double() >= 2.0**-63)
+    halves = torch.arange(1, 0x7C00, dtype=torch.int16).view(torch.float16)
+    assert torch.equal((halves.float() * halves.float()).double(), halves.double() ** 2)
