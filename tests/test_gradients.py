@@ -149,9 +149,11 @@ def test_a_weight_of_another_shape_is_refused_in_the_forward():
         (torch.ones(3, 8), None, 1e-6, TypeError, "weight must be a tensor; got NoneType"),
         (torch.ones(3, 8, dtype=torch.int64), torch.ones(8), 1e-6, TypeError,
          "must be floating point; got torch.int64 and torch.float32"),
-        (torch.zeros(3, 8), torch.ones(8), 0.0, ValueError, "eps must be a number > 0"),
-        (torch.zeros(3, 8), torch.ones(8), None, ValueError, "eps must be a number > 0"),
-        (torch.zeros(3, 8), torch.ones(8), True, ValueError, "eps must be a number > 0"),
+        (torch.zeros(3, 8), torch.ones(8), 0.0, ValueError, "eps must be a normal float32 number > 0"),
+        (torch.zeros(3, 8), torch.ones(8), None, ValueError, "eps must be a normal float32 number > 0"),
+        (torch.zeros(3, 8), torch.ones(8), True, ValueError, "eps must be a normal float32 number > 0"),
+        (torch.zeros(3, 8), torch.ones(8), 1e-50, ValueError, "number > 0; got 1e-50"),
+        ([[0.0] * 8], torch.ones(8), 1e-6, TypeError, "x must be a tensor; got list"),
     ],
 )  # fmt: skip
 def test_bad_input_gets_a_clear_error(x, weight, eps, error, message):
@@ -163,6 +165,11 @@ def test_an_upstream_gradient_of_another_shape_is_refused():
     # Broadcast, a (1, n) gradient would pass for every row's.
     with pytest.raises(ValueError, match=r"grad_out must have x's shape; got \(1, 8\)"):
         rms_norm_backward(torch.randn(3, 8), torch.ones(8), torch.randn(1, 8))
+
+
+def test_a_weight_of_another_shape_is_refused_in_the_backward():
+    with pytest.raises(ValueError, match=r"weight must have shape \(n,\).*got \(7,\)"):
+        rms_norm_backward(torch.randn(3, 8), torch.ones(7), torch.randn(3, 8))
 
 
 def apex_rms_norm_backward(x, weight, grad_out, eps, memory_efficient):

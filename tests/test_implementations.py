@@ -225,10 +225,19 @@ def test_the_in_place_fused_add_refuses_a_residual_of_another_dtype_before_writi
     [
         ({"dtype": torch.int64}, TypeError, "a floating-point dtype; got torch.int64"),
         ({"same": True}, ValueError, "x and residual in separate memory"),
-        ({"eps": 0.0}, ValueError, r"eps > 0; got 0\.0"),
-        ({"eps": True}, ValueError, r"eps > 0; got True"),
+        ({"overlapping": True}, ValueError, "x and residual in separate memory"),
+        ({"eps": 0.0}, ValueError, r"eps to be a normal float32 number > 0; got 0\.0"),
+        ({"eps": 1e-50}, ValueError, r"number > 0; got 1e-50"),  # 0 in float32
+        ({"eps": True}, ValueError, r"number > 0; got True"),
     ],
-    ids=["integers", "one tensor twice", "eps 0", "eps True"],
+    ids=[
+        "integers",
+        "one tensor twice",
+        "overlapping",
+        "eps 0",
+        "eps 1e-50",
+        "eps True",
+    ],
 )
 def test_the_in_place_fused_add_refuses_what_it_would_get_wrong_before_writing(
     change, error, message
@@ -236,14 +245,35 @@ def test_the_in_place_fused_add_refuses_what_it_would_get_wrong_before_writing(
     from snippets.implementations.fused_add_in_place import fused_add_rms_norm_
 
     dtype = change.get("dtype", torch.float32)
-    residual = torch.arange(32).reshape(4, 8).to(dtype)
-    x = residual if change.get("same") else torch.zeros(4, 8, dtype=dtype)
+    memory = torch.arange(48).reshape(4, 12).to(dtype)
+    residual = memory[:, :8]
+    if change.get("same"):
+        x = residual
+    elif change.get("overlapping"):  # columns 4 to 7 in both
+        x = memory[:, 4:]
+    else:
+        x = torch.zeros(4, 8, dtype=dtype)
     before = residual.clone()
     with pytest.raises(error, match=message):
         fused_add_rms_norm_(
             x, residual, torch.ones(8, dtype=dtype), change.get("eps", 1e-6)
         )
     assert torch.equal(residual, before)
+
+
+def test_the_in_place_fused_add_takes_zero_rows_and_views_side_by_side():
+    """No rows: nothing to write (empty tensors share the address 0). Two halves of one
+    buffer: separate memory, each written as for separate tensors."""
+    from snippets.implementations.fused_add_in_place import fused_add_rms_norm_
+    from snippets.implementations.variants import rms_norm_llama
+
+    fused_add_rms_norm_(torch.zeros(0, 8), torch.zeros(0, 8), torch.ones(8))
+    torch.manual_seed(0)
+    memory, weight = torch.randn(4, 16), torch.rand(8)
+    x, residual = memory[:, :8], memory[:, 8:]
+    h = x + residual
+    fused_add_rms_norm_(x, residual, weight)
+    assert torch.equal(residual, h) and torch.equal(x, rms_norm_llama(h, weight, 1e-6))
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])

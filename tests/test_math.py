@@ -3,7 +3,8 @@ tl.sum adds in the dtype it is given (why the kernel casts each row to float32 f
 the formulas the page states without printing them: the output's length and mean, which eps
 form is the larger, and SliceGPT's rotated blocks (the gains folded, each residual
 connection given Q_{l-1}^T Q_l); and the Numerics page's shrink of a mean over n - 1 and
-the range where a bfloat16 value's square is exact in float32."""
+the range where a bfloat16 value's square is exact in float32; and the LayerNorm conversion
+keeps the model's device and dtype."""
 
 import math
 
@@ -187,3 +188,14 @@ def test_a_bfloat16_square_is_exact_in_float32_from_2_to_the_minus_67_below_2_to
     assert torch.equal(normal, x.double() >= 2.0**-63)
     halves = torch.arange(1, 0x7C00, dtype=torch.int16).view(torch.float16)
     assert torch.equal((halves.float() * halves.float()).double(), halves.double() ** 2)
+
+
+def test_the_conversion_builds_each_rms_norm_on_the_models_device_and_dtype():
+    """A model on another device (meta here, as a GPU would be) keeps its norms there."""
+    from snippets.math.layer_norm_to_rms_norm import Model, to_rms_norm
+
+    converted = to_rms_norm(Model().to("meta", torch.float64))
+    norms = [m for m in converted.modules() if isinstance(m, torch.nn.RMSNorm)]
+    assert norms and all(
+        n.weight.is_meta and n.weight.dtype == torch.float64 for n in norms
+    )

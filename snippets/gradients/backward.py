@@ -10,6 +10,9 @@ def rms_norm_backward(x, weight, grad_out, eps=1e-6):
     dL/dx = (1/r) * (weight * g - x_hat * mean(weight * g * x_hat))
     dL/dweight = sum over rows of g * x_hat
     """
+    if weight.shape != x.shape[-1:]:
+        got = f"{tuple(weight.shape)} for x of shape {tuple(x.shape)}"
+        raise ValueError(f"weight must have shape (n,), x's last dim; got {got}")
     if grad_out.shape != x.shape:
         got = f"{tuple(grad_out.shape)} for x of shape {tuple(x.shape)}"
         raise ValueError(f"grad_out must have x's shape; got {got}")
@@ -32,17 +35,22 @@ class RMSNormFunction(torch.autograd.Function):
 
     @staticmethod
     def forward(x, weight, eps):
-        if not isinstance(weight, torch.Tensor):
-            raise TypeError(f"weight must be a tensor; got {type(weight).__name__}")
+        for name, value in (("x", x), ("weight", weight)):
+            if not isinstance(value, torch.Tensor):
+                got = type(value).__name__
+                raise TypeError(f"{name} must be a tensor; got {got}")
         if weight.shape != x.shape[-1:]:
             got = f"{tuple(weight.shape)} for x of shape {tuple(x.shape)}"
             raise ValueError(f"weight must have shape (n,), x's last dim; got {got}")
         if not (x.is_floating_point() and weight.is_floating_point()):
             got = f"{x.dtype} and {weight.dtype}"
             raise TypeError(f"x and weight must be floating point; got {got}")
-        # An all-zero row gives 0 * rsqrt(eps): with eps = 0, 0 * inf = NaN.
-        if isinstance(eps, bool) or not (isinstance(eps, numbers.Real) and eps > 0):
-            raise ValueError(f"eps must be a number > 0; got {eps!r}")
+        # An all-zero row gives 0 * rsqrt(eps): with eps = 0, 0 * inf = NaN. Added in
+        # float32 (at least), eps must be a normal float32 number: 1e-50 rounds to 0.
+        float32 = torch.finfo(torch.float32)
+        real = isinstance(eps, numbers.Real) and not isinstance(eps, bool)
+        if not (real and float32.tiny <= eps <= float32.max):
+            raise ValueError(f"eps must be a normal float32 number > 0; got {eps!r}")
         # Float32 at least: float16 squares overflow for |x| >= 256 and zero the row.
         h = x.to(torch.promote_types(x.dtype, torch.float32))
         y = weight.to(h.dtype) * h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)

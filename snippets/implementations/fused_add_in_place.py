@@ -1,9 +1,22 @@
 """The inference engines' fused add and norm, in place, and the add then the norm."""
 
+import numbers
+
 import torch
 
 from snippets.implementations.variants import rms_norm_llama
 from snippets.numerics.conventions import ulps
+
+def overlap(a, b):
+    """Whether two tensors of one dtype share an element's memory: views side by side in
+    one buffer do not."""
+    if a.untyped_storage().data_ptr() != b.untyped_storage().data_ptr():
+        return False
+    # Mark a's elements in a map of the buffer, then look for b's among them.
+    elements = a.untyped_storage().nbytes() // a.element_size()
+    used = torch.zeros(elements, dtype=torch.bool)
+    used.as_strided(a.shape, a.stride(), a.storage_offset()).fill_(True)
+    return bool(used.as_strided(b.shape, b.stride(), b.storage_offset()).any())
 
 def fused_add_rms_norm_(x, residual, weight, eps=1e-6):
     """As vLLM's fused_add_rms_norm(input, residual, weight, epsilon) does: residual
@@ -22,11 +35,14 @@ def fused_add_rms_norm_(x, residual, weight, eps=1e-6):
         )
     if not x.is_floating_point():
         raise TypeError(f"expected a floating-point dtype; got {x.dtype}")
-    if x.data_ptr() == residual.data_ptr():  # one tensor twice: the add would double it
-        raise ValueError("expected x and residual in separate memory; got one tensor")
-    # eps 0 turns zero rows into NaN; True is an int to Python, not a number here
-    if isinstance(eps, bool) or not (isinstance(eps, (int, float)) and eps > 0):
-        raise ValueError(f"expected eps > 0; got {eps!r}")
+    if overlap(x, residual):  # writing one would change the other
+        raise ValueError("expected x and residual in separate memory; they overlap")
+    # eps 0 turns zero rows into NaN, and eps is added in float32, where 1e-50 is 0;
+    # True is an int to Python, not a number here
+    float32 = torch.finfo(torch.float32)
+    real = isinstance(eps, numbers.Real) and not isinstance(eps, bool)
+    if not (real and float32.tiny <= eps <= float32.max):
+        raise ValueError(f"expected eps to be a normal float32 number > 0; got {eps!r}")
     residual.add_(x)
     x.copy_(rms_norm_llama(residual, weight, eps))
 

@@ -15,9 +15,10 @@ def fold_beta(layer_norm, reader):
     if reader.bias is None:  # GPT-2's head has none: give it one
         reader.bias = nn.Parameter(weight.new_zeros(weight.shape[0]))
     reader.bias += weight @ layer_norm.bias
-    shape, dtype = layer_norm.normalized_shape, layer_norm.weight.dtype
-    rms_norm = nn.RMSNorm(shape, eps=layer_norm.eps, dtype=dtype)
-    rms_norm.weight.copy_(layer_norm.weight)
+    shape, gain = layer_norm.normalized_shape, layer_norm.weight
+    where = {"device": gain.device, "dtype": gain.dtype}  # the model's, not defaults
+    rms_norm = nn.RMSNorm(shape, eps=layer_norm.eps, **where)
+    rms_norm.weight.copy_(gain)
     return rms_norm
 
 @torch.no_grad()

@@ -35,9 +35,10 @@ def rms_norm_for(layer_norm, reader):
     if reader.bias is None:
         reader.bias = nn.Parameter(torch.zeros_like(reader.weight[:, 0]))
     reader.bias += reader.weight @ layer_norm.bias
-    shape, dtype = layer_norm.normalized_shape, layer_norm.weight.dtype
-    rms_norm = nn.RMSNorm(shape, eps=layer_norm.eps, dtype=dtype)
-    rms_norm.weight.copy_(layer_norm.weight)
+    shape, gain = layer_norm.normalized_shape, layer_norm.weight
+    where = {"device": gain.device, "dtype": gain.dtype}  # the model's, not defaults
+    rms_norm = nn.RMSNorm(shape, eps=layer_norm.eps, **where)
+    rms_norm.weight.copy_(gain)
     return rms_norm
 
 @torch.no_grad()
