@@ -1,12 +1,14 @@
 """The Activations and attention page's claims: one large channel's effect on the others;
 float16's largest square; QK-norm's bound on the logits, per head and over whole
-projections; Gemma 2's logit cap."""
+projections; Gemma 2's logit cap; Llama 4's share of layers with RoPE, as stated."""
 
 import math
 
 import pytest
 import torch
 import torch.nn.functional as F
+from page_text import read
+from site_layout import ROOT
 
 from snippets.activations.attention_lm import Attention, logit_bound
 
@@ -23,6 +25,22 @@ def test_large_channel_scales_the_others(m):
     expected = 1 / math.sqrt((rest.pow(2).sum() + m**2) / n)
     assert torch.allclose(y, rest * expected, rtol=1e-12)
     assert math.isclose(expected, (1 + m**2 / n) ** -0.5, rel_tol=1e-3)
+
+
+def test_llama_4s_share_of_rope_layers_is_stated_as_its_config_gives():
+    """The share of Llama 4's layers that use RoPE, the layers whose queries and keys its
+    L2 norm normalizes: given in prose, not printed by a block."""
+    from transformers import Llama4TextConfig
+
+    uses_rope = Llama4TextConfig().no_rope_layers  # 1 where a layer uses RoPE
+    assert 4 * sum(uses_rope) == 3 * len(uses_rope)
+    stated = {
+        "en": "(by default three layers in four)",
+        "ko": "(기본값으로는 네 층 중 세 층)",
+    }
+    for language, words in stated.items():
+        page = read(ROOT / "docs" / language / "activations.md")
+        assert words in page, f"docs/{language}/activations.md must say '{words}'"
 
 
 def test_float16_square_overflows_above_255_875():

@@ -4,12 +4,15 @@ the formulas the page states without printing them: the output's length and mean
 form is the larger, and SliceGPT's rotated blocks (the gains folded, each residual
 connection given Q_{l-1}^T Q_l); and the Numerics page's shrink of a mean over n - 1 and
 the range where a bfloat16 value's square is exact in float32; and the LayerNorm conversion
-keeps the model's device and dtype."""
+keeps the model's device and dtype; and the worked example's x is the same in every block that
+reuses it."""
 
 import math
+import re
 
 import pytest
 import torch
+from site_layout import ROOT
 
 from snippets.math.summation import running_sum, tree_sum
 
@@ -199,3 +202,27 @@ def test_the_conversion_builds_each_rms_norm_on_the_models_device_and_dtype():
     assert norms and all(
         n.weight.is_meta and n.weight.dtype == torch.float64 for n in norms
     )
+
+
+# The pages that carry on with the Math page's worked example, each block standalone.
+WORKED_EXAMPLE_REUSED = [
+    "math/worked_example_layer_norm.py",
+    "gradients/worked_example.py",
+    "gradients/layer_norm_backward.py",
+    "exercises/gradient_component.py",
+    "exercises/gain_gradient.py",
+    "exercises/gain_gradient_rows.py",  # its first row
+]
+
+
+def test_the_worked_examples_x_is_the_same_wherever_it_is_reused():
+    """Math's worked example names its x on other pages (Gradients: 'As on the Math page,
+    r = 1.3693'): a change to it must be made in every block."""
+
+    def first_row(file):
+        source = (ROOT / "snippets" / file).read_text(encoding="utf-8")
+        return re.search(r"x = torch\.tensor\(\[+([^\]]*)\]", source)[1]
+
+    math_x = first_row("math/worked_example.py")
+    for file in WORKED_EXAMPLE_REUSED:
+        assert first_row(file) == math_x, f"snippets/{file}: Math's x is [{math_x}]"

@@ -116,7 +116,11 @@ def test_code_blocks_only_include_snippet_files(path: Path):
 @pytest.mark.parametrize("page", EN_PAGES, ids=str)
 def test_korean_page_shows_the_same_code(page: Path):
     english, korean = (read(path) for path in both_languages(page))
-    assert includes(korean) == includes(english)
+    english_code, korean_code = includes(english), includes(korean)
+    assert korean_code == english_code, (
+        f"ko/{page}: include the English page's snippets, in its order: "
+        + "; ".join(differences("includes", english_code, korean_code) or ["order"])
+    )
 
 
 # The words a Korean page writes in Korean inside a formula's \text{}, and their English.
@@ -202,7 +206,10 @@ def test_korean_headings_keep_the_english_anchors(page: Path):
         (EXPLICIT_ID.search(m["text"]) or {"id": None})["id"]
         for m in HEADING.finditer(korean)
     ]
-    assert korean_ids == english_ids
+    assert korean_ids == english_ids, (
+        f"ko/{page}: give each heading the English heading's anchor, in order, as"
+        f" '## 제목 {{ #anchor }}': English {english_ids}, Korean {korean_ids}"
+    )
 
 
 @pytest.mark.parametrize("path", ALL_PAGES, ids=page_id)
