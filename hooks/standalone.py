@@ -7,8 +7,8 @@ exactly what its copy button copies. `on_page_content` links each block's title 
 the repository and says under it what it runs with (the packages it imports, at the versions
 that printed its output) with a link to download it; `on_post_build` puts those scripts in the
 site, under downloads/ (the checker also as downloads/check_rmsnorm.py). The helpers written
-out in a block are folded (scripts/standalone.py's `fold`), and code is kept out of the search
-index.
+out in a block are folded (scripts/standalone.py's `fold`), a folded block's path breaks only
+after a slash or an underscore, and code is kept out of the search index.
 """
 
 import posixpath
@@ -56,6 +56,14 @@ _BLOCK = re.compile(
 _TAG = re.compile(r"<[^>]*>")
 _INCLUDE = re.compile(r'^\s*--8<--\s+"(?P<path>[^"]+)"\s*$')
 _NO_SEARCH = 'data-search-exclude="code"'
+# A folded block's title naming its file ("What it does: snippets/page/file.py"), as text
+# or as code (the folded helpers').
+_SUMMARY_PATH = re.compile(r"(<summary>[^<]*?(?:<code>)?)(snippets/[\w/]+\.py)")
+
+
+def breakable(path: str) -> str:
+    """A phone breaks a long path after a slash or an underscore, not inside a word."""
+    return re.sub(r"([/_])", r"\1<wbr>", path)
 
 
 def on_pre_build(config):
@@ -83,8 +91,7 @@ def on_page_content(html, page, config, files):
 
     def block(match):
         path = match["path"]
-        # A phone breaks a long path after a slash or an underscore, not inside a word.
-        title = re.sub(r"([/_])", r"\1<wbr>", path)
+        title = breakable(path)
         if config.repo_url:
             title = f'<a href="{escape(_source_url(config, path))}">{title}</a>'
         shown = unescape(_TAG.sub("", match["code"]))
@@ -111,7 +118,8 @@ def on_page_content(html, page, config, files):
 
     # String surgery, not an HTML parser: parsing every token of every page's code took
     # about half of each build.
-    return _BLOCK.sub(block, html)
+    html = _BLOCK.sub(block, html)
+    return _SUMMARY_PATH.sub(lambda m: m[1] + breakable(m[2]), html)
 
 
 def on_post_build(config):

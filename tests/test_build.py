@@ -400,6 +400,24 @@ def test_a_number_in_scientific_notation_is_kept_on_one_line():
     assert re.sub(r"<[^>]*>", "", wrapped) == re.sub(r"<[^>]*>", "", html)
 
 
+def test_short_inline_code_with_a_hyphen_is_kept_on_one_line():
+    # One word of 32 characters at most; code with a space, longer code and blocks wrap.
+    html = (
+        "<p><code>--strict</code> <code>-k</code> <code>a b-c</code> <code>rms_norm</code>"
+        f" <code>{'x-' * 17}</code></p><pre><code><span>--eps</span></code></pre>"
+    )
+    kept = numbers_hook.on_page_content(html, None, None, None)
+    assert kept.count('<code class="nowrap">') == 2
+    assert '<code class="nowrap">--strict</code> <code class="nowrap">-k</code>' in kept
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_folded_blocks_title_breaks_its_path_between_words(built_site, language):
+    soup = built_page(built_site, language, Path("implementations.md"))
+    titles = [s for s in soup.select("summary") if "snippets/" in s.get_text()]
+    assert titles and all(s.find("wbr") for s in titles)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_number_in_scientific_notation_can_break_in_the_prose(built_site, language):
     # Models: numbers followed by a Korean particle (1e-5를) too.
