@@ -21,6 +21,11 @@ def no_upcast(x, weight, eps=1e-6):
     # The formula in x's own dtype: x.pow(2) overflows in float16 for |x| >= 256.
     return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
 
+def no_upcast_bfloat16(x, weight, eps=1e-6):
+    # The upcast for float16 only: bfloat16 does not overflow, but rounds each step.
+    h = x.float() if x.dtype == torch.float16 else x
+    return (weight * h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
+
 def eps_twice(x, weight, eps=1e-6):
     # eps inside the root, and again outside it.
     return weight * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps) + eps)
@@ -52,6 +57,7 @@ targets = [
     LlamaRMSNorm,
     rms_norm_paper_code,
     no_upcast,
+    no_upcast_bfloat16,
     eps_twice,
     eps_twice_literal,
     eps_twice_large,
@@ -70,12 +76,19 @@ for name, report in reports.items():
     #> LlamaRMSNorm        llama      -
     #> rms_norm_paper_code none       eps, half
     #> no_upcast           none       half
+    #> no_upcast_bfloat16  none       -
     #> eps_twice           none       forward, eps, half, gradients
     #> eps_twice_literal   none       forward, half, gradients
     #> eps_twice_large     none       forward, eps, half, gradients, sizes
     #> eps_twice_small     none       half
     #> no_eps              none       half, zero rows
     #> TruncNormalInit     float32    init
+
+# The convention intended, named (--convention on the command line), is checked too.
+named = check(no_upcast_bfloat16, convention="float32")
+failed = [v.check for v in named.verdicts if v.passed is False]
+print(f"no_upcast_bfloat16, convention float32 named: fails {', '.join(failed)}")
+#> no_upcast_bfloat16, convention float32 named: fails rounding
 # --8<-- [end:forms]
 
 # --8<-- [start:libraries]
