@@ -28,10 +28,10 @@ for a in [10.0, 1e-3]:
     print(f"a = {a:g}: output size ratio {ratio:.4f}")
     #> a = 10: output size ratio 1.0000
     #> a = 0.001: output size ratio 0.7058
-small = 1e-3 * x  # mean square near eps: scaling it up by 10 removes eps's effect
-ratio = rms_norm(10 * small, eps).norm() / rms_norm(small, eps).norm()
-print(f"row of RMS {small.pow(2).mean().sqrt():.1e}, a = 10: size ratio {ratio:.4f}")
-#> row of RMS 1.0e-03, a = 10: size ratio 1.4097
+ratio = rms_norm(1e-2 * x, eps).norm() / rms_norm(1e-3 * x, eps).norm()
+kept = rms_norm(1e-2 * x, eps).norm() / rms_norm(1e-2 * x, 0.0).norm()
+print(f"x / 1000, a = 10: size ratio {ratio:.4f}, {kept:.4f} of its size without eps")
+#> x / 1000, a = 10: size ratio 1.4097, 0.9950 of its size without eps
 
 # Shifting x by a constant changes RMSNorm's output, but not LayerNorm's.
 shift = 1.0
