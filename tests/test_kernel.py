@@ -272,18 +272,23 @@ def test_wide_rows_loop_over_chunks():
 
 
 # Many rows: more than a tile of the forward (64: 32 rows) and than the backward's programs
-# (40000: at most 8 here, each then adding several rows).
+# (40000: at most 8 here, each then adding several rows). Every dtype on the short rows.
 @pytest.mark.parametrize(
-    "n, many", [(64, 67), (1000, 67), (40000, 19)], ids=["tiles", "rows", "wide"]
+    "n, many, dtype",
+    [(64, 67, dtype) for dtype in DTYPES]
+    + [(1000, 67, dtype) for dtype in DTYPES]
+    + [(40000, 19, torch.bfloat16)],
+    ids=[f"{rows}-{str(d)[6:]}" for rows in ["tiles", "rows"] for d in DTYPES]
+    + ["wide-bfloat16"],
 )
-def test_a_rows_result_does_not_depend_on_the_batch(n, many, triton_launches):
+def test_a_rows_result_does_not_depend_on_the_batch(n, many, dtype, triton_launches):
     """Batch invariance: a row's output, rstd and dx are the same bits whether it is
     normalized alone, with a few rows or with many, and the kernels are launched with the
     same settings (they follow N, never M; the interpreter's bits do not show them)."""
     generator = torch.Generator().manual_seed(n)
-    x = torch.randn(many, n, generator=generator).to(DEVICE, torch.bfloat16)
-    w = torch.randn(n, generator=generator).to(DEVICE, torch.bfloat16)
-    dy = torch.randn(many, n, generator=generator).to(DEVICE, torch.bfloat16)
+    x = torch.randn(many, n, generator=generator).to(DEVICE, dtype)
+    w = torch.randn(n, generator=generator).to(DEVICE, dtype)
+    dy = torch.randn(many, n, generator=generator).to(DEVICE, dtype)
     y, rstd, _ = kernel.rms_norm_forward(x, w, 1e-6, 0.0)
     dx, _ = kernel.rms_norm_backward(dy, x, w, rstd, 0.0)
     settings = [launch[:4] for launch in triton_launches]  # without the programs
