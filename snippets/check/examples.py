@@ -167,7 +167,7 @@ from my_norm import RMSNorm  # your norm: a module class or a function of (x, we
 def test_rmsnorm_has_none_of_the_mistakes():
     report = check(RMSNorm)
     assert report.passed, report.table()  # a failure shows the whole report
-    assert not report.refusals, report.table()  # checked at every width and dtype
+    assert not report.refusals, report.table()  # every width, dtype, layout taken
 
 # --8<-- [end:ci]
 test_rmsnorm_has_none_of_the_mistakes()
