@@ -233,7 +233,7 @@ WORDS = {
         "timing's own overhead, is not measured).",
         "copy_fit_peak": " ({percent} of the datasheet's)",
         "above_copy": "Above 100%: the copy is a speed to reach, not a bound (one Triton "
-        "kernel with fixed launch settings), and a pass can move its bytes slightly faster "
+        "kernel with fixed launch settings), and a pass can move its bytes faster "
         "([What is measured](benchmark.md#what-is-measured)).",
         "not_installed": "not installed",
         "reasons": {},
@@ -483,7 +483,7 @@ WORDS = {
         "copy_fit_peak": "(데이터시트 대역폭의 {percent})",
         "above_copy": "100%를 넘는 수치: 복사는 실행 설정을 고정한 Triton 커널 하나로 잰 "
         "것으로, 도달 목표로 삼는 속도이지 상한이 아닙니다. 그래서 패스가 같은 양의 바이트를 "
-        "복사보다 조금 빠르게 옮길 수도 있습니다([측정 대상](benchmark.md#what-is-measured)).",
+        "복사보다 빠르게 옮길 수도 있습니다([측정 대상](benchmark.md#what-is-measured)).",
         # The implementation names are run.py's identifiers; only the words in one are Korean.
         "names": {
             "eager naive": "식 그대로(컴파일 없음)",
