@@ -69,6 +69,42 @@ def test_peri_ln_adds_a_normalized_output():
     assert torch.allclose(update, norm(block.f(norm(x))))
 
 
+def test_bert_is_post_norm_as_the_comparison_says():
+    """The Comparison table's post-norm row: each of BERT's sublayers reads the stream as it
+    is, and its LayerNorm normalizes the sum x + F(x) (transformers' BertLayer)."""
+    from transformers import BertConfig
+    from transformers.models.bert.modeling_bert import BertLayer
+
+    torch.manual_seed(0)
+    config = BertConfig(hidden_size=32, num_attention_heads=2, intermediate_size=64)
+    layer = BertLayer(config).eval()
+    seen = {}
+
+    def keep(name):
+        return lambda module, args, out: seen.update({name: (args[0], out)})
+
+    for name, module in [
+        ("attention", layer.attention.self),
+        ("attention projection", layer.attention.output.dense),
+        ("attention norm", layer.attention.output.LayerNorm),
+        ("feed-forward", layer.intermediate.dense),
+        ("feed-forward projection", layer.output.dense),
+        ("feed-forward norm", layer.output.LayerNorm),
+    ]:
+        module.register_forward_hook(keep(name))
+    x = torch.randn(1, 6, 32) * 3
+    with torch.no_grad():
+        out = layer(x)
+    assert torch.equal(seen["attention"][0], x)  # no norm before the sublayer
+    summed = x + seen["attention projection"][1]
+    assert torch.allclose(seen["attention norm"][0], summed)
+    attention_out = seen["attention norm"][1]
+    assert torch.equal(seen["feed-forward"][0], attention_out)
+    summed = attention_out + seen["feed-forward projection"][1]
+    assert torch.allclose(seen["feed-forward norm"][0], summed)
+    assert torch.equal(out, seen["feed-forward norm"][1])  # the norm comes last
+
+
 def test_ngpt_update_stays_on_the_unit_sphere():
     torch.manual_seed(0)
     h = unit(torch.randn(6, 16, dtype=torch.float64))
