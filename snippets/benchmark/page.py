@@ -317,7 +317,7 @@ WORDS = {
         },
         "groups": {
             "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 즉 행 M개), 호출당 µs(괄호 안은 "
-            "라운드별 범위)",
+            "라운드 범위)",
             "qk-norm": "QK-norm(각 토큰의 헤드마다 한 행)",
             "wide": "긴 행",
         },
@@ -334,8 +334,8 @@ WORDS = {
             "없어 패스를 직접 호출)",
         },
         "short": {"graph": "CUDA 그래프", "eager": "즉시 실행"},
-        "unit": "표의 값: GB/s(복사 대비 %, 라운드별 범위)",
-        "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드별 범위 / 최대 대역폭 대비 %)",
+        "unit": "표의 값: GB/s(복사 대비 %, 라운드 범위)",
+        "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드 범위 / 최대 대역폭 대비 %)",
         # Its glossary links are kept in the results page's first title only (`headlines`).
         "headline": "{device}, PyTorch {torch}: [순전파](glossary.md#forward-pass)+[역전파]"
         "(glossary.md#backward-pass), bfloat16, M = {m}, 호출당 µs(괄호 안은 F.rms_norm 대비 "
@@ -372,7 +372,7 @@ WORDS = {
         "alt": "{device}의 {dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 "
         "그린 "
         "그림입니다. 순전파, 역전파, 순전파+역전파를 나란히 그렸고, 구현마다 선이 "
-        "하나이며, 오차 막대는 라운드별 범위입니다. {site}의 속도는 복사 대비 "
+        "하나이며, 오차 막대는 라운드 범위입니다. {site}의 속도는 복사 대비 "
         "{ranges}이며, 각 선의 수치는 위의 표에 있습니다.",
         "alt_range": "{mode} {low:.0f}–{high:.0f}%",
         "targets": "H100에 맞춰 정한 목표입니다. 따로 적지 않은 목표는 bfloat16 수치로 "
@@ -513,7 +513,7 @@ WORDS = {
             "name": "정규화 층 구현",
             "group": "층",
             "column": "{mode}, {timing}",
-            "note": "각 수치는 중앙값(괄호 안은 라운드별 범위)이고, 쉼표 뒤의 값은 F.rms_norm을 쓴 "
+            "note": "각 수치는 중앙값(괄호 안은 라운드 범위)이고, 쉼표 뒤의 값은 F.rms_norm을 쓴 "
             "층의 시간을 해당 줄의 정규화 층을 쓴 층의 시간으로 나눈 것입니다. 1배보다 크면 F.rms_norm을 쓴 "
             "층보다 빠르다는 뜻입니다. 층은 transformers의 LlamaDecoderLayer([은닉 차원 "
             "크기](glossary.md#hidden-size) {hidden}, 헤드 {heads}개, 키/값 헤드 {kv}개, MLP 중간 "
@@ -532,7 +532,7 @@ WORDS = {
             "groups": {
                 "rows": "일반 행(M = {m}, 토큰마다 한 행)",
                 "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 즉 행 M개), 호출당 µs(괄호 "
-                "안은 라운드별 범위)",
+                "안은 라운드 범위)",
             },
             "say_line": "{mode}: 단일 커널은 N에 따라 복사 속도의 {low}–{high}를 냈고, 가장 "
             "빠른 구현은 {fastest}입니다",
