@@ -374,6 +374,7 @@ ROUTES = [
         "check yours",
         [
             "check.md",
+            "check.md#on-this-sites-code-and-on-broken-forms",
             "kernel_in_practice.md#checking-it-without-a-gpu",
             "numerics.md#tolerances-that-tell-conventions-apart",
         ],
