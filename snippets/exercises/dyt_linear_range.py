@@ -8,8 +8,8 @@ for _ in range(60):
     middle = (low + high) / 2
     low, high = (middle, high) if math.tanh(middle) / middle > 0.95 else (low, middle)
 u = low
-print(f"tanh(u) / u = 0.95 at u = {u:.4f}")
-#> tanh(u) / u = 0.95 at u = 0.3995
+print(f"tanh(u) / u = 0.95 at u = {u:.5f}")
+#> tanh(u) / u = 0.95 at u = 0.39946
 
 def within(bound):
     """The fraction of a standard normal's values with |x| <= bound."""
