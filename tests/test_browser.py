@@ -395,11 +395,12 @@ def test_korean_breaks_lines_between_words_in_links_too(page):
     assert breaks == ["keep-all"]
 
 
-def test_wide_tables_and_figures_on_a_phone_show_that_they_scroll(page):
-    """A shadow marks the edge past which a table goes on (tables.js marks it as the box
-    scrolls, extra.css draws it) and a figure's edges carry the formulas' shadows: without
-    them a phone showed Placement's diagram with its second panel out of sight. Every
-    diagram now has a phone version, so one is widened here to stand for a wide figure."""
+def test_wide_tables_code_and_figures_on_a_phone_show_that_they_scroll(page):
+    """A shadow marks the edge past which a table or a code block goes on (tables.js marks
+    it as the box scrolls, extra.css draws it) and a figure's edges carry the formulas'
+    shadows: without them a phone showed Placement's diagram with its second panel out of
+    sight, and a code block's printed figures past its edge. Every diagram now has a phone
+    version, so one is widened here to stand for a wide figure."""
     page.set_viewport_size(PHONE)
     page.goto(url_path("en", Path("benchmark_results.md")))
     wide = "article .md-typeset__scrollwrap"
@@ -414,6 +415,10 @@ def test_wide_tables_and_figures_on_a_phone_show_that_they_scroll(page):
     )
     assert box.evaluate(edges) == ["more-left"]
     page.goto(url_path("en", Path("beyond.md")))
+    code = page.locator("article pre > code").first  # the page's first block, 88 wide
+    assert code.evaluate("code => code.scrollWidth > code.clientWidth")
+    assert code.evaluate(edges) == ["more-right"]
+    assert "inset" in code.evaluate("code => getComputedStyle(code).boxShadow")
     figure = page.locator("article p:has(> a img[src*='assets/diagrams/'])").first
     assert figure.evaluate("p => p.scrollWidth <= p.clientWidth")  # its phone version
     figure.locator("img").evaluate("img => { img.style.minWidth = '600px'; }")

@@ -1,7 +1,8 @@
 // Material wraps each table in a box that scrolls sideways when the table is wider than the
 // page. A keyboard can scroll that box only once it can take focus (WCAG 2.1.1; axe's rule
-// scrollable-region-focusable), as Material's code blocks can. The box's classes say past
-// which edge the table goes on, for the shadows extra.css draws there.
+// scrollable-region-focusable), as Material's code blocks can. The classes of that box, and
+// of a code block, say past which edge its content goes on, for the shadows extra.css draws
+// there: on a phone a code block's long lines (printed figures among them) run out of sight.
 const markEdges = box => {
   box.classList.toggle("more-left", box.scrollLeft > 0);
   box.classList.toggle("more-right", box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
@@ -10,8 +11,8 @@ const markEdges = box => {
 const resized = new ResizeObserver(entries => entries.forEach(entry => markEdges(entry.target)));
 
 document$.subscribe(() => {
-  for (const box of document.querySelectorAll(".md-typeset__scrollwrap")) {
-    box.tabIndex = 0;
+  for (const box of document.querySelectorAll(".md-typeset__scrollwrap, .md-typeset pre > code")) {
+    if (box.tagName !== "CODE") box.tabIndex = 0;
     markEdges(box);
     box.addEventListener("scroll", () => markEdges(box), { passive: true });
     resized.observe(box);
