@@ -21,7 +21,7 @@ fi
 
 # What a first install of each extra downloads and unpacks, roughly (measured on Linux).
 declare -A SIZE=([docs]="1.2 GB: PyTorch's CPU build, MkDocs, Material, Jupyter" \
-  [test]="2.3 GB more: Triton, JAX, Flax, Keras, MLX, Haiku, transformers, PEFT, Playwright")
+  [test]="2.4 GB more: Triton, JAX, Flax, Keras, MLX, Haiku, transformers, PEFT, ONNX Runtime, Playwright")
 missing=()
 for extra in $EXTRAS; do
   if ! cat pyproject.toml constraints.txt | cmp -s - ".venv/.installed-$extra"; then

@@ -339,6 +339,7 @@ ROUTES = [
             "fp8.md",
             "kernel_in_practice.md#split-across-devices",
             "frameworks.md",
+            "frameworks.md#exported-to-onnx",
             "pitfalls.md#running-a-bfloat16-model-in-float16",
             "pitfalls.md#where-there-is-no-float32",
             "kernel_in_practice.md",

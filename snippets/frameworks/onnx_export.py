@@ -1,0 +1,102 @@
+import onnxruntime as ort
+import torch
+from onnx import TensorProto, helper
+from transformers.models.llama.modeling_llama import LlamaRMSNorm
+
+n = 512
+generator = torch.Generator().manual_seed(0)
+x = (3 * torch.randn(64, n, generator=generator)).to(torch.float16)
+weight = (torch.rand(n, generator=generator) + 0.5).to(torch.float16)
+
+def exported(module, opset):
+    """The ONNX model PyTorch's exporter writes for module (torch.export, then ONNX)."""
+    program = torch.onnx.export(
+        module.eval(), (x,), dynamo=True, opset_version=opset, verbose=False
+    )
+    return program.model_proto
+
+def run(model, *inputs, optimized=True):
+    """The model's output on ONNX Runtime's CPU provider, with or without its graph
+    optimizations."""
+    options = ort.SessionOptions()
+    if not optimized:
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(
+        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+    )
+    names = [given.name for given in session.get_inputs()]
+    feed = {name: tensor.numpy() for name, tensor in zip(names, inputs)}
+    return torch.from_numpy(session.run(None, feed)[0])
+
+modules = {
+    "LlamaRMSNorm": LlamaRMSNorm(n, eps=1e-6),
+    "torch.nn.RMSNorm": torch.nn.RMSNorm(n, eps=1e-6),
+}
+for module in modules.values():
+    with torch.no_grad():
+        module.weight.copy_(weight)
+    module.to(torch.float16)
+models = {
+    (name, opset): exported(module, opset)
+    for name, module in modules.items()
+    for opset in (18, 23)
+}
+
+# What the exporter writes: each module's operations at opset 18, one node at opset 23.
+for (name, opset), model in models.items():
+    ops = " ".join(node.op_type for node in model.graph.node)
+    print(f"{name:<16} opset {opset}: {ops}")
+    #> LlamaRMSNorm     opset 18: Cast Pow ReduceMean Add Sqrt Reciprocal Mul Cast Mul
+    #> LlamaRMSNorm     opset 23: RMSNormalization
+    #> torch.nn.RMSNorm opset 18: Cast Pow ReduceMean Add Sqrt Reciprocal Mul Mul Cast
+    #> torch.nn.RMSNorm opset 23: RMSNormalization
+node = models["LlamaRMSNorm", 23].graph.node[0]
+settings = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+eps, stash, axis = settings["epsilon"], settings["stash_type"], settings["axis"]
+print(f"its node: epsilon {eps:.0e}, stash_type {stash} (float32), axis {axis}")
+#> its node: epsilon 1e-06, stash_type 1 (float32), axis -1
+
+# On ONNX Runtime, in float16: the share of each model's outputs equal to its module's.
+for (name, opset), model in models.items():
+    with torch.no_grad():
+        expected = modules[name](x)
+    same = (run(model, x) == expected).float().mean()
+    print(f"{name:<16} opset {opset}: {same:.1%} equal to the module's output")
+    #> LlamaRMSNorm     opset 18: 73.8% equal to the module's output
+    #> LlamaRMSNorm     opset 23: 73.8% equal to the module's output
+    #> torch.nn.RMSNorm opset 18: 100.0% equal to the module's output
+    #> torch.nn.RMSNorm opset 23: 100.0% equal to the module's output
+
+# The node as ONNX's specification defines it: x / RMS in float32, cast to the input's
+# type, then times the scale.
+x32 = x.float()
+specified = (x32 / torch.sqrt(x32.pow(2).mean(-1, keepdim=True) + 1e-6)).half() * weight
+same = (run(models["LlamaRMSNorm", 23], x) == specified).float().mean()
+print(f"RMSNormalization as specified: {same:.1%} equal")
+#> RMSNormalization as specified: 73.8% equal
+
+# A cast to float16, then a float16 product, alone in a graph: the order LlamaRMSNorm's
+# graph ends with (x̂ rounded, then times the weight).
+graph = helper.make_graph(
+    [
+        helper.make_node("Cast", ["h"], ["h16"], to=TensorProto.FLOAT16),
+        helper.make_node("Mul", ["h16", "w"], ["y"]),
+    ],
+    "cast_then_multiply",
+    [
+        helper.make_tensor_value_info("h", TensorProto.FLOAT, [64, n]),
+        helper.make_tensor_value_info("w", TensorProto.FLOAT16, [n]),
+    ],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [64, n])],
+)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+h = torch.randn(64, n, generator=generator)
+twice, once = weight * h.half(), (weight.float() * h).half()
+for optimized in (True, False):
+    y = run(model, h, weight, optimized=optimized)
+    shares = f"{(y == twice).float().mean():.1%}, once {(y == once).float().mean():.1%}"
+    print(
+        f"graph optimizations {'on ' if optimized else 'off'}: rounded twice {shares}"
+    )
+    #> graph optimizations on : rounded twice 74.2%, once 100.0%
+    #> graph optimizations off: rounded twice 74.2%, once 100.0%
