@@ -1,6 +1,10 @@
+import re
+
+import onnx
 import onnxruntime as ort
 import torch
 from onnx import TensorProto, helper
+from onnxruntime.capi import onnxruntime_pybind11_state as ort_errors
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
 n = 512
@@ -8,19 +12,21 @@ generator = torch.Generator().manual_seed(0)
 x = (3 * torch.randn(64, n, generator=generator)).to(torch.float16)
 weight = (torch.rand(n, generator=generator) + 0.5).to(torch.float16)
 
-def exported(module, opset):
+def exported(module, opset, example=x):
     """The ONNX model PyTorch's exporter writes for module (torch.export, then ONNX)."""
     program = torch.onnx.export(
-        module.eval(), (x,), dynamo=True, opset_version=opset, verbose=False
+        module.eval(), (example,), dynamo=True, opset_version=opset, verbose=False
     )
     return program.model_proto
 
-def run(model, *inputs, optimized=True):
+def run(model, *inputs, optimized=True, saved_as=None):
     """The model's output on ONNX Runtime's CPU provider, with or without its graph
-    optimizations."""
+    optimizations; saved_as, a file for the graph ONNX Runtime runs."""
     options = ort.SessionOptions()
     if not optimized:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    if saved_as:
+        options.optimized_model_filepath = saved_as
     session = ort.InferenceSession(
         model.SerializeToString(), options, providers=["CPUExecutionProvider"]
     )
@@ -100,3 +106,21 @@ for optimized in (True, False):
     )
     #> graph optimizations on : rounded twice 74.2%, once 100.0%
     #> graph optimizations off: rounded twice 74.2%, once 100.0%
+
+# The graph ONNX Runtime runs (its optimizations off): it has no float16 product on this
+# CPU, so it multiplies in float32 between casts of its own, and drops the model's cast.
+run(model, h, weight, optimized=False, saved_as="as_run.onnx")
+nodes = onnx.load("as_run.onnx").graph.node
+product = next(node for node in nodes if node.op_type == "Mul")
+ops = " ".join(node.op_type for node in nodes)
+print(f"runs as {ops}; the product reads h itself: {'h' in product.input}")
+#> runs as Cast Mul Cast; the product reads h itself: True
+
+# In bfloat16 the CPU provider has no kernel for the product: LLaMA's norm does not load.
+llama_bf16 = LlamaRMSNorm(n, eps=1e-6).to(torch.bfloat16)
+try:
+    run(exported(llama_bf16, 18, x.to(torch.bfloat16)), x.to(torch.bfloat16))
+except ort_errors.NotImplemented as error:
+    missing = re.search(r"implementation for (\w+\(\d+\))", str(error))[1]
+    print(f"bfloat16, opset 18: not loaded, no CPU kernel for {missing}")
+    #> bfloat16, opset 18: not loaded, no CPU kernel for Mul(14)
