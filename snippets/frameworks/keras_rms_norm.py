@@ -73,6 +73,8 @@ print("warns it is deprecated:", any("deprecated" in str(w.message) for w in cau
 #> warns it is deprecated: True
 print("its gain:", [variable.name for variable in trap.weights])
 #> its gain: ['gamma']
+print("its default epsilon:", keras.layers.LayerNormalization().epsilon)
+#> its default epsilon: 0.001
 gap = np.abs(trap_y - F.rms_norm(shifted, (n,), eps=1e-6).numpy()).max()
 print(f"rows of mean 2: up to {gap:.2f} from F.rms_norm")
 #> rows of mean 2: up to 0.88 from F.rms_norm
