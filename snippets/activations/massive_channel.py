@@ -22,12 +22,14 @@ def rms_norm(x, upcast):
 print("M      other channels scaled by   1/sqrt(1 + M^2/n)")
 #> M      other channels scaled by   1/sqrt(1 + M^2/n)
 for m in [10, 100, 1000]:
-    y = rms_norm(with_channel(m), upcast=False)
-    factor = y[1:].pow(2).mean().sqrt().item()  # their RMS was about 1 (0.9995) before
+    x = with_channel(m)
+    y = rms_norm(x, upcast=False)
+    # Their RMS after over their RMS before (0.9995, not quite the row's 1).
+    factor = (y[1:].pow(2).mean().sqrt() / x[1:].pow(2).mean().sqrt()).item()
     print(f"{m:<5}  {factor:>24.4f}   {(1 + m**2 / n) ** -0.5:.4f}")
-    #> 10                       0.9881   0.9880
-    #> 100                      0.5389   0.5391
-    #> 1000                     0.0638   0.0639
+    #> 10                       0.9886   0.9880
+    #> 100                      0.5392   0.5391
+    #> 1000                     0.0639   0.0639
 
 # Half precision: the RMS of the error on the other channels, relative to their RMS,
 # against the same half-precision input normalized in float64; last, the error of that
@@ -55,6 +57,9 @@ for m in [100, 1000]:
 square, overflow = (torch.tensor([255.875, 256.0], dtype=torch.float16) ** 2).tolist()
 print(f"float16: 255.875^2 = {square}, 256^2 = {overflow}")
 #> float16: 255.875^2 = 65472.0, 256^2 = inf
+largest = rms_norm(with_channel(1000, torch.float16), upcast=False).abs().max().item()
+print(f"float16, M = 1000, no upcast: largest |y| = {largest}")
+#> float16, M = 1000, no upcast: largest |y| = 0.0
 
 # A gain multiplies channel j of every token by the same gain[j]. Token A carries
 # M = 1000, token B does not: no gain changes the ratio between their other channels.

@@ -104,7 +104,12 @@ predicted = math.sqrt(lr * C / (2 * decay))
 print(f"predicted |W| at equilibrium: sqrt(lr C / (2 decay)) = {predicted:.2f}")
 #> predicted |W| at equilibrium: sqrt(lr C / (2 decay)) = 4.53
 
-# Over steps 3000 to 4000 (beta1 = 0) neither assumption holds exactly: |u|^2 / C is below 1
+# Toward a fixed balance, decay shrinks the gap in |W|^2 by (1 - lr decay)^2 a step.
+steps = 1 / (2 * lr * decay)
+print(f"the gap falls to 1/e in about 1 / (2 lr decay) = {steps:.0f} steps")
+#> the gap falls to 1/e in about 1 / (2 lr decay) = 100 steps
+
+# Over steps 3001 to 4000 (beta1 = 0) neither assumption holds exactly: |u|^2 / C is below 1
 # and u has a component along W. With both measured, |W'| = |W| on average where
 # (1 - (1 - lr decay)^2) |W|^2 + 2 lr (1 - lr decay) along |W| - lr^2 size C = 0.
 size, along = torch.tensor(updates[-1000:]).mean(0).tolist()
