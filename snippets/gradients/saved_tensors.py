@@ -44,11 +44,14 @@ class KeepOutput(torch.autograd.Function):
         y, weight, inv_r = ctx.saved_tensors
         return input_gradients(y.float() / weight.float(), inv_r, weight, grad_out)
 
-def formula(x, weight):
-    """Plain operations with a float32 upcast; autograd keeps what each one needs."""
+def formula(x, weight, llama_order):
+    """Plain operations with a float32 upcast; autograd keeps what each one needs.
+    LLaMA's order rounds x_hat to x's dtype before the weight; the other rounds once."""
     h = x.float()
     h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
-    return weight * h.to(x.dtype)
+    if llama_order:
+        return weight * h.to(x.dtype)
+    return (h * weight.float()).to(x.dtype)
 
 def kept_bytes_per_row(norm, x, weight, linear):
     """Bytes autograd keeps for norm then linear (the next layer), per row, without
@@ -76,7 +79,8 @@ print(f"one bfloat16 row is {2 * n} bytes")
 norms = {
     "keep x and 1/r": KeepInput.apply,
     "keep y and 1/r": KeepOutput.apply,
-    "float32 formula": formula,
+    "LLaMA's order": lambda x, w: formula(x, w, llama_order=True),
+    "one rounding": lambda x, w: formula(x, w, llama_order=False),
     "F.rms_norm (CPU)": lambda x, w: F.rms_norm(x, (n,), w, eps),
 }
 for name, norm in norms.items():
@@ -85,7 +89,8 @@ for name, norm in norms.items():
     )
     #> keep x and 1/r    norm + linear keep 16388 B/row
     #> keep y and 1/r    norm + linear keep 8196 B/row
-    #> float32 formula   norm + linear keep 32772 B/row
+    #> LLaMA's order     norm + linear keep 32772 B/row
+    #> one rounding      norm + linear keep 40964 B/row
     #> F.rms_norm (CPU)  norm + linear keep 40964 B/row
 
 # Both give the gradients of the formula, up to rounding; x_hat = y / weight carries y's
