@@ -1,3 +1,4 @@
+import contextlib
 import copy
 
 import torch
@@ -15,7 +16,10 @@ class TritonRMSNorm(torch.nn.Module):
         self.weight, self.eps = norm.weight, norm.variance_epsilon
 
     def forward(self, x):
-        return rms_norm_triton(x, self.weight, eps=self.eps)  # LLaMA's w, offset 0
+        # Triton launches on the current device; on a model spread over GPUs, make it x's.
+        on_x = torch.cuda.device(x.device) if x.is_cuda else contextlib.nullcontext()
+        with on_x:
+            return rms_norm_triton(x, self.weight, eps=self.eps)  # LLaMA's w, offset 0
 
 def use_triton_norms(model: torch.nn.Module, norm_class=LlamaRMSNorm) -> int:
     """Replace every norm_class in the model by a TritonRMSNorm; return how many (0: the
