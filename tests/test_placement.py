@@ -1,8 +1,8 @@
 """The plots helper of the Placement page (snippets/placement/plots.py), which every page's
 figures use: without its Korean font it says what to install, and where the stale font list
 is when the font was installed after matplotlib listed the fonts; a phone's version of a
-figure stacks its panels. And the page's formula for a stack's Jacobian, and where Gemma 4,
-which the page describes beside its table, puts its norms."""
+figure stacks its panels. And the page's formula for a stack's Jacobian, and where Gemma 4
+puts its norms with its default layer types, and what the page says of it beyond its table."""
 
 import matplotlib
 import pytest
@@ -73,9 +73,11 @@ def test_a_pre_norm_stacks_jacobian_is_the_product_of_its_blocks():
 
 
 def test_gemma4_normalizes_as_the_placement_page_says():
-    """Gemma 4, not in the page's table: norms before and after both sublayers, each
-    head's queries and keys normalized before RoPE (q_norm reads q_proj's output), a norm
-    without a gain on the values, and logits scaled by 1."""
+    """Gemma 4, in the page's table with one full-attention layer, here with the default
+    layer types: norms before and after both sublayers, each head's queries and keys
+    normalized before RoPE (q_norm reads q_proj's output), and what the table does not
+    show: a norm without a gain on the values, logits scaled by 1, and each layer's output
+    scaled by a buffer of its own."""
     from transformers import Gemma4TextConfig, Gemma4TextModel
 
     config = Gemma4TextConfig(
@@ -124,3 +126,4 @@ def test_gemma4_normalizes_as_the_placement_page_says():
     assert attention.q_norm.weight is not None and attention.k_norm.weight is not None
     assert not hasattr(attention.v_norm, "weight") and "v_norm" in order
     assert attention.scaling == 1.0
+    assert "layer_scalar" in dict(layer.named_buffers())

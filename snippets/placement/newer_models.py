@@ -1,22 +1,5 @@
 import torch
-from transformers import (
-    Gemma2Config,
-    Gemma2Model,
-    Gemma3TextConfig,
-    Gemma3TextModel,
-    Glm4Config,
-    Glm4Model,
-    Llama4TextConfig,
-    Llama4TextModel,
-    LlamaConfig,
-    LlamaModel,
-    Olmo2Config,
-    Olmo2Model,
-    Qwen2Config,
-    Qwen2Model,
-    Qwen3Config,
-    Qwen3Model,
-)
+import transformers
 
 # Tiny models on the meta device: the real classes, no weights, nothing downloaded.
 tiny = {
@@ -30,15 +13,18 @@ tiny = {
     "eos_token_id": 0,
     "pad_token_id": 0,
 }
-models = [
-    (LlamaModel, LlamaConfig),
-    (Gemma2Model, Gemma2Config),
-    (Gemma3TextModel, Gemma3TextConfig),
-    (Qwen2Model, Qwen2Config),
-    (Qwen3Model, Qwen3Config),
-    (Olmo2Model, Olmo2Config),
-    (Glm4Model, Glm4Config),
-    (Llama4TextModel, Llama4TextConfig),
+# Gemma 4's last layer attends to every token, with heads of global_head_dim features.
+gemma4 = {"layer_types": ["full_attention"], "global_head_dim": 16}
+models = [  # transformers' classes: the model and its configuration
+    ("LlamaModel", "LlamaConfig"),
+    ("Gemma2Model", "Gemma2Config"),
+    ("Gemma3TextModel", "Gemma3TextConfig"),
+    ("Qwen2Model", "Qwen2Config"),
+    ("Qwen3Model", "Qwen3Config"),
+    ("Olmo2Model", "Olmo2Config"),
+    ("Glm4Model", "Glm4Config"),
+    ("Llama4TextModel", "Llama4TextConfig"),
+    ("Gemma4TextModel", "Gemma4TextConfig"),
 ]
 
 def is_norm(module):
@@ -83,10 +69,12 @@ def placement(seen, sublayer, norms):
 recorded = {}
 print("model       attention MLP    Norm(x+F) final q_norm k_norm q_norm input  RoPE")
 #> model       attention MLP    Norm(x+F) final q_norm k_norm q_norm input  RoPE
-for model_class, config_class in models:
+for model_name, config_name in models:
+    extra = gemma4 if model_name.startswith("Gemma4") else {}
+    config = getattr(transformers, config_name)(**tiny, **extra)
     with torch.device("meta"):
-        model = model_class(config_class(**tiny))
-    name = model_class.__name__.removesuffix("Model")
+        model = getattr(transformers, model_name)(config)
+    name = model_name.removesuffix("Model")
     seen = recorded[name] = run_and_record(model)
     # The decoder layer's own norms (not those inside attention, such as q_norm).
     norms = [n for n, child in model.layers[0].named_children() if is_norm(child)]
@@ -123,6 +111,7 @@ for model_class, config_class in models:
     #> Olmo2       after     after  False     True  (64,)  (64,)  (1, 5, 64)     before
     #> Glm4        both      both   False     True  none
     #> Llama4Text  before    before False     True  no w   no w   (1, 5, 4, 16)  after
+    #> Gemma4Text  both      both   False     True  (16,)  (16,)  (1, 5, 4, 16)  before
 
 # The same name, different places: what post_attention_layernorm normalizes.
 for name, seen in recorded.items():
@@ -142,8 +131,10 @@ for name, seen in recorded.items():
     #> Olmo2       post_attention_layernorm is after attention
     #> Glm4        post_attention_layernorm is before the MLP
     #> Llama4Text  post_attention_layernorm is before the MLP
+    #> Gemma4Text  post_attention_layernorm is after attention
 
 # Llama 4 rotates (RoPE) and so normalizes queries and keys where no_rope_layers holds 1.
-uses_rope = Llama4TextConfig(**tiny | {"num_hidden_layers": 8}).no_rope_layers
+llama4 = transformers.Llama4TextConfig(**tiny | {"num_hidden_layers": 8})
+uses_rope = llama4.no_rope_layers
 print(f"Llama 4, RoPE and QK-norm by layer, 8 layers by default: {uses_rope}")
 #> Llama 4, RoPE and QK-norm by layer, 8 layers by default: [1, 1, 1, 0, 1, 1, 1, 0]
