@@ -2,7 +2,9 @@
 minus of 2.0e-07, and "2.0e-" above "07" reads as two numbers. Each such number in the
 prose is wrapped in a span that does not break (extra.css); code and formulas are left
 as they are, and the text copied is the same. So is short inline code with a hyphen and
-no space (`--strict`, `-k`): split after a hyphen, it reads as another option."""
+no space (`--strict`, `-k`): split after a hyphen, it reads as another option. And a short
+formula or piece of code stays on one line with the particle or punctuation written
+against it (W의, `eps`를, √ε.), which would otherwise open the next line."""
 
 import re
 
@@ -15,10 +17,38 @@ _NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?e[-+]\d+(?![A-Za-z0-9_])")
 # Inline code of one word with a hyphen; at most 32 characters, so that a phone's line
 # (about 45 of them) still holds it.
 _HYPHENATED_CODE = re.compile(r"<code>(?=[^<\s]{1,32}</code>)([^<\s]*-[^<\s]*</code>)")
+# A formula (hooks/mathml.py: its box, which a browser breaks around as around an image)
+# or one word of code, with an opening parenthesis before it and what follows it up to a
+# space or a tag: 의, 를, "." or ")의".
+_GLUED = re.compile(
+    r"\(?(?:<span class=\"math-inline\"><math(?:(?!</math>).)*</math>"
+    r"(?:<span class=\"search-only\">[^<]*</span>)?</span>"
+    r"|<code(?: class=\"nowrap\")?>[^<\s]{1,32}</code>)[^\s<]+",
+    re.DOTALL,
+)
+# Left as they are: code blocks, and tables, whose columns the pairs would widen.
+_APART = re.compile(r"(<pre\b.*?</pre>|<table\b.*?</table>)", re.DOTALL)
+# A formula longer than this, with its particle, might not fit a phone's line.
+_LONGEST_GLUED_FORMULA = 16
 
 
 def on_page_content(html, page, config, files):
-    return nowrap_numbers(_HYPHENATED_CODE.sub(r'<code class="nowrap">\1', html))
+    html = _HYPHENATED_CODE.sub(r'<code class="nowrap">\1', html)
+    return nowrap_numbers(keep_glued_text(html))
+
+
+def keep_glued_text(html: str) -> str:
+    parts = _APART.split(html)
+    for i in range(0, len(parts), 2):  # the parts between code blocks and tables
+        parts[i] = _GLUED.sub(_kept_together, parts[i])
+    return "".join(parts)
+
+
+def _kept_together(match: re.Match) -> str:
+    formula = re.search(r"<math.*?</math>", match[0], re.DOTALL)
+    if formula and len(_TAG.sub("", formula[0])) > _LONGEST_GLUED_FORMULA:
+        return match[0]
+    return f'<span class="nowrap">{match[0]}</span>'
 
 
 def nowrap_numbers(html: str) -> str:

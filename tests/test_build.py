@@ -411,6 +411,24 @@ def test_short_inline_code_with_a_hyphen_is_kept_on_one_line():
     assert '<code class="nowrap">--strict</code> <code class="nowrap">-k</code>' in kept
 
 
+def test_a_particle_or_punctuation_stays_on_the_line_of_its_formula_or_code():
+    # A short formula or one word of code, and what is written against it up to a space:
+    # not in code blocks or tables, not a long formula; the text itself unchanged.
+    formula = '<span class="math-inline"><math><mi>W</mi></math></span>'
+    long = '<span class="math-inline"><math><mi>%s</mi></math></span>' % ("x" * 17)
+    html = (
+        f"<p>행렬 {formula}의 노름, ({formula}), <code>eps</code>를, <code>a b</code>를,"
+        f" {formula} 뒤, {long}의</p><table><td>{formula}의</td></table>"
+        f"<pre><code><span>x</span></code>를</pre>"
+    )
+    kept = numbers_hook.on_page_content(html, None, None, None)
+    assert f'<span class="nowrap">{formula}의</span>' in kept
+    assert f'<span class="nowrap">({formula}),</span>' in kept
+    assert '<span class="nowrap"><code>eps</code>를,</span>' in kept
+    assert kept.count('<span class="nowrap">') == 3
+    assert re.sub(r"<[^>]*>", "", kept) == re.sub(r"<[^>]*>", "", html)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_folded_blocks_title_breaks_its_path_between_words(built_site, language):
     soup = built_page(built_site, language, Path("implementations.md"))
@@ -431,7 +449,7 @@ def test_no_number_in_scientific_notation_can_break_in_the_prose(built_site, lan
     assert loose == []
 
 
-PAGE_BUDGET = 300_000  # bytes of HTML before compression
+PAGE_BUDGET = 310_000  # bytes of HTML before compression
 
 
 def test_every_page_fits_the_weight_budget(built_site):
