@@ -278,6 +278,19 @@ def test_a_target_that_returns_no_tensor_like_x_is_told_what_came(returned, word
         check(norm)
 
 
+def test_a_tuple_and_a_triton_kernel_without_a_gpu_get_what_to_do():
+    def pair(x, weight, eps=1e-6):
+        return F.rms_norm(x, (x.shape[-1],), weight, eps), x
+
+    def no_gpu(x, weight, eps=1e-6):  # what Triton raises when it finds no GPU
+        raise RuntimeError("0 active drivers ([]). There should only be one.")
+
+    with pytest.raises(UsageError, match="returns the norm's output alone"):
+        check(pair)
+    with pytest.raises(UsageError, match="set TRITON_INTERPRET=1"):
+        check(no_gpu)
+
+
 def whole_tensor(x, weight, eps=1e-6):
     # The statistic over every element, batch included.
     return weight * x * torch.rsqrt(x.pow(2).mean() + eps)
@@ -2471,7 +2484,7 @@ def test_eps_a_target_cannot_receive_is_a_usage_error():
     with pytest.raises(
         UsageError,
         match="takes no argument named eps, epsilon, rms_norm_eps, norm_eps,"
-        " layer_norm_epsilon or layer_norm_eps",
+        " layer_norm_epsilon or layer_norm_eps to pass it to: drop --eps",
     ):
         check(lambda x, weight: F.rms_norm(x, x.shape[-1:], weight), eps=1e-5)
 

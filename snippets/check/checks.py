@@ -1399,6 +1399,16 @@ def call_hint(error, norm, device) -> str:
             "; it needs another input, as a gated norm does: check it through a"
             " function of (x, weight) that supplies one"
         )
+    if "active drivers" in words:  # Triton finds no GPU
+        return (
+            "; a Triton kernel with no GPU: set TRITON_INTERPRET=1 to run it in Triton's"
+            " interpreter, or check it on a GPU with --device cuda"
+        )
+    if isinstance(error, TypeError) and "it returned tuple" in words:
+        return (
+            "; check it through a function that returns the norm's output alone (a norm"
+            " fused with a residual add, returning the sum too: pass --add)"
+        )
     if "Interpreter" in type(error).__name__:
         return (
             "; Triton's interpreter (TRITON_INTERPRET=1) cannot run this kernel:"

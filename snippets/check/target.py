@@ -385,7 +385,8 @@ def _eps_argument(obj, eps, takes) -> str | None:
     if eps is not None and name is None:
         raise UsageError(
             f"--eps {eps:g}: {obj.__name__} takes no argument named"
-            f" {', '.join(EPS_ARGUMENTS[:-1])} or {EPS_ARGUMENTS[-1]} to pass it to"
+            f" {', '.join(EPS_ARGUMENTS[:-1])} or {EPS_ARGUMENTS[-1]} to pass it to:"
+            " drop --eps, and compare the eps the report measures with your model's"
         )
     return name
 
