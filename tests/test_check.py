@@ -1938,6 +1938,8 @@ def test_a_missing_file_or_name_is_said_plainly(tmp_path):
     assert status == 2 and "has no 'MyRmsNorm'; it defines MyRMSNorm\n" in errors, (
         errors
     )
+    status, _, errors = in_process(str(tmp_path / "mine.py"))  # the name left out
+    assert status == 2 and "after a colon; it defines MyRMSNorm\n" in errors, errors
 
 
 def test_json_reports_a_usage_error_as_json_with_status_2():

@@ -425,7 +425,9 @@ def from_triton(value) -> bool:
 def load(target: str):
     """`module:name` or `path/to/file.py:name`, importable from the working directory."""
     where, _, name = target.rpartition(":")
-    if not where or not name:
+    if not where and name.endswith(".py"):  # a file without the name: list what it has
+        where, name = name, ""
+    if not where or (not name and not where.endswith(".py")):
         raise UsageError(f"TARGET must be module:name or file.py:name, got {target!r}")
     if where.endswith(".py") and not Path(where).is_file():
         raise UsageError(
@@ -464,5 +466,10 @@ def load(target: str):
         )
         more = f" and {len(own) - 12} more" if len(own) > 12 else ""
         defined = f"; it defines {', '.join(own[:12])}{more}" if own else ""
+        if not name:
+            raise UsageError(
+                f"TARGET must be file.py:name, got {target!r}: add the class or function"
+                f" to check after a colon{defined}"
+            )
         raise UsageError(f"cannot import {target}: {where} has no {name!r}{defined}")
     return getattr(module, name)
