@@ -747,7 +747,11 @@ def check_rounding(norm, found, device):
             )
     parts.append(f"{percent(measured['correctly rounded'])} correctly rounded")
     if measured["convention"] == "none":  # what the page's table says of it
-        parts.insert(0, "matches none of them, as code without a float32 upcast gives")
+        parts.insert(
+            0,
+            "matches none of them, as code without a float32 upcast gives, or code that"
+            " rounds at another step",
+        )
     detail = "; ".join(parts)
     if declared is None:
         return Verdict("rounding", None, detail, see)
