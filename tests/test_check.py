@@ -328,6 +328,10 @@ def backward_without_r(x, weight, eps=1e-6):
     return BackwardWithoutR.apply(x, weight)
 
 
+def upcast_backward_without_r(x, weight, eps=1e-6):
+    return BackwardWithoutR.apply(x.float(), weight.float()).to(x.dtype)
+
+
 class BackwardOf(torch.autograd.Function):
     """The right forward; the backward of the page's formula, given how it reads the
     upstream gradient and over which dimension it averages (-1, the row, is right)."""
@@ -1701,6 +1705,10 @@ def test_a_wrong_input_gradient_links_the_pitfall_and_says_the_bound():
     )
     assert forward.see == "gradients/#the-derivation"
     assert verdict(check(eps_twice), "forward").see == ("math/#the-rmsnorm-definition")
+    # With the upcast, half fails in the input gradient alone: it points at gradients.
+    half = verdict(check(upcast_backward_without_r), "half")
+    assert half.passed is False and half.see == gradients.see
+    assert half.detail.endswith("gradients fails too, a likely cause: read it first")
 
 
 @pytest.mark.parametrize("eps", [1e-6, 1e-5])

@@ -1551,7 +1551,8 @@ def check(
                 detail += "; a norm over dim 1 (channel-first)? pass --dim 1"
             see = f"check/#check-{short.replace(' ', '-')}"  # its section
             verdicts.append(Verdict(short, False, detail, see))
-    return Report(name, found, blame_the_eps(blame_the_statistic(verdicts)))
+    verdicts = blame_the_backward(blame_the_statistic(verdicts))
+    return Report(name, found, blame_the_eps(verdicts))
 
 def blame_the_eps(verdicts):
     """The verdicts, with forward's, gradients' and sizes' failures told to read eps first
@@ -1565,6 +1566,25 @@ def blame_the_eps(verdicts):
         (
             Verdict(v.check, False, v.detail + note, v.see, v.refused)
             if v.passed is False and v.check in ("forward", "gradients", "sizes")
+            else v
+        )
+        for v in verdicts
+    ]
+
+def blame_the_backward(verdicts):
+    """The verdicts, with half's failure in the input gradient alone told to read gradients
+    first where it fails too, and linked there: a backward that forgets r is wrong in every
+    dtype, an upcast in float16 only."""
+    gradients = next((v for v in verdicts if v.check == "gradients"), None)
+    if gradients is None or gradients.passed is not False:
+        return verdicts
+    note = "; gradients fails too, a likely cause: read it first"
+    return [
+        (
+            Verdict(v.check, False, v.detail + note, gradients.see, v.refused)
+            if v.passed is False
+            and v.check == "half"
+            and 0 < v.detail.count(" wrong (") == v.detail.count("input gradient only")
             else v
         )
         for v in verdicts
