@@ -1554,41 +1554,37 @@ def check(
     verdicts = blame_the_backward(blame_the_statistic(verdicts))
     return Report(name, found, blame_the_eps(verdicts))
 
-def blame_the_eps(verdicts):
-    """The verdicts, with forward's, gradients' and sizes' failures told to read eps first
-    where it fails too (an ε added twice can fail all four): their links name other usual
-    causes (the definition, a backward that forgets r)."""
-    eps = next((v for v in verdicts if v.check == "eps"), None)
-    if eps is None or eps.passed is not False:
+def blame(verdicts, cause, blamed, link_it=False):
+    """The verdicts, with each failure `blamed` picks told to read `cause` first where
+    `cause` fails too (with link_it, linked to `cause`'s section, not its own)."""
+    found = next((v for v in verdicts if v.check == cause), None)
+    if found is None or found.passed is not False:
         return verdicts
-    note = "; eps fails too, a likely cause: read it first"
-    return [
-        (
-            Verdict(v.check, False, v.detail + note, v.see, v.refused)
-            if v.passed is False and v.check in ("forward", "gradients", "sizes")
-            else v
-        )
-        for v in verdicts
-    ]
+    note = f"; {cause} fails too, a likely cause: read it first"
+
+    def noted(v):
+        see = found.see if link_it else v.see
+        return Verdict(v.check, False, v.detail + note, see, v.refused)
+
+    return [noted(v) if v.passed is False and blamed(v) else v for v in verdicts]
+
+def blame_the_eps(verdicts):
+    """forward's, gradients' and sizes' failures told to read eps first where it fails too
+    (an ε added twice can fail all four): their links name other usual causes (the
+    definition, a backward that forgets r)."""
+    checks = ("forward", "gradients", "sizes")
+    return blame(verdicts, "eps", lambda v: v.check in checks)
 
 def blame_the_backward(verdicts):
-    """The verdicts, with half's failure in the input gradient alone told to read gradients
-    first where it fails too, and linked there: a backward that forgets r is wrong in every
-    dtype, an upcast in float16 only."""
-    gradients = next((v for v in verdicts if v.check == "gradients"), None)
-    if gradients is None or gradients.passed is not False:
-        return verdicts
-    note = "; gradients fails too, a likely cause: read it first"
-    return [
-        (
-            Verdict(v.check, False, v.detail + note, gradients.see, v.refused)
-            if v.passed is False
-            and v.check == "half"
-            and 0 < v.detail.count(" wrong (") == v.detail.count("input gradient only")
-            else v
-        )
-        for v in verdicts
-    ]
+    """half's failure in the input gradient alone told to read gradients first where it
+    fails too, and linked there: a backward that forgets r is wrong in every dtype, an
+    upcast in float16 only."""
+
+    def in_the_input_gradient_alone(v):
+        wrong = v.detail.count(" wrong (")  # each dtype that fails
+        return v.check == "half" and 0 < wrong == v.detail.count("input gradient only")
+
+    return blame(verdicts, "gradients", in_the_input_gradient_alone, link_it=True)
 
 # What the half and gradients checks say when their 3-D inputs fail, shapes having found a
 # statistic over more than the last dim: the likely cause, not an upcast or a backward.
