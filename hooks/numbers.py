@@ -2,7 +2,8 @@
 minus of 2.0e-07, and "2.0e-" above "07" reads as two numbers. Each such number in the
 prose is wrapped in a span that does not break (extra.css); code and formulas are left
 as they are, and the text copied is the same. So is short inline code with a hyphen and
-no space (`--strict`, `-k`): split after a hyphen, it reads as another option. And a short
+no space (`--strict`, `-k`): split after a hyphen, it reads as another option; and a count
+of ulps with its unit. And a short
 formula or piece of code stays on one line with the particle or punctuation written
 against it (W의, `eps`를, √ε.), which would otherwise open the next line."""
 
@@ -14,6 +15,9 @@ _TAG = re.compile(r"(<[^>]*>)")
 _TAG_NAME = re.compile(r"<(/?)([a-zA-Z][\w-]*)")
 # ASCII letters and digits around it only: a Korean particle may follow (1e-5를).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?e[-+]\d+(?![A-Za-z0-9_])")
+# A count of ulps with its unit, and a particle after it (2 ulps, 77 ulp까지): not "77" above
+# "ulp".
+_ULPS = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)? ulps?(?![A-Za-z])[^\s<]*")
 # Inline code of one word with a hyphen; at most 32 characters, so that a phone's line
 # (about 45 of them) still holds it.
 _HYPHENATED_CODE = re.compile(r"<code>(?=[^<\s]{1,32}</code>)([^<\s]*-[^<\s]*</code>)")
@@ -59,5 +63,6 @@ def nowrap_numbers(html: str) -> str:
             if name and name[2].lower() in _SKIPPED and not part.endswith("/>"):
                 inside = max(0, inside + (-1 if name[1] else 1))
         elif inside == 0:
-            parts[i] = _NUMBER.sub(r'<span class="nowrap">\g<0></span>', part)
+            part = _NUMBER.sub(r'<span class="nowrap">\g<0></span>', part)
+            parts[i] = _ULPS.sub(r'<span class="nowrap">\g<0></span>', part)
     return "".join(parts)
