@@ -301,7 +301,15 @@ ROUTES = [
             "check.md",
         ],
     ),
-    ("implement", ["implementations.md#a-module-to-copy", "pitfalls.md", "check.md"]),
+    (
+        "implement",
+        [
+            "models.md#porting-a-model-its-norms-in-order",
+            "implementations.md#a-module-to-copy",
+            "pitfalls.md",
+            "check.md",
+        ],
+    ),
     ("understand", ["math.md", "gradients.md", "placement.md", "dynamics.md"]),
     (
         "train it",
