@@ -1,11 +1,12 @@
-"""Numbers in scientific notation kept on one line: a browser may break a line after the
-minus of 2.0e-07, and "2.0e-" above "07" reads as two numbers. Each such number in the
-prose is wrapped in a span that does not break (extra.css); code and formulas are left
-as they are, and the text copied is the same. So is short inline code with a hyphen and
-no space (`--strict`, `-k`): split after a hyphen, it reads as another option; and a count
-of ulps with its unit. And a short
-formula or piece of code stays on one line with the particle or punctuation written
-against it (W의, `eps`를, √ε.), which would otherwise open the next line."""
+"""What must not be split across lines, kept on one (a span or class that does not
+break, extra.css; the text copied is the same):
+- a number in scientific notation: after the minus of 2.0e-07, "2.0e-" above "07" reads as
+  two numbers (in prose only: code and formulas are left as they are);
+- a count of ulps with its unit (77 ulp까지);
+- short inline code with a hyphen and no space (`--strict`, `-k`): split after a hyphen,
+  it reads as another option;
+- a short formula or word of code with the particle or punctuation written against it
+  (W의, `eps`를, √ε.), which would otherwise open the next line."""
 
 import re
 
