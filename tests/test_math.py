@@ -4,8 +4,9 @@ the formulas the page states without printing them: the output's length and mean
 form is the larger, and SliceGPT's rotated blocks (the gains folded, each residual
 connection given Q_{l-1}^T Q_l); and the Numerics page's shrink of a mean over n - 1 and
 the range where a bfloat16 value's square is exact in float32; and the LayerNorm conversion
-keeps the model's device and dtype; and the worked example's x is the same in every block that
-reuses it."""
+keeps the model's device and dtype; and the Glossary's type promotion (a bfloat16 tensor
+times a Python float, computed in float32 and rounded once); and the worked example's x is
+the same in every block that reuses it."""
 
 import math
 import re
@@ -191,6 +192,17 @@ def test_a_bfloat16_square_is_exact_in_float32_from_2_to_the_minus_67_below_2_to
     assert torch.equal(normal, x.double() >= 2.0**-63)
     halves = torch.arange(1, 0x7C00, dtype=torch.int16).view(torch.float16)
     assert torch.equal((halves.float() * halves.float()).double(), halves.double() ** 2)
+
+
+def test_a_bfloat16_tensor_times_a_python_float_is_computed_in_float32_and_rounded_once():
+    """The Glossary's type promotion: the product stays bfloat16, but the CPU computes it
+    in float32 with the scalar unrounded, not with 1 / 3 rounded to bfloat16 first."""
+    x = torch.linspace(-8, 8, 1001).bfloat16()
+    product = x * (1 / 3)
+    assert product.dtype == torch.bfloat16
+    assert torch.equal(product, (x.float() * (1 / 3)).bfloat16())
+    assert not torch.equal(product, x * torch.tensor(1 / 3, dtype=torch.bfloat16))
+    assert torch.equal(x * torch.tensor(1 / 3), product)  # a 0-dim float32 tensor too
 
 
 def test_the_conversion_builds_each_rms_norm_on_the_models_device_and_dtype():
