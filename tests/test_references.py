@@ -8,7 +8,8 @@ the paper's arXiv link and names the pages that cite it, in both languages.
   never 등.
 - Every entry of the References page is cited, and lists exactly the pages that cite it, by
   their navigation titles; the two languages' References pages hold the same entries in the
-  same order, each with one arXiv link (or, for a paper never posted there, its PMLR page).
+  same order, each with one arXiv link (or, for a paper never posted there, its PMLR page),
+  and the same authors, year, title and venue.
 """
 
 import re
@@ -127,6 +128,20 @@ def test_both_languages_list_the_same_papers_in_the_same_order():
         for link in (ARXIV, PMLR):
             assert link.findall(english[key]) == link.findall(korean[key]), key
     assert list(english) == sorted(english), "entries in order of first author and year"
+    # Authors, year, title, venue and links as the English gives them, word for word (the
+    # Korean names the arXiv version's title in its own words).
+    arxiv_title = {"en": "(arXiv title: ", "ko": "(arXiv 판의 제목: "}
+    data = {
+        language: {
+            key: text.partition(CITED_ON_WORDS[language])[0].replace(
+                arxiv_title[language], "("
+            )
+            for key, text in entries(language).items()
+        }
+        for language in LANGUAGES
+    }
+    for key in english:
+        assert data["en"][key] == data["ko"][key], f"{key}: the two languages differ"
     assert len(english) == len(set(english)) > 10
     assert REFERENCES in pages("en")
 
