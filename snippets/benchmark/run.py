@@ -26,11 +26,11 @@ training runs. A backward returns its gradients (torch.autograd.grad) rather tha
 into .grad: x and the residual share one gradient, which .backward() would copy into one of
 the two leaves' .grad, a copy a training step, whose x and r are not leaves, never makes.
 
-Every figure is timed twice. "graph": the pass is captured once in a CUDA graph and
-replayed, the median of triton.testing.do_bench, so it is the GPU's time alone. "eager":
-the pass is launched from Python every time onto an idle GPU, timed by CUDA events from
-before its launch to its end, host time included: the median of calls made for as long as
-do_bench's. Both flush the L2 cache before every call. Each figure is measured in several
+Every figure is timed twice. "graph": the pass is captured in a CUDA graph, afresh in each
+round, and replayed, the median of triton.testing.do_bench, so it is the GPU's time alone.
+"eager": the pass is launched from Python every time onto an idle GPU, timed by CUDA events
+from before its launch to its end, host time included: the median of calls made for as long
+as do_bench's. Both flush the L2 cache before every call. Each figure is measured in several
 rounds, the implementations taking turns within a round, and recorded as the median and the
 range of its rounds; a first round, whose times are dropped, warms everything up.
 
