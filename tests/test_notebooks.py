@@ -381,7 +381,8 @@ def test_the_playgrounds_try_this_items_say_what_a_reader_sees(tmp_path: Path):
     """Try this: eps = 1e-8 brings the scaled input's RMS near 1, and at SCALE = 1 eps hardly
     matters; float16 at SCALE = 300 zeroes the scaled rows without the upcast (every value
     0, so the skewness is nan) while the checked RMSNorm gives RMS 1; at the default SCALE
-    the squares are subnormal and the RMSNorm without upcast is off too."""
+    the squares, their mean and the sum under the root are subnormal and the RMSNorm
+    without upcast is off too."""
     scaled = ("scaled", "RMSNorm")
     assert rms(playground_run(tmp_path)[scaled]) < 0.8  # the default eps shows
     assert rms(playground_run(tmp_path, EPS=1e-8)[scaled]) > 0.99

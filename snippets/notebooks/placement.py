@@ -7,7 +7,7 @@ page's (snippets/placement/tiny_lm.py).
 
 # --8<-- [start:knobs]
 LAYERS = 4  # transformer blocks; try 8 or 12
-LEARNING_RATES = [1e-3, 2e-2]  # AdamW, constant after the warmup; try adding 1e-2
+LEARNING_RATES = [1e-3, 2e-2]  # AdamW, constant after warmup; try [1e-3, 1e-2, 2e-2]
 WARMUP = 0  # steps raising the learning rate linearly to its value; try 50, STEPS 100
 # Batches of 16 windows of 32 words (the Placement page trains for 200); a multiple of 10,
 # as the plot averages 10 steps at a time.
@@ -57,7 +57,12 @@ plt.rcParams["font.family"] = fonts
 
 # Training loss averaged over windows of 10 steps, one panel per learning rate.
 window = 10
-colors = dict(zip(PLACEMENTS, ["tab:red", "tab:green", "tab:blue"]))
+# pre-LN wide and pale under pre-RMSNorm's thin line: where the two agree, both stay visible.
+STYLES = {
+    "post-LN": {"color": "tab:red"},
+    "pre-LN": {"color": "tab:green", "linewidth": 5, "alpha": 0.5},
+    "pre-RMSNorm": {"color": "tab:blue", "linewidth": 1.5},
+}
 fig, axes = plt.subplots(
     1,
     len(LEARNING_RATES),
@@ -70,7 +75,7 @@ for ax, lr in zip(axes[0], LEARNING_RATES):
     for placement in PLACEMENTS:
         smooth = torch.tensor(curves[lr, placement]).unfold(0, window, window).mean(1)
         steps = range(window, window * len(smooth) + 1, window)
-        ax.plot(steps, smooth, color=colors[placement], label=placement)
+        ax.plot(steps, smooth, label=placement, **STYLES[placement])
     ax.axhline(unigram, color="gray", linestyle=":", label=TEXT["unigram"])
     ax.axhline(bigram, color="gray", linestyle="--", label=TEXT["bigram"])
     ax.set(title=TEXT["title"].format(layers=LAYERS, lr=lr), xlabel=TEXT["step"])

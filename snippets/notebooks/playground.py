@@ -113,7 +113,9 @@ fig, axes = plt.subplots(2, 4, figsize=(9, 5), layout="constrained")
 for column, (name, x) in enumerate(inputs.items()):
     top, bottom = axes[0, column], axes[1, column]
     top.hist(x.float().flatten(), bins=80, color="gray")
-    top.set(title=TEXT["input"].format(name=name), xlabel=TEXT["value"])
+    top.set_title(TEXT["input"].format(name=name))
+    # Left-aligned: the scaled input's "1e-3" sits at the axis's right end.
+    top.set_xlabel(TEXT["value"], loc="left")
     for norm, style in zip(NORMS, STYLES):
         y = outputs[name, norm].float().flatten()
         label = TEXT.get(norm, norm)  # the norms without a translation keep their name
@@ -121,7 +123,7 @@ for column, (name, x) in enumerate(inputs.items()):
     bottom.set_xlabel(TEXT["output"])
 for row in axes:
     row[0].set_ylabel(TEXT["count"])  # how many of the values fall in each bin
-for axis in axes.flat:  # few ticks, small values in powers of ten: no labels collide
+for axis in axes.flat:  # few ticks, small values in powers of ten
     axis.xaxis.set_major_locator(MaxNLocator(4))
     axis.ticklabel_format(axis="x", style="sci", scilimits=(-2, 4))
 # One legend for the row, under the plots, where it covers no curve.
