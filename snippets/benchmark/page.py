@@ -514,8 +514,8 @@ WORDS = {
             "group": "층",
             "column": "{mode}, {timing}",
             "note": "각 수치는 중앙값(괄호 안은 라운드 범위)이고, 쉼표 뒤의 값은 F.rms_norm을 쓴 "
-            "층의 시간을 해당 줄의 정규화 층을 쓴 층의 시간으로 나눈 것입니다. 1배보다 크면 F.rms_norm을 쓴 "
-            "층보다 빠르다는 뜻입니다. 층은 transformers의 LlamaDecoderLayer([은닉 차원 "
+            "층의 시간을 해당 줄의 정규화 층을 쓴 층의 시간으로 나눈 것입니다. 1배보다 크면 그 줄의 층이 F.rms_norm을 "
+            "쓴 층보다 빠르다는 뜻입니다. 층은 transformers의 LlamaDecoderLayer([은닉 차원 "
             "크기](glossary.md#hidden-size) {hidden}, 헤드 {heads}개, 키/값 헤드 {kv}개, MLP 중간 "
             "차원 {mlp})이며, 두 정규화 층만 "
             "다릅니다.",
