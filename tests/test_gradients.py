@@ -2,7 +2,8 @@
 batches with several leading dimensions, on the all-zero row and on float16 rows whose
 squares overflow; the share of the gradient along x that the page derives; and a weight
 matrix feeding a norm of each head, orthogonal to its gradient head by head; and what
-Apex's gain clamp, written out from its code, does to a zero or tiny gain's gradients."""
+Apex's gain clamp, written out from its code, does to a zero or tiny gain's gradients; and
+Pitfalls' backward that takes r without eps, off only near sqrt(eps)."""
 
 import pytest
 import torch
@@ -57,6 +58,21 @@ def test_all_zero_row_gradient_is_gain_over_sqrt_eps():
     grad_x, grad_weight = rms_norm_backward(x, weight, grad_out, 1e-6)
     assert torch.allclose(grad_x, (weight / 1e-3).expand(2, 4))
     assert torch.equal(grad_weight, torch.zeros(4, dtype=torch.float64))
+
+
+@pytest.mark.parametrize("rms, off", [(1.0, False), (1e-2, False), (1e-3, True)])
+def test_a_backward_with_r_taken_without_eps_is_off_only_near_sqrt_eps(rms, off):
+    """Pitfalls' fix: the forward's r with eps; taken without it (eps 0 in the backward
+    alone), the gradient is another function's, off on rows whose RMS nears sqrt(eps)."""
+    torch.manual_seed(0)
+    x = torch.randn(8, 64, dtype=torch.float64)
+    x = x * rms / x.pow(2).mean(-1, keepdim=True).sqrt()
+    weight = torch.rand(64, dtype=torch.float64) + 0.5
+    grad_out = torch.randn(8, 64, dtype=torch.float64)
+    truth = torch.func.vjp(lambda x: plain(x, weight, 1e-6), x)[1](grad_out)[0]
+    without_eps = rms_norm_backward(x, weight, grad_out, eps=0.0)[0]
+    error = ((without_eps - truth).norm() / truth.norm()).item()
+    assert (error > 0.1) if off else (error < 1e-2)
 
 
 def test_float16_rows_of_300_keep_their_output_and_gradients():

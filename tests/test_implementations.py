@@ -1,7 +1,8 @@
 """The Implementations page's code: the copyable RMSNorm module refuses bad input with a clear
 message, gets the edge cases right, and builds and computes like torch.nn.RMSNorm on PyTorch's
 own test inputs; the variants agree with transformers' classes; the audit of transformers'
-norm classes tells each behaviour it reports from the others."""
+norm classes tells each behaviour it reports from the others, and the classes Pitfalls names
+beside LlamaRMSNorm round as it does."""
 
 import math
 import re
@@ -536,6 +537,27 @@ class NeedsConfig(torch.nn.Module):
 )
 def test_the_audit_tells_each_behaviour_apart(cls, expected):
     assert behaviour(cls) == expected
+
+
+@pytest.mark.parametrize(
+    "module, name",
+    [
+        ("qwen2", "Qwen2RMSNorm"),
+        ("qwen3", "Qwen3RMSNorm"),
+        ("mistral", "MistralRMSNorm"),
+        ("deepseek_v3", "DeepseekV3RMSNorm"),
+    ],
+)
+def test_the_classes_pitfalls_names_beside_llamas_round_as_it_does(module, name):
+    """Pitfalls' cast-order fix: these classes give LlamaRMSNorm's bits."""
+    from transformers.models.llama.modeling_llama import LlamaRMSNorm
+
+    modeling = __import__(
+        f"transformers.models.{module}.modeling_{module}", fromlist=[name]
+    )
+    llama = behaviour(LlamaRMSNorm)
+    assert llama.endswith("LLaMA: x-hat rounded, then the gain")
+    assert behaviour(getattr(modeling, name)) == llama
 
 
 def autocast_lists() -> dict[str, set[str]]:
