@@ -748,6 +748,33 @@ def test_rmsnorm_against_layernorm_is_the_results():
     )
 
 
+def test_transformers_uncompiled_form_against_layernorm_is_the_results():
+    """benchmark_results.md, Which to use: the Hugging Face form, uncompiled, 'took about
+    5 to 8 times LayerNorm's GPU time on rows in bfloat16 and float16 on both GPUs, forward
+    and forward plus backward (about 3 to 4 times in float32, on the H200)'."""
+    ratios = {"16-bit": [], "torch.float32": []}
+    for results in (H100, H200):
+        for dtype in {r["dtype"] for r in results["runs"]}:
+            for n in ROWS:
+                for mode in ("forward", "forward+backward"):
+                    ms = [
+                        entry(results, impl, "rows", n, mode, dtype=dtype)["ms"]
+                        for impl in ("eager Hugging Face", "LayerNorm eager")
+                    ]
+                    kind = dtype if dtype == "torch.float32" else "16-bit"
+                    ratios[kind].append(ms[0] / ms[1])
+    assert 4.5 < min(ratios["16-bit"]) < 5.5 and 7.5 < max(ratios["16-bit"]) < 8.5
+    assert 2.5 < min(ratios["torch.float32"]) < 3.5
+    assert 3.5 < max(ratios["torch.float32"]) < 4.5
+    assert "float32" not in {r["dtype"].removeprefix("torch.") for r in H100["runs"]}
+    said = "about 5 to 8 times LayerNorm's GPU time on rows in bfloat16 and float16"
+    assert said in text("benchmark_results.md")
+    assert "(about 3 to 4 times in float32, on the H200)" in text(
+        "benchmark_results.md"
+    )
+    assert "LayerNorm GPU 시간의 5배에서 8배 정도" in text("benchmark_results.md", "ko")
+
+
 def test_the_method_notes_on_host_time_and_the_layer_are_the_results():
     """benchmark.md: 'the two GPUs' hosts, running the same code, gave bare launches more
     than 10 µs apart', and forward plus backward is not the sum of the two passes;
