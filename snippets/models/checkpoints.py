@@ -66,6 +66,8 @@ MODELS = [  # a table, one model a line
     ("LLaMA 2",     "llama",       "70B",          8192,   1e-5),
     ("LLaMA 3",     "llama",       "3 8B",         4096,   1e-5),
     ("LLaMA 3",     "llama",       "3 70B",        8192,   1e-5),
+    ("LLaMA 3",     "llama",       "3.1 8B",       4096,   1e-5),
+    ("LLaMA 3",     "llama",       "3.1 70B",      8192,   1e-5),
     ("LLaMA 3",     "llama",       "3.1 405B",     16384,  1e-5),
     ("LLaMA 3",     "llama",       "3.2 1B",       2048,   1e-5),
     ("LLaMA 3",     "llama",       "3.2 3B",       3072,   1e-5),

@@ -52,6 +52,8 @@ LLaMA 2     7B             4096  1e-05  llama       LlamaRMSNorm (w)
             70B            8192  1e-05
 LLaMA 3     3 8B           4096  1e-05  llama       LlamaRMSNorm (w)
             3 70B          8192  1e-05
+            3.1 8B         4096  1e-05
+            3.1 70B        8192  1e-05
             3.1 405B      16384  1e-05
             3.2 1B         2048  1e-05
             3.2 3B         3072  1e-05
