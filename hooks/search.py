@@ -1,5 +1,5 @@
 """A search index per language: the English site searches English pages, the Korean site
-Korean pages.
+Korean pages; and a fix to the lunr inside Material's search worker.
 
 mkdocs-static-i18n stacks every language's entries into one index at the site's root
 (search/search_index.json), and Material's search loads `search/search_index.json` relative to
@@ -24,9 +24,35 @@ _BASE = re.compile(
 )
 
 
+# lunr (inside Material's search worker) merges the nodes of its trie of every word that
+# have the same name, and names a node by its edges run together, each a letter then the
+# number of the node it leads to: with digits for letters, two different nodes can share a
+# name (edges 1 to 23 and 4 to 5 give "012345", as do 1 to 2 and 3 to 45). The merged trie
+# then holds words no page has, and a search whose words begin like them fails ("Invalid
+# query"): on 2026-12-06 the Korean site found nothing for "1", "2" or "3", after a word
+# elsewhere changed the numbering. A space after each number keeps the names apart.
+_WORKERS = "assets/javascripts/workers/search.*.min.js"
+_NODE_NAME = "e=e+s+o.id}return e}"  # lunr's TokenSet.toString, as Material minified it
+_NODE_NAME_APART = 'e=e+s+o.id+" "}return e}'
+
+
+def name_trie_nodes_apart(site: Path) -> None:
+    for worker in site.glob(_WORKERS):
+        text = worker.read_text(encoding="utf-8")
+        if _NODE_NAME_APART in text:
+            continue  # an earlier run of this hook
+        if text.count(_NODE_NAME) != 1:
+            raise RuntimeError(
+                f"{worker.name}: lunr's TokenSet.toString is not the one hooks/search.py"
+                " mends; see whether this Material's lunr still needs it"
+            )
+        worker.write_text(text.replace(_NODE_NAME, _NODE_NAME_APART), encoding="utf-8")
+
+
 @event_priority(-100)  # after mkdocs-static-i18n has built every language
 def on_post_build(config, **kwargs):
     site = Path(config.site_dir)
+    name_trie_nodes_apart(site)
     index = site / INDEX
     if not index.is_file():  # a nested per-language build: the outer one splits
         return

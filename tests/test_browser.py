@@ -512,6 +512,49 @@ def test_a_search_that_finds_nothing_says_so_in_the_readers_language(
     assert page.locator(".md-search-result__item").count() == 0
 
 
+# The words of lunr's trie inside the search worker, as the site serves it, that no page has:
+# a worker of the test's own loads Material's (its lunr files found beside it), builds the
+# page's index and, at the first query, reports them (hooks/search.py names the trie's nodes
+# apart; without that, the Korean site's searches for "1", "2" and "3" failed on 2026-12-06).
+WORDS_NO_PAGE_HAS = """async () => {
+  const config = JSON.parse(document.querySelector("#__config").textContent);
+  const base = new URL(config.base, location.href);
+  const worker = new URL(config.search, base).href;
+  const source = `
+    const load = self.importScripts.bind(self);
+    self.importScripts = (...urls) => load(...urls.map(url => new URL(url, "${worker}").href));
+    importScripts("${worker}");
+    const query = lunr.Index.prototype.query;
+    lunr.Index.prototype.query = function (build) {
+      const words = this.tokenSet.toArray();
+      const absent = words.filter(word => !(word in this.invertedIndex));
+      postMessage({words: words.length, absent: absent.slice(0, 5)});
+      return query.call(this, build);
+    };`;
+  const probe = new Worker(URL.createObjectURL(new Blob([source])));
+  const replies = [];
+  const next = () => new Promise(resolve => replies.push(resolve));
+  probe.onmessage = event => replies.shift()(event.data);
+  const index = await (await fetch(new URL("search/search_index.json", base))).json();
+  probe.postMessage({type: 0, data: {...index, options: {suggest: false}}});
+  await next();  // the index is built
+  probe.postMessage({type: 2, data: "3"});
+  const found = await next();
+  probe.terminate();
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_search_worker_holds_no_word_that_no_page_has(page, language):
+    page.goto(url_path(language, Path("index.md")))
+    found = page.evaluate(WORDS_NO_PAGE_HAS)
+    assert found["words"] > 1000
+    assert found["absent"] == [], (
+        "lunr's trie holds words no page has (hooks/search.py)"
+    )
+
+
 def test_light_and_dark_follow_the_reader_toggle_and_persist(page):
     def scheme() -> str:
         return page.locator("body").get_attribute("data-md-color-scheme")
