@@ -2,7 +2,9 @@
 break, extra.css; the text copied is the same):
 - a number in scientific notation: after the minus of 2.0e-07, "2.0e-" above "07" reads as
   two numbers (in prose only: code and formulas are left as they are);
-- a count of ulps with its unit (77 ulp까지);
+- a figure with its unit (77 ulp까지, 1,258 µs, 3,001 GB/s), a size with its value
+  (N = 4096에서), and a closing parenthesis or percent sign with the Korean word written
+  against it ()에서, 59.6%이지만), where Chromium would break (in prose and tables alike);
 - short inline code with a hyphen and no space (`--strict`, `-k`): split after a hyphen,
   it reads as another option;
 - a short formula or word of code with the particle or punctuation written against it
@@ -16,9 +18,14 @@ _TAG = re.compile(r"(<[^>]*>)")
 _TAG_NAME = re.compile(r"<(/?)([a-zA-Z][\w-]*)")
 # ASCII letters and digits around it only: a Korean particle may follow (1e-5를).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?e[-+]\d+(?![A-Za-z0-9_])")
-# A count of ulps with its unit, and a particle after it (2 ulps, 77 ulp까지): not "77" above
-# "ulp".
-_ULPS = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)? ulps?(?![A-Za-z])[^\s<]*")
+# What follows a space but reads with the figure before it: a unit (2 ulps, 77 ulp까지,
+# 1,258 µs, 0.1417 ms, 3,001 GB/s, 512 MiB), not "77" above "ulp"; a size and its value
+# (N = 4096에서); and a Korean word after ")" or "%", where a line may otherwise break.
+_KEPT_TEXT = re.compile(
+    r"(?<![A-Za-z0-9_.,])\d[\d,]*(?:\.\d+)? (?:ulps?|ms|µs|[GT]B/s|[KMG]iB)(?![A-Za-z/])[^\s<]*"
+    r"|(?<![A-Za-z0-9_])[MN] = \d[\d,]*(?:\.\d+)?[^\s<]*"
+    r"|[)%][가-힣]+"
+)
 # Inline code of one word with a hyphen; at most 32 characters, so that a phone's line
 # (about 45 of them) still holds it.
 _HYPHENATED_CODE = re.compile(r"<code>(?=[^<\s]{1,32}</code>)([^<\s]*-[^<\s]*</code>)")
@@ -65,5 +72,5 @@ def nowrap_numbers(html: str) -> str:
                 inside = max(0, inside + (-1 if name[1] else 1))
         elif inside == 0:
             part = _NUMBER.sub(r'<span class="nowrap">\g<0></span>', part)
-            parts[i] = _ULPS.sub(r'<span class="nowrap">\g<0></span>', part)
+            parts[i] = _KEPT_TEXT.sub(r'<span class="nowrap">\g<0></span>', part)
     return "".join(parts)

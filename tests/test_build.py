@@ -387,15 +387,21 @@ def test_the_one_not_found_page_is_english_and_points_korean_readers_home(built_
 
 
 def test_a_number_in_scientific_notation_is_kept_on_one_line():
-    # In prose only: code and formulas as they are, and the text itself unchanged; a count
-    # of ulps too, with its unit and particle.
+    # In prose only: code and formulas as they are, and the text itself unchanged; a figure
+    # with its unit and particle, a size with its value, a Korean word after ")" or "%".
     html = (
         "<p>ε is 1e-5, 2.0e-07 or 3e+2를, not x2e-5 nor 1.2.3e-4 <code>1e-5</code>"
         "<math><mn>1e-5</mn></math> <a title='1e-5'>6.1e-05</a> 77 ulp까지, 2 ulps</p>"
+        "<td>1,258 µs, 0.1417 ms 3,001 GB/s N = 4096에서 (a)에서 59.6%이지만 7 msx</td>"
+        "<code>N = 4096</code>"
     )
     wrapped = numbers_hook.nowrap_numbers(html)
-    assert wrapped.count('<span class="nowrap">') == 6
+    assert wrapped.count('<span class="nowrap">') == 12
     assert '<span class="nowrap">77 ulp까지,</span>' in wrapped
+    assert '<span class="nowrap">1,258 µs,</span>' in wrapped
+    assert '<span class="nowrap">N = 4096에서</span>' in wrapped
+    assert '(a<span class="nowrap">)에서</span>' in wrapped
+    assert '59.6<span class="nowrap">%이지만</span> 7 msx' in wrapped
     assert '<span class="nowrap">2.0e-07</span>' in wrapped
     assert "<code>1e-5</code><math><mn>1e-5</mn></math>" in wrapped
     assert "<a title='1e-5'><span class=\"nowrap\">6.1e-05</span></a>" in wrapped
