@@ -1,7 +1,8 @@
 """The Training dynamics page's claims: the gradient of a weight matrix feeding a norm is
 orthogonal to it and scales as 1/c; SGD grows |W|^2 by lr^2 |grad|^2; the equilibrium norm
 and angle under weight decay, and under AdamW's momentum; AdamW's step as the page writes
-it; what weight decay does to each gain style."""
+it; what weight decay does to each gain style, and which gains transformers' Trainer
+decays."""
 
 import importlib
 import math
@@ -129,6 +130,34 @@ def test_the_trainer_leaves_every_norm_gain_out_of_weight_decay(family):
     matrices = {n for n, p in model.named_parameters() if p.dim() == 2}
     assert norms and not norms & decayed
     assert matrices <= decayed
+
+
+@pytest.mark.parametrize("family", ["mamba", "mamba2"])
+def test_the_trainer_decays_the_gain_of_mambas_final_norm(family):
+    """Dynamics: a gain whose name the Trainer's patterns miss is decayed, as Mamba's and
+    Mamba-2's final norm, backbone.norm_f (its other norms are named norm)."""
+    from transformers import AutoConfig, AutoModelForCausalLM, Trainer
+
+    sizes = {
+        "hidden_size": 64,
+        "num_hidden_layers": 2,
+        "vocab_size": 100,
+        "state_size": 4,
+    }
+    if family == "mamba2":  # its heads must cover hidden_size * expand (128)
+        sizes |= {"num_heads": 4, "head_dim": 32, "n_groups": 1}
+    config = AutoConfig.for_model(family, **sizes)
+    with torch.device("meta"):
+        model = AutoModelForCausalLM.from_config(config)
+    decayed = set(Trainer.get_decay_parameter_names(None, model))
+    norms = {
+        f"{name}.{parameter}"
+        for name, module in model.named_modules()
+        if type(module).__name__.endswith("RMSNorm")
+        for parameter, _ in module.named_parameters(recurse=False)
+    }
+    assert len(norms) > 1
+    assert norms & decayed == {"backbone.norm_f.weight"}
 
 
 def test_adamw_takes_the_step_the_page_writes():
