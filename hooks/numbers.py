@@ -5,10 +5,12 @@ break, extra.css; the text copied is the same):
 - a figure with its unit (77 ulp까지, 1,258 µs, 3,001 GB/s), a size with its value
   (N = 4096에서), and a closing parenthesis or percent sign with the Korean word written
   against it ()에서, 59.6%이지만), where Chromium would break (in prose and tables alike);
-- short inline code with a hyphen and no space (`--strict`, `-k`): split after a hyphen,
-  it reads as another option;
+- short inline code with a hyphen and no space (`--strict`, `-k`), and each option in longer
+  inline code (`--lang ko`): split after a hyphen, it reads as another option;
+- a word with a plus sign after Hangul (순전파+역전파), where Chromium would break before it;
 - a short formula or word of code with the particle or punctuation written against it
-  (W의, `eps`를, √ε.), which would otherwise open the next line."""
+  (W의, `eps`를, √ε.), which would otherwise open the next line, and with an opening
+  parenthesis before it, which would otherwise end a line."""
 
 import re
 
@@ -20,11 +22,13 @@ _TAG_NAME = re.compile(r"<(/?)([a-zA-Z][\w-]*)")
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?e[-+]\d+(?![A-Za-z0-9_])")
 # What follows a space but reads with the figure before it: a unit (2 ulps, 77 ulp까지,
 # 1,258 µs, 0.1417 ms, 3,001 GB/s, 512 MiB), not "77" above "ulp"; a size and its value
-# (N = 4096에서); and a Korean word after ")" or "%", where a line may otherwise break.
+# (N = 4096에서); a Korean word after ")" or "%", and a word with a plus sign after Hangul
+# (순전파+역전파), where a line may otherwise break.
 _KEPT_TEXT = re.compile(
     r"(?<![A-Za-z0-9_.,])\d[\d,]*(?:\.\d+)? (?:ulps?|ms|µs|[GT]B/s|[KMG]iB)(?![A-Za-z/])[^\s<]*"
     r"|(?<![A-Za-z0-9_])[MN] = \d[\d,]*(?:\.\d+)?[^\s<]*"
     r"|[)%][가-힣]+"
+    r"|[^\s<>]*[가-힣]\+[^\s<>]+"
 )
 # Inline code of one word with a hyphen; at most 32 characters, so that a phone's line
 # (about 45 of them) still holds it.
@@ -32,12 +36,17 @@ _HYPHENATED_CODE = re.compile(r"<code>(?=[^<\s]{1,32}</code>)([^<\s]*-[^<\s]*</c
 # A formula (hooks/mathml.py: its box, which a browser breaks around as around an image)
 # or one word of code, with an opening parenthesis before it and what follows it up to a
 # space or a tag: 의, 를, "." or ")의".
-_GLUED = re.compile(
-    r"\(?(?:<span class=\"math-inline\"><math(?:(?!</math>).)*</math>"
+_FORMULA_OR_WORD = (
+    r"(?:<span class=\"math-inline\"><math(?:(?!</math>).)*</math>"
     r"(?:<span class=\"search-only\">[^<]*</span>)?</span>"
-    r"|<code(?: class=\"nowrap\")?>[^<\s]{1,32}</code>)[^\s<]+",
-    re.DOTALL,
+    r"|<code(?: class=\"nowrap\")?>[^<\s]{1,32}</code>)"
 )
+_GLUED = re.compile(
+    rf"\({_FORMULA_OR_WORD}[^\s<]*|{_FORMULA_OR_WORD}[^\s<]+", re.DOTALL
+)
+# Inline code with a space in it (a command), and each option in it (--lang, -k).
+_COMMAND = re.compile(r"<code>([^<]*\s[^<]*)</code>")
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
 # Left as they are: code blocks, and tables, whose columns the pairs would widen.
 _APART = re.compile(r"(<pre\b.*?</pre>|<table\b.*?</table>)", re.DOTALL)
 # A formula longer than this, with its particle, might not fit a phone's line.
@@ -52,8 +61,15 @@ def on_page_content(html, page, config, files):
 def keep_glued_text(html: str) -> str:
     parts = _APART.split(html)
     for i in range(0, len(parts), 2):  # the parts between code blocks and tables
-        parts[i] = _GLUED.sub(_kept_together, parts[i])
+        parts[i] = _COMMAND.sub(
+            _options_kept_whole, _GLUED.sub(_kept_together, parts[i])
+        )
     return "".join(parts)
+
+
+def _options_kept_whole(match: re.Match) -> str:
+    options = _OPTION.sub(r'<span class="nowrap">\g<0></span>', match[1])
+    return f"<code>{options}</code>"
 
 
 def _kept_together(match: re.Match) -> str:

@@ -393,10 +393,11 @@ def test_a_number_in_scientific_notation_is_kept_on_one_line():
         "<p>ε is 1e-5, 2.0e-07 or 3e+2를, not x2e-5 nor 1.2.3e-4 <code>1e-5</code>"
         "<math><mn>1e-5</mn></math> <a title='1e-5'>6.1e-05</a> 77 ulp까지, 2 ulps</p>"
         "<td>1,258 µs, 0.1417 ms 3,001 GB/s N = 4096에서 (a)에서 59.6%이지만 7 msx</td>"
-        "<code>N = 4096</code>"
+        "<code>N = 4096</code> 순전파+역전파의 forward+backward"
     )
     wrapped = numbers_hook.nowrap_numbers(html)
-    assert wrapped.count('<span class="nowrap">') == 12
+    assert wrapped.count('<span class="nowrap">') == 13
+    assert '<span class="nowrap">순전파+역전파의</span> forward+backward' in wrapped
     assert '<span class="nowrap">77 ulp까지,</span>' in wrapped
     assert '<span class="nowrap">1,258 µs,</span>' in wrapped
     assert '<span class="nowrap">N = 4096에서</span>' in wrapped
@@ -417,6 +418,19 @@ def test_short_inline_code_with_a_hyphen_is_kept_on_one_line():
     kept = numbers_hook.on_page_content(html, None, None, None)
     assert kept.count('<code class="nowrap">') == 2
     assert '<code class="nowrap">--strict</code> <code class="nowrap">-k</code>' in kept
+    # In longer inline code (a command), each option stays whole; not in code blocks.
+    command = numbers_hook.on_page_content(
+        "<p><code>python -m x a.py --lang ko</code> <code>f(a - b)</code></p>"
+        "<pre><code>run --eps 1</code></pre>",
+        None,
+        None,
+        None,
+    )
+    assert (
+        '<code>python <span class="nowrap">-m</span> x a.py'
+        ' <span class="nowrap">--lang</span> ko</code> <code>f(a - b)</code>'
+    ) in command
+    assert "<pre><code>run --eps 1</code></pre>" in command
 
 
 def test_a_particle_or_punctuation_stays_on_the_line_of_its_formula_or_code():
@@ -434,6 +448,9 @@ def test_a_particle_or_punctuation_stays_on_the_line_of_its_formula_or_code():
     assert f'<span class="nowrap">({formula}),</span>' in kept
     assert '<span class="nowrap"><code>eps</code>를,</span>' in kept
     assert kept.count('<span class="nowrap">') == 3
+    # An opening parenthesis stays with the formula after it, a space after or not.
+    opened = numbers_hook.keep_glued_text(f"<p>rows ({formula} to 9)</p>")
+    assert f'<span class="nowrap">({formula}</span> to 9)' in opened
     assert re.sub(r"<[^>]*>", "", kept) == re.sub(r"<[^>]*>", "", html)
 
 
