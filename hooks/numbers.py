@@ -25,11 +25,14 @@ _NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?e[-+]\d+(?![A-Za-z0-9_])")
 # (N = 4096에서); a Korean word after ")" or "%", and a word with a plus sign after Hangul
 # (순전파+역전파), where a line may otherwise break.
 _KEPT_TEXT = re.compile(
-    r"(?<![A-Za-z0-9_.,])\d[\d,]*(?:\.\d+)? (?:ulps?|ms|µs|[GT]B/s|[KMG]iB)(?![A-Za-z/])[^\s<]*"
+    r"(?<![A-Za-z0-9_.,])\d[\d,]*(?:\.\d+)?(?:e[-+]\d+)? (?:ulps?|ms|µs|[GT]B/s|[KMG]iB)"
+    r"(?![A-Za-z/])[^\s<]*"
     r"|(?<![A-Za-z0-9_])[MN] = \d[\d,]*(?:\.\d+)?[^\s<]*"
     r"|[)%][가-힣]+"
     r"|[^\s<>]*[가-힣]\+[^\s<>]+"
 )
+# One pass, so that a number with its unit (4.7e+03 ulps) is kept whole, not only its number.
+_KEPT_OR_NUMBER = re.compile(f"{_KEPT_TEXT.pattern}|{_NUMBER.pattern}")
 # Inline code of one word with a hyphen; at most 32 characters, so that a phone's line
 # (about 45 of them) still holds it.
 _HYPHENATED_CODE = re.compile(r"<code>(?=[^<\s]{1,32}</code>)([^<\s]*-[^<\s]*</code>)")
@@ -87,6 +90,5 @@ def nowrap_numbers(html: str) -> str:
             if name and name[2].lower() in _SKIPPED and not part.endswith("/>"):
                 inside = max(0, inside + (-1 if name[1] else 1))
         elif inside == 0:
-            part = _NUMBER.sub(r'<span class="nowrap">\g<0></span>', part)
-            parts[i] = _KEPT_TEXT.sub(r'<span class="nowrap">\g<0></span>', part)
+            parts[i] = _KEPT_OR_NUMBER.sub(r'<span class="nowrap">\g<0></span>', part)
     return "".join(parts)

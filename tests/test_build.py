@@ -393,10 +393,11 @@ def test_a_number_in_scientific_notation_is_kept_on_one_line():
         "<p>ε is 1e-5, 2.0e-07 or 3e+2를, not x2e-5 nor 1.2.3e-4 <code>1e-5</code>"
         "<math><mn>1e-5</mn></math> <a title='1e-5'>6.1e-05</a> 77 ulp까지, 2 ulps</p>"
         "<td>1,258 µs, 0.1417 ms 3,001 GB/s N = 4096에서 (a)에서 59.6%이지만 7 msx</td>"
-        "<code>N = 4096</code> 순전파+역전파의 forward+backward"
+        "<code>N = 4096</code> 순전파+역전파의 forward+backward 4.7e+03 ulps"
     )
     wrapped = numbers_hook.nowrap_numbers(html)
-    assert wrapped.count('<span class="nowrap">') == 13
+    assert wrapped.count('<span class="nowrap">') == 14
+    assert '<span class="nowrap">4.7e+03 ulps</span>' in wrapped
     assert '<span class="nowrap">순전파+역전파의</span> forward+backward' in wrapped
     assert '<span class="nowrap">77 ulp까지,</span>' in wrapped
     assert '<span class="nowrap">1,258 µs,</span>' in wrapped

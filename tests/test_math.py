@@ -196,13 +196,19 @@ def test_a_bfloat16_square_is_exact_in_float32_from_2_to_the_minus_67_below_2_to
 
 def test_a_bfloat16_tensor_times_a_python_float_is_computed_in_float32_and_rounded_once():
     """The Glossary's type promotion: the product stays bfloat16, but the CPU computes it
-    in float32 with the scalar unrounded, not with 1 / 3 rounded to bfloat16 first."""
+    in float32, the scalar rounded to float32 (not to bfloat16), and rounds the product once."""
     x = torch.linspace(-8, 8, 1001).bfloat16()
     product = x * (1 / 3)
     assert product.dtype == torch.bfloat16
     assert torch.equal(product, (x.float() * (1 / 3)).bfloat16())
     assert not torch.equal(product, x * torch.tensor(1 / 3, dtype=torch.bfloat16))
     assert torch.equal(x * torch.tensor(1 / 3), product)  # a 0-dim float32 tensor too
+    # The scalar is rounded to float32 first: 1 + 2^-8 + 2^-30 becomes 1 + 2^-8, exactly
+    # halfway between bfloat16's 1 and its next value, 1 + 2^-7, so 1 times it rounds to
+    # even, to 1; rounded once from its exact value, or rounded to bfloat16 itself, it
+    # would give 1 + 2^-7.
+    ones = torch.ones(4, dtype=torch.bfloat16)
+    assert torch.equal(ones * (1 + 2**-8 + 2**-30), ones)
 
 
 def test_the_conversion_builds_each_rms_norm_on_the_models_device_and_dtype():
