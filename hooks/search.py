@@ -24,13 +24,14 @@ _BASE = re.compile(
 )
 
 
-# lunr (inside Material's search worker) merges the nodes of its trie of every word that
-# have the same name, and names a node by its edges run together, each a letter then the
-# number of the node it leads to: with digits for letters, two different nodes can share a
-# name (edges 1 to 23 and 4 to 5 give "012345", as do 1 to 2 and 3 to 45). The merged trie
-# then holds words no page has, and a search whose words begin like them fails ("Invalid
-# query"): on 2026-12-06 the Korean site found nothing for "1", "2" or "3", after a word
-# elsewhere changed the numbering. A space after each number keeps the names apart.
+# lunr (inside Material's search worker) keeps every word in a trie, merges the trie's
+# nodes that have the same name, and names a node by its edges run together, each a letter
+# then the number of the node it leads to: with digits for letters, two different nodes
+# can share a name (edges 1 to 23 and 4 to 5 give "012345", as do 1 to 2 and 3 to 45). The
+# merged trie then holds words no page has, and a search whose words begin like them fails
+# ("Invalid query"): on 2026-12-06 the Korean site found nothing for "1", "2" or "3",
+# after a word elsewhere changed the numbering. A space after each number keeps the names
+# apart.
 _WORKERS = "assets/javascripts/workers/search.*.min.js"
 _NODE_NAME = "e=e+s+o.id}return e}"  # lunr's TokenSet.toString, as Material minified it
 _NODE_NAME_APART = 'e=e+s+o.id+" "}return e}'

@@ -106,17 +106,15 @@ def test_nanogpt_rule_leaves_gains_and_biases_undecayed(gain_decay):
     assert [tuple(p.shape) for p in bias["params"]] == [(10,)]
 
 
-@pytest.mark.parametrize("family", ["llama", "qwen3", "gemma3_text"])
-def test_the_trainer_leaves_every_norm_gain_out_of_weight_decay(family):
-    """Dynamics: transformers' Trainer decays none of the gains of LLaMA's, Qwen3's and
-    Gemma 3's norms (found here by class, not by the names the Trainer picks them by), and
-    decays the matrices."""
+def trainer_decay(family: str, **sizes) -> tuple[set[str], set[str], torch.nn.Module]:
+    """A small model of `family` (on the meta device), the gains of its norms (found by
+    class, not by the names the Trainer picks them by) and the parameters that
+    transformers' Trainer decays."""
     from transformers import AutoConfig, AutoModelForCausalLM, Trainer
 
     config = AutoConfig.for_model(
-        family, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-        num_attention_heads=4, num_key_value_heads=2, head_dim=16, vocab_size=100,
-    )  # fmt: skip
+        family, hidden_size=64, num_hidden_layers=2, vocab_size=100, **sizes
+    )
     with torch.device("meta"):
         model = AutoModelForCausalLM.from_config(config)
     # The method uses no state of a Trainer: called on the class, it needs none built.
@@ -124,38 +122,37 @@ def test_the_trainer_leaves_every_norm_gain_out_of_weight_decay(family):
     norms = {
         f"{name}.{parameter}"
         for name, module in model.named_modules()
-        if type(module).__name__.endswith("RMSNorm")
+        if "RMSNorm" in type(module).__name__  # MambaRMSNormGated too
         for parameter, _ in module.named_parameters(recurse=False)
     }
+    return norms, decayed, model
+
+
+@pytest.mark.parametrize("family", ["llama", "qwen3", "gemma3_text"])
+def test_the_trainer_leaves_every_norm_gain_out_of_weight_decay(family):
+    """Dynamics: transformers' Trainer decays none of the gains of LLaMA's, Qwen3's and
+    Gemma 3's norms, and decays the matrices."""
+    norms, decayed, model = trainer_decay(
+        family, intermediate_size=128, num_attention_heads=4, num_key_value_heads=2,
+        head_dim=16,
+    )  # fmt: skip
     matrices = {n for n, p in model.named_parameters() if p.dim() == 2}
     assert norms and not norms & decayed
     assert matrices <= decayed
 
 
-@pytest.mark.parametrize("family", ["mamba", "mamba2"])
-def test_the_trainer_decays_the_gain_of_mambas_final_norm(family):
+@pytest.mark.parametrize(
+    "family, sizes",
+    [
+        ("mamba", {"state_size": 4}),
+        # Mamba-2's heads must cover hidden_size * expand (128).
+        ("mamba2", {"state_size": 4, "num_heads": 4, "head_dim": 32, "n_groups": 1}),
+    ],
+)
+def test_the_trainer_decays_the_gain_of_mambas_final_norm(family, sizes):
     """Dynamics: a gain whose name the Trainer's patterns miss is decayed, as Mamba's and
     Mamba-2's final norm, backbone.norm_f (its other norms are named norm)."""
-    from transformers import AutoConfig, AutoModelForCausalLM, Trainer
-
-    sizes = {
-        "hidden_size": 64,
-        "num_hidden_layers": 2,
-        "vocab_size": 100,
-        "state_size": 4,
-    }
-    if family == "mamba2":  # its heads must cover hidden_size * expand (128)
-        sizes |= {"num_heads": 4, "head_dim": 32, "n_groups": 1}
-    config = AutoConfig.for_model(family, **sizes)
-    with torch.device("meta"):
-        model = AutoModelForCausalLM.from_config(config)
-    decayed = set(Trainer.get_decay_parameter_names(None, model))
-    norms = {
-        f"{name}.{parameter}"
-        for name, module in model.named_modules()
-        if "RMSNorm" in type(module).__name__  # MambaRMSNormGated too
-        for parameter, _ in module.named_parameters(recurse=False)
-    }
+    norms, decayed, _ = trainer_decay(family, **sizes)
     assert len(norms) > 1
     assert norms & decayed == {"backbone.norm_f.weight"}
 
