@@ -750,8 +750,9 @@ def test_rmsnorm_against_layernorm_is_the_results():
 
 def test_transformers_uncompiled_form_against_layernorm_is_the_results():
     """benchmark_results.md, Which to use: the Hugging Face form, uncompiled, 'took about
-    5 to 8 times LayerNorm's GPU time on rows in bfloat16 on both GPUs and in float16 on the H200, forward
-    and forward plus backward (about 3 to 4 times in float32, on the H200)'."""
+    5 to 8 times LayerNorm's GPU time on rows in bfloat16 on both GPUs and in float16 on
+    the H200, forward and forward plus backward (about 3 to 4 times in float32, on the
+    H200)'."""
     ratios = {"16-bit": [], "torch.float32": []}
     for results in (H100, H200):
         for dtype in {r["dtype"] for r in results["runs"]}:
@@ -766,14 +767,14 @@ def test_transformers_uncompiled_form_against_layernorm_is_the_results():
     assert 4.5 < min(ratios["16-bit"]) < 5.5 and 7.5 < max(ratios["16-bit"]) < 8.5
     assert 2.5 < min(ratios["torch.float32"]) < 3.5
     assert 3.5 < max(ratios["torch.float32"]) < 4.5
-    assert {r["dtype"] for r in H100["runs"]} == {
-        "torch.bfloat16"
-    }  # float16: H200 only
-    said = "5 to 8 times LayerNorm's GPU time on rows in bfloat16 on both GPUs and in float16 on the H200"
-    assert said in text("benchmark_results.md")
-    assert "(about 3 to 4 times in float32, on the H200)" in text(
-        "benchmark_results.md"
+    # The H100 ran bfloat16 alone: float16 and float32 are the H200's.
+    assert {r["dtype"] for r in H100["runs"]} == {"torch.bfloat16"}
+    page = text("benchmark_results.md")
+    assert (
+        "5 to 8 times LayerNorm's GPU time on rows in bfloat16 on both GPUs and in float16"
+        " on the H200" in page
     )
+    assert "(about 3 to 4 times in float32, on the H200)" in page
     assert "LayerNorm GPU 시간의 5배에서 8배 정도" in text("benchmark_results.md", "ko")
 
 

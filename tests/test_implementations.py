@@ -4,6 +4,7 @@ own test inputs; the variants agree with transformers' classes; the audit of tra
 norm classes tells each behaviour it reports from the others, and the classes Pitfalls names
 beside LlamaRMSNorm round as it does."""
 
+import importlib
 import math
 import re
 import sys
@@ -552,8 +553,8 @@ def test_the_classes_pitfalls_names_beside_llamas_round_as_it_does(module, name)
     """Pitfalls' cast-order fix: these classes give LlamaRMSNorm's bits."""
     from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
-    modeling = __import__(
-        f"transformers.models.{module}.modeling_{module}", fromlist=[name]
+    modeling = importlib.import_module(
+        f"transformers.models.{module}.modeling_{module}"
     )
     llama = behaviour(LlamaRMSNorm)
     assert llama.endswith("LLaMA: x-hat rounded, then the gain")
