@@ -1,4 +1,6 @@
+import os
 import re
+import tempfile
 
 import onnx
 import onnxruntime as ort
@@ -107,14 +109,22 @@ for optimized in (True, False):
     #> graph optimizations on : rounded twice 74.2%, once 100.0%
     #> graph optimizations off: rounded twice 74.2%, once 100.0%
 
-# The graph ONNX Runtime runs (its optimizations off): it has no float16 product on this
-# CPU, so it multiplies in float32 between casts of its own, and drops the model's cast.
-run(model, h, weight, optimized=False, saved_as="as_run.onnx")
-nodes = onnx.load("as_run.onnx").graph.node
+# The graph ONNX Runtime runs (its optimizations off; saved in a temporary folder): it has
+# no float16 product on this CPU, so it multiplies in float32 between casts of its own,
+# and drops the model's cast.
+as_run = os.path.join(tempfile.mkdtemp(), "as_run.onnx")
+run(model, h, weight, optimized=False, saved_as=as_run)
+nodes = onnx.load(as_run).graph.node
 product = next(node for node in nodes if node.op_type == "Mul")
 ops = " ".join(node.op_type for node in nodes)
 print(f"runs as {ops}; the product reads h itself: {'h' in product.input}")
 #> runs as Cast Mul Cast; the product reads h itself: True
+
+# At opset 23 it runs the node itself, with a CPU kernel of its own that rounds once.
+run(models["LlamaRMSNorm", 23], x, optimized=False, saved_as=as_run)
+ops = " ".join(node.op_type for node in onnx.load(as_run).graph.node)
+print(f"LlamaRMSNorm, opset 23, runs as {ops}")
+#> LlamaRMSNorm, opset 23, runs as RMSNormalization
 
 # In bfloat16 the CPU provider has no kernel for the product: LLaMA's norm does not load.
 llama_bf16 = LlamaRMSNorm(n, eps=1e-6).to(torch.bfloat16)
