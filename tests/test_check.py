@@ -312,8 +312,8 @@ class BackwardWithoutR(torch.autograd.Function):
     """The right forward, a backward that drops the radial term (the Pitfalls page's)."""
 
     @staticmethod
-    def forward(ctx, x, weight):
-        r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+    def forward(ctx, x, weight, eps):
+        r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
         ctx.save_for_backward(x, weight, r)
         return weight * x * r
 
@@ -321,15 +321,15 @@ class BackwardWithoutR(torch.autograd.Function):
     def backward(ctx, grad):
         x, weight, r = ctx.saved_tensors
         dims = tuple(range(grad.dim() - 1))
-        return grad * weight * r, (grad * x * r).sum(dims)
+        return grad * weight * r, (grad * x * r).sum(dims), None
 
 
 def backward_without_r(x, weight, eps=1e-6):
-    return BackwardWithoutR.apply(x, weight)
+    return BackwardWithoutR.apply(x, weight, eps)
 
 
 def upcast_backward_without_r(x, weight, eps=1e-6):
-    return BackwardWithoutR.apply(x.float(), weight.float()).to(x.dtype)
+    return BackwardWithoutR.apply(x.float(), weight.float(), eps).to(x.dtype)
 
 
 class BackwardOf(torch.autograd.Function):
@@ -1697,18 +1697,26 @@ def test_a_wrong_input_gradient_links_the_pitfall_and_says_the_bound():
     assert gradients.passed is False
     assert gradients.see == "pitfalls/#a-backward-pass-that-forgets-r"
     assert "(bound 1e-4)" in gradients.detail
-    # forward fails on autocast's input gradient alone: it links the derivation, not
-    # the definition its outputs meet.
+    # forward, read first, fails on autocast's input gradient alone: it says gradients
+    # fails too and links the pitfall, not the definition its outputs meet.
+    note = "gradients fails too, a likely cause: read it first"
     forward = verdict(report, "forward")
     assert forward.passed is False and "under autocast, the input gradient" in (
         forward.detail
     )
-    assert forward.see == "gradients/#the-derivation"
+    assert forward.see == gradients.see and forward.detail.endswith(note)
+    # The other failures in a gradient say so too, their links kept (they may also judge
+    # the weight's gradient).
+    others = [v for v in report.verdicts if v.check in ("mixed", "dw", "sizes")]
+    assert any(v.passed is False for v in others)
+    for other in others:
+        if other.passed is False:
+            assert other.detail.endswith(note) and other.see.startswith("gradients/")
     assert verdict(check(eps_twice), "forward").see == ("math/#the-rmsnorm-definition")
     # With the upcast, half fails in the input gradient alone: it points at gradients.
     half = verdict(check(upcast_backward_without_r), "half")
     assert half.passed is False and half.see == gradients.see
-    assert half.detail.endswith("gradients fails too, a likely cause: read it first")
+    assert half.detail.endswith(note)
 
 
 @pytest.mark.parametrize("eps", [1e-6, 1e-5])

@@ -375,9 +375,12 @@ def half_errors(norm, found, device, dtype, n):
         errors["input gradient"] = (off * 3 * ulp / HALF_GRADIENT).tolist()
     return names, errors, dtypes
 
-def of_largest(share: float) -> str:
-    """An error relative to a gradient's largest entry, in words: "0.043 of", "33 times"."""
-    return f"{share:.2g} of" if share < 1 else f"{share:.2g} times"
+def off_by(share: float) -> str:
+    """An error relative to a gradient's largest entry, in words: "off by 0.043 of its
+    largest entry", "off by 33 times its largest entry", or "not finite" (inf or NaN)."""
+    if share == math.inf:
+        return "not finite"
+    return f"off by {share:.2g} {'of' if share < 1 else 'times'} its largest entry"
 
 def how_wrong(ulps, ulp):
     """A row's largest output error, in words where the row is lost."""
@@ -513,7 +516,7 @@ def check_half(norm, found, device):
             if "" not in ways:  # right called on all rows at once: say how it was wrong
                 detail += f", {' and '.join(ways)} only"
                 if "input gradient" in ways:
-                    detail += f", off by {of_largest(gradient)} its largest entry"
+                    detail += f", {off_by(gradient)}"
             # Values that square past float16's range, or, on the rows where eps shows,
             # below its normal range.
             squared = set(wrong) - {EPS_ROWS}
@@ -708,8 +711,7 @@ def check_mixed(norm, found, device):
             off = (wrong / x64.grad.abs().amax(-1)).max().nan_to_num(nan=math.inf)
             if not off <= HALF_GRADIENT:
                 ok = False
-                detail += f"; input gradient off by {of_largest(off.item())} its"
-                detail += " largest entry"
+                detail += f"; input gradient {off_by(off.item())}"
                 see = "gradients/#the-derivation" if first else see
     elif records_gradients(norm, found, device):
         ok = False
@@ -834,7 +836,7 @@ def check_zero_rows(norm, found, device):
 def said(error) -> str:
     """An error in a few words: its type and its message's first line, cut at 60."""
     message = str(error).splitlines()[0] if str(error) else ""
-    return f"{type(error).__name__}: {cut(message, 60)}"
+    return type(error).__name__ + (f": {cut(message, 60)}" if message else "")
 
 def gradient_errors(norm, found, x, w, g, between=None):
     """The input and weight gradients' errors against float64 autograd for upstream gradient
@@ -1576,15 +1578,28 @@ def blame_the_eps(verdicts):
     return blame(verdicts, "eps", lambda v: v.check in checks)
 
 def blame_the_backward(verdicts):
-    """half's failure in the input gradient alone told to read gradients first where it
-    fails too, and linked there: a backward that forgets r is wrong in every dtype, an
-    upcast in float16 only."""
+    """Where gradients fails, the failures in an input gradient alone told to read it
+    first and linked to its section: half's (a backward that forgets r is wrong in every
+    dtype, an upcast in float16 only) and forward's under autocast, read first of all.
+    mixed's, dw's and sizes' failures that link to the backward and include the input
+    gradient are told so too; their links stay, since they may also judge the weight's. Where eps fails, it is
+    the likelier cause of those but half's (blame_the_eps)."""
+    eps_fails = any(v.check == "eps" and v.passed is False for v in verdicts)
 
     def in_the_input_gradient_alone(v):
-        wrong = v.detail.count(" wrong (")  # each dtype that fails
-        return v.check == "half" and 0 < wrong == v.detail.count("input gradient only")
+        if v.check == "half":
+            wrong = v.detail.count(" wrong (")  # each dtype that fails
+            return 0 < wrong == v.detail.count("input gradient only")
+        autocast_only = v.see == "gradients/#the-derivation"
+        return v.check == "forward" and autocast_only and not eps_fails
 
-    return blame(verdicts, "gradients", in_the_input_gradient_alone, link_it=True)
+    def in_the_input_gradient_too(v):
+        said = "input gradient" in v.detail or v.check == "sizes"  # sizes': dx
+        linked = v.see.startswith("gradients/")
+        return v.check in ("mixed", "dw", "sizes") and said and linked and not eps_fails
+
+    verdicts = blame(verdicts, "gradients", in_the_input_gradient_alone, link_it=True)
+    return blame(verdicts, "gradients", in_the_input_gradient_too)
 
 # What the half and gradients checks say when their 3-D inputs fail, shapes having found a
 # statistic over more than the last dim: the likely cause, not an upcast or a backward.
