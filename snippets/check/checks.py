@@ -377,7 +377,7 @@ def half_errors(norm, found, device, dtype, n):
 
 def off_by(share: float) -> str:
     """An error relative to a gradient's largest entry, in words: "off by 0.043 of its
-    largest entry", "off by 33 times its largest entry", or "not finite" (inf or NaN)."""
+    largest entry", "off by 33 times its largest entry", or "not finite" (inf, NaN)."""
     if share == math.inf:
         return "not finite"
     return f"off by {share:.2g} {'of' if share < 1 else 'times'} its largest entry"
