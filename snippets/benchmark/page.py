@@ -1284,17 +1284,19 @@ def _notes(results, words) -> list[str]:
             lines.append(f"- {where}: `{error}`")
     return lines
 
-# The headline table: the pass training runs, at two hidden sizes, in the GPU's time and
-# launched from Python (where the host's time can reverse the order).
+# The headline table: the pass training runs, at three hidden sizes (Llama 3's 8B, 70B and
+# 405B: 4096, 8192, 16384), in the GPU's time and launched from Python (where the host's
+# time can reverse the order).
 HEADLINE = {"dtype": "torch.bfloat16", "group": "rows", "mode": "forward+backward"}
-HEADLINE_N = (4096, 16384)
+HEADLINE_N = (4096, 8192, 16384)
 HEADLINE_NAMES = [REFERENCE, KERNEL, "Liger-Kernel", "torch.compile naive", "QuACK"]
 
 def headline(results, words, note=True) -> list[str]:
-    """The answer first: forward+backward in bfloat16 at N = 4096 and 16384 (the group's N
-    where those are missing), in GPU time and eager, µs per call and F.rms_norm's time over
-    each implementation's, then sentences that say which is the fastest at each N, and the
-    host time; with `note`, then how to read them (`headlines` says it once for all)."""
+    """The answer first: forward+backward in bfloat16 at N = 4096, 8192 and 16384 (the
+    group's N where those are missing), in GPU time and eager, µs per call and F.rms_norm's
+    time over each implementation's, then sentences that say which is the fastest at each
+    N, and the host time; with `note`, then how to read them (`headlines` says it once for
+    all)."""
     runs = {
         (r["implementation"], r["n"], r["timing"]): r
         for r in _runs(results, **HEADLINE)
