@@ -19,23 +19,25 @@ def rms_norm(x, upcast):
     y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)
     return y.to(x.dtype)
 
-print("M      other channels scaled by   1/sqrt(1 + M^2/n)")
-#> M      other channels scaled by   1/sqrt(1 + M^2/n)
+table = ["M      other channels scaled by   1/sqrt(1 + M^2/n)"]
 for m in [10, 100, 1000]:
     x = with_channel(m)
     y = rms_norm(x, upcast=False)
     # Their RMS after over their RMS before (0.9995, not quite the row's 1).
     factor = (y[1:].pow(2).mean().sqrt() / x[1:].pow(2).mean().sqrt()).item()
-    print(f"{m:<5}  {factor:>24.4f}   {(1 + m**2 / n) ** -0.5:.4f}")
-    #> 10                       0.9886   0.9880
-    #> 100                      0.5392   0.5391
-    #> 1000                     0.0639   0.0639
+    table.append(f"{m:<5}  {factor:>24.4f}   {(1 + m**2 / n) ** -0.5:.4f}")
+print("\n".join(table))
+"""
+M      other channels scaled by   1/sqrt(1 + M^2/n)
+10                       0.9886   0.9880
+100                      0.5392   0.5391
+1000                     0.0639   0.0639
+"""
 
 # Half precision: the RMS of the error on the other channels, relative to their RMS,
 # against the same half-precision input normalized in float64; last, the error of that
 # float64 output rounded to the half dtype, which no computation can avoid.
-print("M     dtype     relative error without upcast   with upcast   rounding alone")
-#> M     dtype     relative error without upcast   with upcast   rounding alone
+table = ["M     dtype     relative error without upcast   with upcast   rounding alone"]
 for m in [100, 1000]:
     for dtype in [torch.float16, torch.bfloat16]:
         x = with_channel(m, dtype)
@@ -49,11 +51,15 @@ for m in [100, 1000]:
         errors.append(((rounded - reference).pow(2).mean().sqrt() / scale).item())
         name = str(dtype).removeprefix("torch.")
         figures = f"{errors[0]:>29.2e}  {errors[1]:>12.2e}  {errors[2]:>14.2e}"
-        print(f"{m:<4}  {name:<8}  {figures}")
-        #> 100   float16                        2.72e-04      2.10e-04        2.10e-04
-        #> 100   bfloat16                       1.72e-03      1.71e-03        1.71e-03
-        #> 1000  float16                        1.00e+00      2.11e-04        2.11e-04
-        #> 1000  bfloat16                       2.10e-03      1.50e-03        1.50e-03
+        table.append(f"{m:<4}  {name:<8}  {figures}")
+print("\n".join(table))
+"""
+M     dtype     relative error without upcast   with upcast   rounding alone
+100   float16                        2.72e-04      2.10e-04        2.10e-04
+100   bfloat16                       1.72e-03      1.71e-03        1.71e-03
+1000  float16                        1.00e+00      2.11e-04        2.11e-04
+1000  bfloat16                       2.10e-03      1.50e-03        1.50e-03
+"""
 square, overflow = (torch.tensor([255.875, 256.0], dtype=torch.float16) ** 2).tolist()
 print(f"float16: 255.875^2 = {square}, 256^2 = {overflow}")
 #> float16: 255.875^2 = 65472.0, 256^2 = inf

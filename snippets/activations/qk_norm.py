@@ -19,8 +19,9 @@ print(f"uniform causal attention over 32 positions: entropy {uniform:.2f} nats")
 # step the snippet prints only which side of a threshold the values lie on.
 print("            at initialization:     steps 76-150, at every step:")
 #>             at initialization:     steps 76-150, at every step:
-print("            largest logit  entropy  logit > 1000  entropy < 0.05  entropy > 0.5")
-#>             largest logit  entropy  logit > 1000  entropy < 0.05  entropy > 0.5
+table = [
+    "            largest logit  entropy  logit > 1000  entropy < 0.05  entropy > 0.5"
+]
 for name, run in runs.items():
     logits, entropy = torch.tensor(run["max_logit"]), torch.tensor(run["entropy"])
     start = f"{logits[0]:>13.3g}  {entropy[0]:>7.3g}"
@@ -30,10 +31,14 @@ for name, run in runs.items():
         entropy[75:].min() > 0.5,
     ]
     late = [str(bool(value)) for value in late]
-    print(f"{name:<11} {start}  {late[0]:<12}  {late[1]:<14}  {late[2]}")
-    #> no QK-norm           1.52     2.51  True          True            False
-    #> soft-cap 50          1.52     2.51  False         False           True
-    #> QK-norm              3.35      2.2  False         False           True
+    table.append(f"{name:<11} {start}  {late[0]:<12}  {late[1]:<14}  {late[2]}")
+print("\n".join(table))
+"""
+            largest logit  entropy  logit > 1000  entropy < 0.05  entropy > 0.5
+no QK-norm           1.52     2.51  True          True            False
+soft-cap 50          1.52     2.51  False         False           True
+QK-norm              3.35      2.2  False         False           True
+"""
 # With the cap, the largest logit sits at it: in float32, 50 tanh(s / 50) is 50.0 only once
 # tanh rounds to 1, so the logits under the cap are at least that s.
 capped = torch.tensor(runs["soft-cap 50"]["max_logit"])[75:]

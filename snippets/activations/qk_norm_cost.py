@@ -17,8 +17,7 @@ QWEN3 = {
 # the whole forward pass does about 2 per parameter (a multiply and an add). Values: those
 # a token sends through QK-norm in one layer (a row per query and key head), and through
 # the layer's two other norms (before attention and the MLP).
-print("model       QK-norm params   arithmetic  QK-norm values  other norms' values")
-#> model       QK-norm params   arithmetic  QK-norm values  other norms' values
+table = ["model       QK-norm params   arithmetic  QK-norm values  other norms' values"]
 for name, config in QWEN3.items():
     with torch.device("meta"):  # shapes only: no memory, no weights
         model = Qwen3ForCausalLM(config)
@@ -31,6 +30,12 @@ for name, config in QWEN3.items():
     flops = config.num_hidden_layers * 4 * values / (2 * total)
     share = f"{params:,} ({params / total:.4%})"
     others = 2 * config.hidden_size
-    print(f"{name:<10}  {share:<15}  {flops:>10.4%}  {values:>14,}  {others:>19,}")
-    #> Qwen3-0.6B  7,168 (0.0012%)     0.0289%           3,072                2,048
-    #> Qwen3-8B    9,216 (0.0001%)     0.0045%           5,120                8,192
+    table.append(
+        f"{name:<10}  {share:<15}  {flops:>10.4%}  {values:>14,}  {others:>19,}"
+    )
+print("\n".join(table))
+"""
+model       QK-norm params   arithmetic  QK-norm values  other norms' values
+Qwen3-0.6B  7,168 (0.0012%)     0.0289%           3,072                2,048
+Qwen3-8B    9,216 (0.0001%)     0.0045%           5,120                8,192
+"""

@@ -26,8 +26,7 @@ reductions = {"mean", "sum", "linalg_vector_norm"}
 width = 128
 print(f"one block (one sublayer) of width {width}, besides F:")
 #> one block (one sublayer) of width 128, besides F:
-print("variant       reductions  elementwise  parameters")
-#> variant       reductions  elementwise  parameters
+table = ["variant       reductions  elementwise  parameters"]
 for variant in VARIANTS:
     block, x = Block(width, variant, alpha=2.0), torch.randn(4, width)
     with torch.no_grad(), CountOperations() as count:
@@ -37,13 +36,17 @@ for variant in VARIANTS:
     parameters = sum(
         p.numel() for name, p in block.named_parameters() if not name.startswith("fc")
     )
-    print(f"{variant:<12} {reduce:>11} {other:>12} {parameters:>11}")
-    #> pre-norm               1            6         128
-    #> post-norm              1            6         128
-    #> DeepNorm               1            7         128
-    #> Peri-LN                2           11         256
-    #> nGPT                   2            5         128
-    #> DyT                    0            5         257
+    table.append(f"{variant:<12} {reduce:>11} {other:>12} {parameters:>11}")
+print("\n".join(table))
+"""
+variant       reductions  elementwise  parameters
+pre-norm               1            6         128
+post-norm              1            6         128
+DeepNorm               1            7         128
+Peri-LN                2           11         256
+nGPT                   2            5         128
+DyT                    0            5         257
+"""
 
 for layers in [4, 24]:
     alpha, beta = deepnorm_constants(layers)

@@ -19,21 +19,24 @@ stats = {
 
 print("mean of 3 seeds    weight gradient            input gradient      stream RMS")
 #> mean of 3 seeds    weight gradient            input gradient      stream RMS
-print("variant        layer 1 layer 48  ratio   layer 1 layer 48  ratio   layer 48")
-#> variant        layer 1 layer 48  ratio   layer 1 layer 48  ratio   layer 48
+table = ["variant        layer 1 layer 48  ratio   layer 1 layer 48  ratio   layer 48"]
 for v in VARIANTS:
     columns = []
     for key in ["weight_grad", "input_grad"]:
         first, last = stats[v][key][0], stats[v][key][-1]
         columns.append(f"{first:>7.3g} {last:>8.3g} {last / first:>6.3g}")
     rms = stats[v]["stream_rms"][-1]
-    print(f"{v:<12} {columns[0]}   {columns[1]}   {rms:>8.3g}")
-    #> pre-norm        2.06    0.698  0.339     0.237   0.0586  0.247       4.11
-    #> post-norm       2.15     3.11   1.45     0.246    0.227  0.922          1
-    #> DeepNorm       0.247    0.252   1.02      0.24     0.24      1          1
-    #> Peri-LN         3.01     0.77  0.256     0.236   0.0335  0.142       7.12
-    #> nGPT           0.228    0.229      1      2.74     2.73  0.997     0.0884
-    #> DyT            0.836    0.533  0.637     0.206   0.0745  0.361       2.47
+    table.append(f"{v:<12} {columns[0]}   {columns[1]}   {rms:>8.3g}")
+print("\n".join(table))
+"""
+variant        layer 1 layer 48  ratio   layer 1 layer 48  ratio   layer 48
+pre-norm        2.06    0.698  0.339     0.237   0.0586  0.247       4.11
+post-norm       2.15     3.11   1.45     0.246    0.227  0.922          1
+DeepNorm       0.247    0.252   1.02      0.24     0.24      1          1
+Peri-LN         3.01     0.77  0.256     0.236   0.0335  0.142       7.12
+nGPT           0.228    0.229      1      2.74     2.73  0.997     0.0884
+DyT            0.836    0.533  0.637     0.206   0.0745  0.361       2.47
+"""
 
 # The weight gradient's ratio seed by seed: a mean of 3 can hide a seed that goes the
 # other way.

@@ -30,18 +30,23 @@ def where(loss):
         return "at unigram"
     return "above unigram" if loss > unigram else "in between"
 
-print("held-out loss at lr 0.003 (seed 1); where it lands at lr 0.03 (seeds 0, 1, 2)")
-#> held-out loss at lr 0.003 (seed 1); where it lands at lr 0.03 (seeds 0, 1, 2)
+table = [
+    "held-out loss at lr 0.003 (seed 1); where it lands at lr 0.03 (seeds 0, 1, 2)"
+]
 for variant in LM_VARIANTS:
     # At 0.03 training amplifies rounding, so only where the loss lands is printed.
     moderate = held_out[3e-3, variant, 1]
     high = ", ".join(where(held_out[3e-2, variant, seed]) for seed in (0, 1, 2))
-    print(f"{variant:<10} {moderate:.2f}   {high}")
-    #> pre-norm   1.70   near bigram, near bigram, near bigram
-    #> post-norm  1.70   at unigram, at unigram, at unigram
-    #> DeepNorm   1.71   at unigram, at unigram, at unigram
-    #> Peri-LN    1.71   near bigram, near bigram, near bigram
-    #> DyT        1.72   near bigram, near bigram, near bigram
+    table.append(f"{variant:<10} {moderate:.2f}   {high}")
+print("\n".join(table))
+"""
+held-out loss at lr 0.003 (seed 1); where it lands at lr 0.03 (seeds 0, 1, 2)
+pre-norm   1.70   near bigram, near bigram, near bigram
+post-norm  1.70   at unigram, at unigram, at unigram
+DeepNorm   1.71   at unigram, at unigram, at unigram
+Peri-LN    1.71   near bigram, near bigram, near bigram
+DyT        1.72   near bigram, near bigram, near bigram
+"""
 
 # Training loss, averaged over 10 steps.
 colors = dict(

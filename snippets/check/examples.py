@@ -66,23 +66,26 @@ targets = [
     TruncNormalInit,
 ]
 reports = {target.__name__: check(target) for target in targets}
-print(f"{'implementation':<19} {'rounding':<10} failed checks")
-#> implementation      rounding   failed checks
+table = [f"{'implementation':<19} {'rounding':<10} failed checks"]
 for name, report in reports.items():
     failed = [v.check for v in report.verdicts if v.passed is False]
     convention = report.conventions["rounding"]
-    print(f"{name:<19} {convention:<10} {', '.join(failed) or '-'}")
-    #> RMSNorm             float32    -
-    #> LlamaRMSNorm        llama      -
-    #> rms_norm_paper_code none       eps, half
-    #> no_upcast           none       half
-    #> no_upcast_bfloat16  none       -
-    #> eps_twice           none       forward, eps, half, gradients
-    #> eps_twice_literal   none       forward, half, gradients
-    #> eps_twice_large     none       forward, eps, half, gradients, sizes
-    #> eps_twice_small     none       half
-    #> no_eps              none       half, zero rows
-    #> TruncNormalInit     float32    init
+    table.append(f"{name:<19} {convention:<10} {', '.join(failed) or '-'}")
+print("\n".join(table))
+"""
+implementation      rounding   failed checks
+RMSNorm             float32    -
+LlamaRMSNorm        llama      -
+rms_norm_paper_code none       eps, half
+no_upcast           none       half
+no_upcast_bfloat16  none       -
+eps_twice           none       forward, eps, half, gradients
+eps_twice_literal   none       forward, half, gradients
+eps_twice_large     none       forward, eps, half, gradients, sizes
+eps_twice_small     none       half
+no_eps              none       half, zero rows
+TruncNormalInit     float32    init
+"""
 
 # The convention intended, named (--convention on the command line), is checked too.
 named = check(no_upcast_bfloat16, convention="float32")

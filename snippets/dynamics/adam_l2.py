@@ -17,16 +17,19 @@ for name, optimizer, decay, loss_scale in [
     runs[name, loss_scale] = train(
         optimizer, decay, steps=500, lr=0.01, loss_scale=loss_scale
     )
-print(f"{'steps 250 to 500:':<34} mean |W|  angle/step")
-#> steps 250 to 500:                  mean |W|  angle/step
+table = [f"{'steps 250 to 500:':<34} mean |W|  angle/step"]
 for (name, loss_scale), (norms, angles) in runs.items():
     means = f"{sum(norms[250:]) / 251:5.2f}  {sum(angles[250:]) / 250:.4f}"
-    print(f"{name + f', loss x{loss_scale}':<34} {means}")
-    #> AdamW, decay 0.5, loss x1           4.95  0.0218
-    #> AdamW, decay 0.5, loss x10          4.95  0.0218
-    #> Adam, L2 0.5, loss x1               0.95  0.0888
-    #> Adam, L2 0.5, loss x10              2.16  0.0420
-    #> Adam, L2 0.05, loss x1              2.16  0.0420
+    table.append(f"{name + f', loss x{loss_scale}':<34} {means}")
+print("\n".join(table))
+"""
+steps 250 to 500:                  mean |W|  angle/step
+AdamW, decay 0.5, loss x1           4.95  0.0218
+AdamW, decay 0.5, loss x10          4.95  0.0218
+Adam, L2 0.5, loss x1               0.95  0.0888
+Adam, L2 0.5, loss x10              2.16  0.0420
+Adam, L2 0.05, loss x1              2.16  0.0420
+"""
 
 # Adam with L2 0.5 on 10 times the loss takes the steps of L2 0.05 on the loss itself:
 # the same sum, divided by 10, which Adam's rescaling ignores (but for its eps).

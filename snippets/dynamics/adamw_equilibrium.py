@@ -59,16 +59,19 @@ for name, (norms, angles) in runs.items():
 
 # With beta1 = 0.9 the norm has settled by step 2000; the angle per step, in either run,
 # has not.
-print("angle/step with decay, steps 1001-2000, 2001-3000, 3001-4000:")
-#> angle/step with decay, steps 1001-2000, 2001-3000, 3001-4000:
+table = ["angle/step with decay, steps 1001-2000, 2001-3000, 3001-4000:"]
 for beta1, name in [(0.9, "weight decay 0.5"), (0.0, "weight decay 0.5, β₁ = 0")]:
     turned = runs[name][1]  # turned[i]: the angle of step i + 1
     thirds = "  ".join(
         f"{sum(turned[s:s + 1000]) / 1000:.4f}" for s in (1000, 2000, 3000)
     )
-    print(f"  beta1 = {beta1}: {thirds}")
-    #>   beta1 = 0.9: 0.0231  0.0244  0.0251
-    #>   beta1 = 0.0: 0.0995  0.1075  0.1088
+    table.append(f"  beta1 = {beta1}: {thirds}")
+print("\n".join(table))
+"""
+angle/step with decay, steps 1001-2000, 2001-3000, 3001-4000:
+  beta1 = 0.9: 0.0231  0.0244  0.0251
+  beta1 = 0.0: 0.0995  0.1075  0.1088
+"""
 
 # The approach's pace: v, Adam's running mean of squared gradients, spans about
 # 1 / (1 - beta2) steps, 1000 by default, and lags the gradients' growth as |W| falls.

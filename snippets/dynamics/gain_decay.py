@@ -73,17 +73,20 @@ print(f"nanoGPT's rule, decayed: {shapes[0]}, not decayed: {shapes[1]}")
 #> nanoGPT's rule, decayed: [(32, 32), (10, 16)], not decayed: [(32,), (10,)]
 
 # AdamW, lr 0.01, weight decay 0.1, 1000 steps.
-print("gain style  gains decayed  mean gain: read   unread  held-out loss")
-#> gain style  gains decayed  mean gain: read   unread  held-out loss
+table = ["gain style  gains decayed  mean gain: read   unread  held-out loss"]
 for style, gains_too in [("llama", False), ("llama", True), ("gemma", True)]:
     gain, loss = train(style, gains_too)
     read, unread = gain[:16].mean().item(), gain[16:].mean().item()
-    print(
+    table.append(
         f"{style:<10}  {gains_too!s:<13}  {read:>15.3f}  {unread:>7.3f}  {loss:>13.4f}"
     )
-    #> llama       False                    2.538    1.000         0.2687
-    #> llama       True                     1.660    0.368         0.2794
-    #> gemma       True                     2.024    1.000         0.2726
+print("\n".join(table))
+"""
+gain style  gains decayed  mean gain: read   unread  held-out loss
+llama       False                    2.538    1.000         0.2687
+llama       True                     1.660    0.368         0.2794
+gemma       True                     2.024    1.000         0.2726
+"""
 print(f"(1 - lr * decay)^1000 = {(1 - 0.01 * 0.1) ** 1000:.3f}")
 #> (1 - lr * decay)^1000 = 0.368
 

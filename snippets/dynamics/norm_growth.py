@@ -13,16 +13,21 @@ runs = {
     "weight decay 0.01": train(torch.optim.SGD, decay, steps=1000, lr=lr),
 }
 # One step's angle is noisy: the angle columns average 50 steps, 51-100 and 951-1000.
-print(
+table = [
     "                   |W| at step 0   100   1000   angle/step, steps 51-100  951-1000"
-)
-#>                    |W| at step 0   100   1000   angle/step, steps 51-100  951-1000
+]
 for name, (norms, angles) in runs.items():
     shown = f"{norms[0]:6.2f} {norms[100]:6.2f} {norms[-1]:6.2f}"
     early, late = sum(angles[50:100]) / 50, sum(angles[-50:]) / 50
-    print(f"{name:<18}       {shown}                   {early:.4f}    {late:.4f}")
-    #> no weight decay            7.94   8.35  10.64                   0.0333    0.0187
-    #> weight decay 0.01          7.94   5.50   4.04                   0.0608    0.1002
+    table.append(
+        f"{name:<18}       {shown}                   {early:.4f}    {late:.4f}"
+    )
+print("\n".join(table))
+"""
+                   |W| at step 0   100   1000   angle/step, steps 51-100  951-1000
+no weight decay            7.94   8.35  10.64                   0.0333    0.0187
+weight decay 0.01          7.94   5.50   4.04                   0.0608    0.1002
+"""
 mean_angle = sum(runs["weight decay 0.01"][1][-200:]) / 200
 print(f"weight decay, mean angle/step over the last 200 steps: {mean_angle:.4f}")
 #> weight decay, mean angle/step over the last 200 steps: 0.1002

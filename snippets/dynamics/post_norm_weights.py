@@ -34,15 +34,18 @@ def logits_moved(name, eps):
         return (model(tokens).logits - before).abs().max().item()
 
 # The norms compute in float32 whatever the model's dtype: "unchanged" is to 1e-6.
-print(f"{'tripled':<17} {'eps -> 0: unchanged':<21} eps 1e-6: logits move by")
-#> tripled           eps -> 0: unchanged   eps 1e-6: logits move by
+table = [f"{'tripled':<17} {'eps -> 0: unchanged':<21} eps 1e-6: logits move by"]
 for name in ["self_attn.v_proj", "self_attn.o_proj", "mlp.up_proj", "mlp.down_proj"]:
     still = logits_moved(name, eps=1e-30) < 1e-6
-    print(f"{name:<17} {still!s:<21} {logits_moved(name, eps=1e-6):.2f}")
-    #> self_attn.v_proj  True                  0.35
-    #> self_attn.o_proj  True                  0.35
-    #> mlp.up_proj       True                  0.37
-    #> mlp.down_proj     True                  0.37
+    table.append(f"{name:<17} {still!s:<21} {logits_moved(name, eps=1e-6):.2f}")
+print("\n".join(table))
+"""
+tripled           eps -> 0: unchanged   eps 1e-6: logits move by
+self_attn.v_proj  True                  0.35
+self_attn.o_proj  True                  0.35
+mlp.up_proj       True                  0.37
+mlp.down_proj     True                  0.37
+"""
 print(f"{'mlp.gate_proj':<17} {logits_moved('mlp.gate_proj', 1e-30) < 1e-6}")
 #> mlp.gate_proj     False
 

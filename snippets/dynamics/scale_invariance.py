@@ -32,15 +32,18 @@ for c in [0.5, 2.0, 10.0]:
 
 # Plain SGD: the step -lr * G is orthogonal to W, so |W|^2 grows by exactly lr^2 |G|^2.
 lr, W = 0.5, W0.clone()
-print("step  |W|^2    growth   lr^2 |G|^2")
-#> step  |W|^2    growth   lr^2 |G|^2
+table = ["step  |W|^2    growth   lr^2 |G|^2"]
 for step in range(1, 4):
     _, G = loss_and_grad(W)
     W_next = W - lr * G
     growth = W_next.pow(2).sum() - W.pow(2).sum()
     predicted = lr**2 * G.pow(2).sum()
-    print(f"{step:>4}  {W.pow(2).sum():.4f}  {growth:.6f}  {predicted:.6f}")
-    #>    1  64.3078  0.049132  0.049132
-    #>    2  64.3569  0.044154  0.044154
-    #>    3  64.4011  0.039508  0.039508
+    table.append(f"{step:>4}  {W.pow(2).sum():.4f}  {growth:.6f}  {predicted:.6f}")
     W = W_next
+print("\n".join(table))
+"""
+step  |W|^2    growth   lr^2 |G|^2
+   1  64.3078  0.049132  0.049132
+   2  64.3569  0.044154  0.044154
+   3  64.4011  0.039508  0.039508
+"""

@@ -31,13 +31,16 @@ def change(group, c):
     return changed
 
 # The loss's change: the writers scaled together (under 1e-12?), the one layer alone.
-print("scale  all writers  one layer")
-#> scale  all writers  one layer
+table = ["scale  all writers  one layer"]
 for c in [0.5, 3.0]:
     together, alone = change(writers, c), change(one_layer, c)
-    print(f"x{c:<4}  {abs(together) < 1e-12!s:<11}  {alone:+.1e}")
-    #> x0.5   True         -1.1e-02
-    #> x3.0   True         +3.1e-02
+    table.append(f"x{c:<4}  {abs(together) < 1e-12!s:<11}  {alone:+.1e}")
+print("\n".join(table))
+"""
+scale  all writers  one layer
+x0.5   True         -1.1e-02
+x3.0   True         +3.1e-02
+"""
 
 # So the gradient is orthogonal to the writers taken together, not to each of them.
 def cosine(gs, ps):

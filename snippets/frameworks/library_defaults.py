@@ -49,18 +49,21 @@ rows = {
     "mlx.nn.RMSNorm": (mlx_norm.eps, "weight", mlx_norm.weight),
     "keras.layers.RMSNormalization": (keras_norm.epsilon, "scale", keras_scale),
 }
-print(f"{'':30} {'default eps':<12} {'gain':<7} starts at")
-#>                                default eps  gain    starts at
+table = [f"{'':30} {'default eps':<12} {'gain':<7} starts at"]
 for name, (eps, gain_name, gain) in rows.items():
-    print(f"{name:<30} {eps!s:<12} {gain_name:<7} {start(gain)}")
-    #> torch.nn.RMSNorm               None         weight  ones
-    #> LlamaRMSNorm (transformers)    1e-06        weight  ones
-    #> GemmaRMSNorm (transformers)    1e-06        weight  zeros
-    #> flax.nnx.RMSNorm               1e-06        scale   ones
-    #> flax.linen.RMSNorm             1e-06        scale   ones
-    #> haiku.RMSNorm                  1e-05        scale   ones
-    #> mlx.nn.RMSNorm                 1e-05        weight  ones
-    #> keras.layers.RMSNormalization  1e-06        scale   ones
+    table.append(f"{name:<30} {eps!s:<12} {gain_name:<7} {start(gain)}")
+print("\n".join(table))
+"""
+                               default eps  gain    starts at
+torch.nn.RMSNorm               None         weight  ones
+LlamaRMSNorm (transformers)    1e-06        weight  ones
+GemmaRMSNorm (transformers)    1e-06        weight  zeros
+flax.nnx.RMSNorm               1e-06        scale   ones
+flax.linen.RMSNorm             1e-06        scale   ones
+haiku.RMSNorm                  1e-05        scale   ones
+mlx.nn.RMSNorm                 1e-05        weight  ones
+keras.layers.RMSNormalization  1e-06        scale   ones
+"""
 print("keras.ops.rms_normalization's default eps:", keras.config.epsilon())
 #> keras.ops.rms_normalization's default eps: 1e-07
 # torch's None means the machine epsilon of the type it computes in: float32's for

@@ -15,8 +15,7 @@ torch.manual_seed(0)
 n = 4096
 weight = (torch.rand(n) + 0.5).bfloat16()
 grad_out = torch.randn(8, n).bfloat16()
-print("RMS    largest |dx|  allclose  allclose, rounded once  error / row's largest")
-#> RMS    largest |dx|  allclose  allclose, rounded once  error / row's largest
+table = ["RMS    largest |dx|  allclose  allclose, rounded once  error / row's largest"]
 for rms in [1.0, 1e-2, 1e-3]:
     x = (torch.randn(8, n) * rms).bfloat16()
     dx = input_gradient(x, weight, grad_out).double()  # autograd in bfloat16
@@ -30,7 +29,11 @@ for rms in [1.0, 1e-2, 1e-3]:
     largest = exact.abs().amax(-1)
     of_row = ((dx - exact).abs().amax(-1) / largest).max().item()
     passes = f"{usual!s:<8}  {once_usual!s:<22}"
-    print(f"{rms:<6g} {largest.max().item():12.0f}  {passes}  {of_row:.1e}")
-    #> 1                 5  True      True                    5.7e-03
-    #> 0.01            502  False     True                    4.1e-03
-    #> 0.001          3561  False     True                    4.6e-03
+    table.append(f"{rms:<6g} {largest.max().item():12.0f}  {passes}  {of_row:.1e}")
+print("\n".join(table))
+"""
+RMS    largest |dx|  allclose  allclose, rounded once  error / row's largest
+1                 5  True      True                    5.7e-03
+0.01            502  False     True                    4.1e-03
+0.001          3561  False     True                    4.6e-03
+"""

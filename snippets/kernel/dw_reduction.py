@@ -9,17 +9,20 @@ from snippets.kernel.rms_norm_triton import backward_launch
 # per program. Tutorial: GROUP_SIZE_M rows in x's dtype, an int32 lock and count each.
 GROUP_SIZE_M = {1024: 256, 4096: 128, 16384: 64}  # python/tutorials/05-layer-norm.py
 m, s, sms = 16384, 2, 132
-print("    N   this site            tutorial")
-#>     N   this site            tutorial
+table = ["    N   this site            tutorial"]
 for n, group in GROUP_SIZE_M.items():
     launch = backward_launch(n, sms)
     programs = min(launch.most, triton.cdiv(m, launch.block_m))
     site = f"{programs:>3} rows {programs * n * 4 / 2**20:5.2f} MiB"
     tutorial = group * n * s + 2 * group * 4
-    print(f"{n:>5}   {site}   {group:>3} rows {tutorial / 2**20:5.2f} MiB")
-    #>  1024   528 rows  2.06 MiB   256 rows  0.50 MiB
-    #>  4096   264 rows  4.12 MiB   128 rows  1.00 MiB
-    #> 16384   132 rows  8.25 MiB    64 rows  2.00 MiB
+    table.append(f"{n:>5}   {site}   {group:>3} rows {tutorial / 2**20:5.2f} MiB")
+print("\n".join(table))
+"""
+    N   this site            tutorial
+ 1024   528 rows  2.06 MiB   256 rows  0.50 MiB
+ 4096   264 rows  4.12 MiB   128 rows  1.00 MiB
+16384   132 rows  8.25 MiB    64 rows  2.00 MiB
+"""
 
 # The tutorial's program for row i adds its dy * x_hat (float32: it loads the weight as
 # float32, so its .to(w.dtype) changes nothing) to buffer row i % GROUP_SIZE_M (float16)

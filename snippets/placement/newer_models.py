@@ -67,8 +67,9 @@ def placement(seen, sublayer, norms):
     return "before" if before else "after" if after else "none"
 
 recorded = {}
-print("model       attention MLP    Norm(x+F) final q_norm k_norm q_norm input  RoPE")
-#> model       attention MLP    Norm(x+F) final q_norm k_norm q_norm input  RoPE
+table = [
+    "model       attention MLP    Norm(x+F) final q_norm k_norm q_norm input  RoPE"
+]
 for model_name, config_name in models:
     extra = gemma4 if model_name.startswith("Gemma4") else {}
     config = getattr(transformers, config_name)(**tiny, **extra)
@@ -102,16 +103,22 @@ for model_name, config_name in models:
     else:
         row += ["none"]
     widths = [11, 9, 6, 9, 5, 6, 6, 14, 0]
-    print(" ".join(f"{value!s:<{width}}" for value, width in zip(row, widths)).rstrip())
-    #> Llama       before    before False     True  none
-    #> Gemma2      both      both   False     True  none
-    #> Gemma3Text  both      both   False     True  (16,)  (16,)  (1, 4, 5, 16)  before
-    #> Qwen2       before    before False     True  none
-    #> Qwen3       before    before False     True  (16,)  (16,)  (1, 5, 4, 16)  before
-    #> Olmo2       after     after  False     True  (64,)  (64,)  (1, 5, 64)     before
-    #> Glm4        both      both   False     True  none
-    #> Llama4Text  before    before False     True  no w   no w   (1, 5, 4, 16)  after
-    #> Gemma4Text  both      both   False     True  (16,)  (16,)  (1, 5, 4, 16)  before
+    table.append(
+        " ".join(f"{value!s:<{width}}" for value, width in zip(row, widths)).rstrip()
+    )
+print("\n".join(table))
+"""
+model       attention MLP    Norm(x+F) final q_norm k_norm q_norm input  RoPE
+Llama       before    before False     True  none
+Gemma2      both      both   False     True  none
+Gemma3Text  both      both   False     True  (16,)  (16,)  (1, 4, 5, 16)  before
+Qwen2       before    before False     True  none
+Qwen3       before    before False     True  (16,)  (16,)  (1, 5, 4, 16)  before
+Olmo2       after     after  False     True  (64,)  (64,)  (1, 5, 64)     before
+Glm4        both      both   False     True  none
+Llama4Text  before    before False     True  no w   no w   (1, 5, 4, 16)  after
+Gemma4Text  both      both   False     True  (16,)  (16,)  (1, 5, 4, 16)  before
+"""
 
 # The same name, different places: what post_attention_layernorm normalizes.
 for name, seen in recorded.items():
