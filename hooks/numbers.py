@@ -10,7 +10,9 @@ break, extra.css; the text copied is the same):
 - a word with a plus sign after Hangul (순전파+역전파), where Chromium would break before it;
 - a short formula or word of code with the particle or punctuation written against it
   (W의, `eps`를, √ε.), which would otherwise open the next line, and with an opening
-  parenthesis before it, which would otherwise end a line."""
+  parenthesis before it, which would otherwise end a line;
+- a hyphenated word in a heading (pre-norm, DeepSeek-V3's): a balanced heading
+  (extra.css) would otherwise break it at its hyphen ("pre-" above "norm")."""
 
 import re
 
@@ -54,11 +56,20 @@ _OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
 _APART = re.compile(r"(<pre\b.*?</pre>|<table\b.*?</table>)", re.DOTALL)
 # A formula longer than this, with its particle, might not fit a phone's line.
 _LONGEST_GLUED_FORMULA = 16
+# A heading's text (h1 to h3, which extra.css balances) and a hyphenated word in it, with
+# what is written against it (pre-norm과, DeepSeek-V3's); not a number (1e-3: below).
+_HEADING = re.compile(r"(<h[1-3]\b[^>]*>)(.*?)(</h[1-3]>)", re.DOTALL)
+_HYPHENATED_WORD = re.compile(r"(?<![^\s(])(?![\d.]+e-)[^\s<>()]*\w-\w[^\s<>()]*")
 
 
 def on_page_content(html, page, config, files):
     html = _HYPHENATED_CODE.sub(r'<code class="nowrap">\1', html)
+    html = _HEADING.sub(_hyphenated_words_kept, html)
     return nowrap_numbers(keep_glued_text(html))
+
+
+def _hyphenated_words_kept(match: re.Match) -> str:
+    return match[1] + _kept_in_text(match[2], _HYPHENATED_WORD) + match[3]
 
 
 def keep_glued_text(html: str) -> str:
@@ -83,6 +94,12 @@ def _kept_together(match: re.Match) -> str:
 
 
 def nowrap_numbers(html: str) -> str:
+    return _kept_in_text(html, _KEPT_OR_NUMBER)
+
+
+def _kept_in_text(html: str, kept: re.Pattern) -> str:
+    """Each match of `kept` in the text (not code, formulas, ...) in a span that does not
+    break."""
     parts, inside = _TAG.split(html), 0
     for i, part in enumerate(parts):
         if i % 2:  # a tag: count the skipped elements it opens or closes
@@ -90,5 +107,5 @@ def nowrap_numbers(html: str) -> str:
             if name and name[2].lower() in _SKIPPED and not part.endswith("/>"):
                 inside = max(0, inside + (-1 if name[1] else 1))
         elif inside == 0:
-            parts[i] = _KEPT_OR_NUMBER.sub(r'<span class="nowrap">\g<0></span>', part)
+            parts[i] = kept.sub(r'<span class="nowrap">\g<0></span>', part)
     return "".join(parts)

@@ -410,6 +410,21 @@ def test_a_number_in_scientific_notation_is_kept_on_one_line():
     assert re.sub(r"<[^>]*>", "", wrapped) == re.sub(r"<[^>]*>", "", html)
 
 
+def test_a_headings_hyphenated_words_are_kept_whole():
+    # Balanced (extra.css), "Placement: pre-norm" broke as "pre-" above "norm": a word with
+    # a hyphen and what is written against it, in h1 to h3 only, not in code or a number.
+    html = (
+        "<h1 id='p'>Placement: pre-norm과 post-norm</h1>"
+        "<h3>Finer groups: DeepSeek-V3's tiles (a z-loss) at 1e-3 <code>x-y z</code></h3>"
+        "<h4>pre-norm</h4><p>pre-norm</p>"
+    )
+    kept = numbers_hook.on_page_content(html, None, None, None)
+    spans = re.findall(r'<span class="nowrap">([^<]*)</span>', kept)
+    assert spans == ["pre-norm과", "post-norm", "DeepSeek-V3's", "z-loss", "1e-3"]
+    assert "<code>x-y z</code></h3><h4>pre-norm</h4><p>pre-norm</p>" in kept
+    assert re.sub(r"<[^>]*>", "", kept) == re.sub(r"<[^>]*>", "", html)
+
+
 def test_short_inline_code_with_a_hyphen_is_kept_on_one_line():
     # One word of 32 characters at most; code with a space, longer code and blocks wrap.
     html = (
