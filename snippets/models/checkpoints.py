@@ -27,6 +27,12 @@ checkpoints, its hidden size and eps, and where each value was checked."""
 #   rms_norm_eps 1e-6 for all) and gemma/gm/nn/_gemma.py (google-deepmind/gemma 7691fd4,
 #   the only source here for 270M; its RMSNorm adds 1e-06). Gemma 3 4B-27B checkpoints
 #   have model_type gemma3, with a gemma3_text model inside.
+# Gemma 4: Google's code (google-deepmind/gemma 7691fd4): the checkpoints in gemma/gm/ckpts/
+#   _paths.py, embed_dim 1536, 2560, 2816, 5376 in gemma/gm/nn/gemma4/_gemma4.py, and an
+#   RMSNorm that adds 1e-06 and multiplies by its scale, started at ones (gemma4/_layers.py);
+#   Google's copies of their config.json in AI-Hypercomputer/maxtext e591f30 (src/maxtext/
+#   checkpoint_conversion/utils/hf_model_configs.py): model_type gemma4 with a gemma4_text
+#   model inside, the same hidden_size, rms_norm_eps 1e-06.
 # OLMo 2: allenai/OLMo-2-1124-7B, -1124-13B and -0325-32B config.json; 1B, OLMo-core's
 #   olmo2_1B (allenai/OLMo-core fa6c501: d_model 2048, layer_norm_eps 1e-6).
 # DeepSeek-V3: DeepSeek's own code (deepseek-ai/DeepSeek-V3 9b4e978): dim 7168 in
@@ -99,6 +105,10 @@ MODELS = [  # a table, one model a line
     ("Gemma 3",     "gemma3_text", "4B",           2560,   1e-6),
     ("Gemma 3",     "gemma3_text", "12B",          3840,   1e-6),
     ("Gemma 3",     "gemma3_text", "27B",          5376,   1e-6),
+    ("Gemma 4",     "gemma4_text", "E2B",          1536,   1e-6),
+    ("Gemma 4",     "gemma4_text", "E4B",          2560,   1e-6),
+    ("Gemma 4",     "gemma4_text", "26B A4B",      2816,   1e-6),
+    ("Gemma 4",     "gemma4_text", "31B",          5376,   1e-6),
     ("OLMo 2",      "olmo2",       "1B",           2048,   1e-6),
     ("OLMo 2",      "olmo2",       "7B",           4096,   1e-6),
     ("OLMo 2",      "olmo2",       "13B",          5120,   1e-6),

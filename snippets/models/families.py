@@ -86,6 +86,10 @@ Gemma 3     270M            640  1e-06  gemma3_text Gemma3RMSNorm (1 + w)
             4B             2560  1e-06
             12B            3840  1e-06
             27B            5376  1e-06
+Gemma 4     E2B            1536  1e-06  gemma4_text Gemma4RMSNorm (w)
+            E4B            2560  1e-06
+            26B A4B        2816  1e-06
+            31B            5376  1e-06
 OLMo 2      1B             2048  1e-06  olmo2       Olmo2RMSNorm (w)
             7B             4096  1e-06
             13B            5120  1e-06
