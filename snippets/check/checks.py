@@ -1581,9 +1581,9 @@ def blame_the_backward(verdicts):
     """Where gradients fails, the failures in an input gradient alone told to read it
     first and linked to its section: half's (a backward that forgets r is wrong in every
     dtype, an upcast in float16 only) and forward's under autocast, read first of all.
-    mixed's, dw's and sizes' failures that link to the backward and include the input
-    gradient are told so too; their links stay, since they may also judge the weight's. Where eps fails, it is
-    the likelier cause of those but half's (blame_the_eps)."""
+    mixed's and dw's failures in the input gradient, and sizes' in either gradient, are
+    told so too, their links kept (they may also judge the weight's). Where eps fails too,
+    only half's: blame_the_eps notes forward's and sizes'."""
     eps_fails = any(v.check == "eps" and v.passed is False for v in verdicts)
 
     def in_the_input_gradient_alone(v):
@@ -1594,7 +1594,7 @@ def blame_the_backward(verdicts):
         return v.check == "forward" and autocast_only and not eps_fails
 
     def in_the_input_gradient_too(v):
-        said = "input gradient" in v.detail or v.check == "sizes"  # sizes': dx
+        said = "input gradient" in v.detail or v.check == "sizes"  # sizes': dx or dw
         linked = v.see.startswith("gradients/")
         return v.check in ("mixed", "dw", "sizes") and said and linked and not eps_fails
 

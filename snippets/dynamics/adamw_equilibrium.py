@@ -45,17 +45,18 @@ runs = {
         torch.optim.AdamW, decay, steps=4000, lr=lr, betas=(0.0, 0.999), seen=record
     ),
 }
-print(f"{'':25} |W| at 0   1000   2000   4000   last 1000: mean |W|, angle/step")
-"""
-                          |W| at 0   1000   2000   4000   last 1000: mean |W|, angle/step
-"""
+table = [f"{'':21} |W| at 0   1000   2000   4000   last 1000: mean |W|  angle/step"]
 for name, (norms, angles) in runs.items():
     shown = f"{norms[0]:5.2f}  {norms[1000]:5.2f}  {norms[2000]:5.2f}  {norms[-1]:5.2f}"
-    means = f"{sum(norms[-1000:]) / 1000:5.2f}   {sum(angles[-1000:]) / 1000:.4f}"
-    print(f"{name:<25} {shown}        {means}")
-    #> no weight decay            7.94  15.29  19.60  26.52        24.93   0.0032
-    #> weight decay 0.5           7.94   4.46   4.00   4.00         3.99   0.0251
-    #> weight decay 0.5, β₁ = 0   7.94   4.68   4.07   4.01         4.04   0.1088
+    means = f"{sum(norms[-1000:]) / 1000:19.2f}  {sum(angles[-1000:]) / 1000:10.4f}"
+    table.append(f"{name:<25} {shown}   {means}")
+print("\n".join(table))
+"""
+                      |W| at 0   1000   2000   4000   last 1000: mean |W|  angle/step
+no weight decay            7.94  15.29  19.60  26.52                 24.93      0.0032
+weight decay 0.5           7.94   4.46   4.00   4.00                  3.99      0.0251
+weight decay 0.5, β₁ = 0   7.94   4.68   4.07   4.01                  4.04      0.1088
+"""
 
 # With beta1 = 0.9 the norm has settled by step 2000; the angle per step, in either run,
 # has not.
