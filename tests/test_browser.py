@@ -449,6 +449,9 @@ def test_a_phone_shows_the_headline_tables_kernel_beside_f_rms_norm(page, langua
         # The pages write ε and Triton; each names them in Korean once.
         ("ko", "엡실론", ["math.md", "implementations.md", "pitfalls.md"]),
         ("ko", "트리톤", ["kernel.md"]),
+        # Other spellings a Korean reader types, which the Glossary gives.
+        ("ko", "입실론", ["glossary.md"]),
+        ("ko", "정규화층", ["glossary.md"]),
         ("en", "invisible", ["math.md"]),  # only on the English Math page
         ("en", "pre-norm", []),
         ("en", "LayerNorm", []),
