@@ -29,9 +29,11 @@ print("\n".join(lines))
   896    1024   12.5%    2/4  Qwen2
  1024    1024    0.0%    2/4  Qwen3, T5
  1152    2048   43.8%    8/8  Gemma 3
+ 1536    2048   25.0%    8/8  Gemma 4
  2048    2048    0.0%    8/8  LLaMA 3, Qwen3-Next, Gemma, OLMo 2, Falcon 3
  2304    4096   43.8%    8/8  Gemma 2
- 2560    4096   37.5%    8/8  Qwen3, Gemma 3
+ 2560    4096   37.5%    8/8  Qwen3, Gemma 3, Gemma 4
+ 2816    4096   31.2%    8/8  Gemma 4
  2880    4096   29.7%    8/8  GPT-OSS
  3072    4096   25.0%    8/8  LLaMA 3, Gemma, Falcon 3
  3584    4096   12.5%    8/8  Qwen2, Qwen2.5, Gemma 2
@@ -39,13 +41,13 @@ print("\n".join(lines))
  4096    4096    0.0%    8/8  LLaMA 1, LLaMA 2, LLaMA 3, Mistral, Mixtral, Qwen3, OLMo 2
  4608    8192   43.8%   8/16  Gemma 2
  5120    8192   37.5%   8/16  LLaMA 1, LLaMA 2, Mistral, Qwen2.5, Qwen3, OLMo 2
- 5376    8192   34.4%   8/16  Gemma 3
+ 5376    8192   34.4%   8/16  Gemma 3, Gemma 4
  6144    8192   25.0%   8/16  Mixtral
  6656    8192   18.8%   8/16  LLaMA 1
  7168    8192   12.5%   8/16  DeepSeek-V3
  8192    8192    0.0%   8/16  LLaMA 1, LLaMA 2, LLaMA 3, Qwen2, Qwen2.5
 12288   16384   25.0%  16/16  Mistral
 16384   16384    0.0%  16/16  LLaMA 3
-23 widths, 17 of them not powers of two
+25 widths, 19 of them not powers of two
 all multiples of 16: True
 """
