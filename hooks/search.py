@@ -1,5 +1,6 @@
 """A search index per language: the English site searches English pages, the Korean site
-Korean pages; and a fix to the lunr inside Material's search worker.
+Korean pages; and two changes to Material's search worker: a fix to its lunr, and Korean
+queries that find a word whatever particle follows it.
 
 mkdocs-static-i18n stacks every language's entries into one index at the site's root
 (search/search_index.json), and Material's search loads `search/search_index.json` relative to
@@ -32,28 +33,51 @@ _BASE = re.compile(
 # ("Invalid query"): on 2026-12-06 the Korean site found nothing for "1", "2" or "3",
 # after a word elsewhere changed the numbering. A space after each number keeps the names
 # apart.
-_WORKERS = "assets/javascripts/workers/search.*.min.js"
 _NODE_NAME = "e=e+s+o.id}return e}"  # lunr's TokenSet.toString, as Material minified it
 _NODE_NAME_APART = 'e=e+s+o.id+" "}return e}'
 
+# Korean writes a particle onto the word before it (오버플로를, 모델의, GPU에서), and the
+# index keeps each such form as one word. Material matches a query's word as the beginning
+# of a page's word, so the bare word finds every form, and a form with its particle finds
+# only pages with that very form: on 2026-12-06 "오버플로" found 11 Korean pages,
+# "오버플로를" one. A query's word therefore loses one trailing particle, where at least two
+# characters are left, before Material matches it (dropping letters only widens a prefix
+# match; "막는" and "결과" keep theirs, too short to be a particle after a word).
+_PARTICLES = (
+    "에서는|에서도|으로는|으로도|이라는|에서|에게|으로|까지|부터|보다|처럼|마다|이나|이란|"
+    "라는|에는|와는|과는|로는|을|를|이|가|은|는|의|에|로|와|과|도|만"
+)
+_WITHOUT_PARTICLE = f"/^(.+?[가-힣A-Za-z0-9])(?:{_PARTICLES})$/"
+# Material's query parser, as minified: each word `s`, cut at the separator, goes to `r`.
+_QUERY_WORD = 'r.push([e.slice(0,o),s.slice(...u),e.slice(a)].join(""))'
+_QUERY_STEM = (
+    f'r.push([e.slice(0,o),s.slice(...u).replace({_WITHOUT_PARTICLE},"$1"),'
+    'e.slice(a)].join(""))'
+)
+_WORKERS = "assets/javascripts/workers/search.*.min.js"
 
-def name_trie_nodes_apart(site: Path) -> None:
+
+def change_the_worker(site: Path) -> None:
+    """Material's search worker, with lunr's trie nodes named apart and particles dropped
+    from Korean queries."""
     for worker in site.glob(_WORKERS):
         text = worker.read_text(encoding="utf-8")
-        if _NODE_NAME_APART in text:
-            continue  # an earlier run of this hook
-        if text.count(_NODE_NAME) != 1:
-            raise RuntimeError(
-                f"{worker.name}: lunr's TokenSet.toString is not the one hooks/search.py"
-                " mends; see whether this Material's lunr still needs it"
-            )
-        worker.write_text(text.replace(_NODE_NAME, _NODE_NAME_APART), encoding="utf-8")
+        for old, new in [(_NODE_NAME, _NODE_NAME_APART), (_QUERY_WORD, _QUERY_STEM)]:
+            if new in text:
+                continue  # an earlier run of this hook
+            if text.count(old) != 1:
+                raise RuntimeError(
+                    f"{worker.name} lacks the code hooks/search.py changes ({old});"
+                    " see whether this Material still needs the change"
+                )
+            text = text.replace(old, new)
+        worker.write_text(text, encoding="utf-8")
 
 
 @event_priority(-100)  # after mkdocs-static-i18n has built every language
 def on_post_build(config, **kwargs):
     site = Path(config.site_dir)
-    name_trie_nodes_apart(site)
+    change_the_worker(site)
     index = site / INDEX
     if not index.is_file():  # a nested per-language build: the outer one splits
         return

@@ -481,6 +481,25 @@ def test_search_finds_a_term_in_the_readers_language_and_opens_the_page(
     assert page.problems == []
 
 
+def result_pages(page, query: str) -> list[str]:
+    """The addresses of what a search from the Korean home page lists, in order."""
+    page.goto(url_path("ko", Path("index.md")))
+    links = search(page, query)
+    return links.evaluate_all("links => links.map(a => a.href.split('?')[0])")
+
+
+@pytest.mark.parametrize("word, particle", [("오버플로", "를"), ("RMSNorm", "은")])
+def test_a_korean_search_finds_a_word_whatever_particle_follows_it(
+    page, word, particle
+):
+    """The index keeps 오버플로를 and 오버플로가 as two words, and a query's word matches
+    the words it begins: "오버플로를" found one page of the 11 that "오버플로" finds, until
+    hooks/search.py dropped a particle from a query's word."""
+    bare = result_pages(page, word)
+    assert len(bare) >= 5
+    assert result_pages(page, word + particle) == bare
+
+
 @pytest.mark.parametrize(
     "language, term",
     [("en", "QK-norm"), ("en", "Llama 3 eps"), ("ko", "Llama 3 엡실론")],
