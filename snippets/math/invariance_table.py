@@ -26,16 +26,17 @@ changes = {
     "dataset re-centering": (x + v, W, "no no"),
     "single case re-scaling": (first_times_3(8) * x, W, "yes yes"),
 }
-print(f"{'':26} LayerNorm RMSNorm  (the paper's)")
-#>                            LayerNorm RMSNorm  (the paper's)
-for change, (x_changed, W_changed, paper) in changes.items():
-    layer, rms = (
-        invariant(norm, x_changed, W_changed) for norm in (F.layer_norm, F.rms_norm)
-    )
-    print(f"{change:26} {layer:>9} {rms:>7}  ({paper})")
-    #> weight matrix re-scaling         yes     yes  (yes yes)
-    #> weight matrix re-centering       yes      no  (yes no)
-    #> weight vector re-scaling          no      no  (no no)
-    #> dataset re-scaling               yes     yes  (yes yes)
-    #> dataset re-centering              no      no  (no no)
-    #> single case re-scaling           yes     yes  (yes yes)
+rows = [f"{'':26} LayerNorm RMSNorm  (the paper's)"]
+for change, (x_new, W_new, paper) in changes.items():
+    layer, rms = (invariant(f, x_new, W_new) for f in (F.layer_norm, F.rms_norm))
+    rows.append(f"{change:26} {layer:>9} {rms:>7}  ({paper})")
+print("\n".join(rows))
+"""
+                           LayerNorm RMSNorm  (the paper's)
+weight matrix re-scaling         yes     yes  (yes yes)
+weight matrix re-centering       yes      no  (yes no)
+weight vector re-scaling          no      no  (no no)
+dataset re-scaling               yes     yes  (yes yes)
+dataset re-centering              no      no  (no no)
+single case re-scaling           yes     yes  (yes yes)
+"""

@@ -31,9 +31,8 @@ alpha = 0.5  # SmoothQuant's migration strength
 scale = h.abs().amax(0) ** alpha / w.abs().amax(1).clamp(min=1e-5) ** (1 - alpha)
 s = scale.clamp(min=1e-5)
 smoothed = F.rms_norm(x, (n,), gain / s, eps=eps)
-print(torch.allclose(smoothed @ (s[:, None] * w), exact, atol=1e-4))
+moved = s[:, None] * w  # row j of w times s_j
+print(torch.allclose(smoothed @ moved, exact, atol=1e-4))
 #> True
-print(
-    f"int8 smoothed:  relative error {int8_error(smoothed, s[:, None] * w, exact):.4f}"
-)
+print(f"int8 smoothed:  relative error {int8_error(smoothed, moved, exact):.4f}")
 #> int8 smoothed:  relative error 0.0182

@@ -44,20 +44,23 @@ runs = {
 # Correctly rounded: equal to the exact value rounded once to bfloat16 (to nearest).
 print(f"{x.numel()} outputs each")
 #> 262144 outputs each
-print(f"{'convention':<12}{'not correctly rounded':>22}{'within 1 ulp':>14}")
-#> convention   not correctly rounded  within 1 ulp
+rows = [f"{'convention':<12}{'not correctly rounded':>22}{'within 1 ulp':>14}"]
 for name, (out, reference) in runs.items():
     distance = ulps(out, bfloat16_rounded(reference))
-    within = "yes" if distance.max() <= 1 else "no"
-    print(f"{'(' + name + ')':<12}{(distance > 0).float().mean():>22.1%}{within:>14}")
-    #> (a)                          26.0%           yes
-    #> (b)                           0.0%           yes
-    #> (c)                           0.0%           yes
-    #> (d)                          26.9%           yes
-    #> (e)                           0.0%           yes
-    #> (f)                           0.0%           yes
-    #> (g1)                          0.0%           yes
-    #> (g2)                         24.2%           yes
+    share, within = (distance > 0).float().mean(), distance.max() <= 1
+    rows.append(f"{f'({name})':<12}{share:>22.1%}{'yes' if within else 'no':>14}")
+print("\n".join(rows))
+"""
+convention   not correctly rounded  within 1 ulp
+(a)                          26.0%           yes
+(b)                           0.0%           yes
+(c)                           0.0%           yes
+(d)                          26.9%           yes
+(e)                           0.0%           yes
+(f)                           0.0%           yes
+(g1)                          0.0%           yes
+(g2)                         24.2%           yes
+"""
 
 def compare(label, a, b):
     """The share of outputs whose bits differ, and by how many ulps at most."""

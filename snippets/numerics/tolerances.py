@@ -55,21 +55,24 @@ candidates = {
         x, gain, squares.mean(-1, keepdim=True), eps=1e-5
     ),
 }
-print(f"{'against (b)':<30}{'1e-2':>8}{'differ':>9}{'outputs':>9}{'max ulps':>10}")
-#> against (b)                       1e-2   differ  outputs  max ulps
+rows = [f"{'against (b)':<30}{'1e-2':>8}{'differ':>9}{'outputs':>9}{'max ulps':>10}"]
 for name, out in candidates.items():
     distance = ulps(out, reference)
     differ = (distance > 0).float().mean()
     verdict = passes(out, reference, 1e-2)
     count = (distance > 0).sum()  # of 64 x 4096
-    print(f"{name:<30}{verdict:>8}{differ:>9.1%}{count:>9}{distance.max():>10}")
-    #> F.rms_norm (same convention)    passes     0.0%        0         0
-    #> (a) LLaMA                       passes    26.0%    68169         1
-    #> (f) eps outside                 passes     0.0%       33         1
-    #> squares added in bfloat16       passes    19.0%    49726         1
-    #> (b), another summation order    passes     0.0%        1         1
-    #> (b), mean over n - 1            passes     2.2%     5876         1
-    #> (b), eps 1e-5, not 1e-6         passes     0.1%      238         1
+    rows.append(f"{name:<30}{verdict:>8}{differ:>9.1%}{count:>9}{distance.max():>10}")
+print("\n".join(rows))
+"""
+against (b)                       1e-2   differ  outputs  max ulps
+F.rms_norm (same convention)    passes     0.0%        0         0
+(a) LLaMA                       passes    26.0%    68169         1
+(f) eps outside                 passes     0.0%       33         1
+squares added in bfloat16       passes    19.0%    49726         1
+(b), another summation order    passes     0.0%        1         1
+(b), mean over n - 1            passes     2.2%     5876         1
+(b), eps 1e-5, not 1e-6         passes     0.1%      238         1
+"""
 
 # The LLaMA order rounds twice, so the same change of order moves its outputs further.
 distance = ulps(llama_with_mean_square(x, gain, other_order), llama(x, gain))

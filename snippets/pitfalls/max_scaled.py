@@ -52,18 +52,21 @@ for outlier in (300.0, 30000.0):
 for rms in (1e-3, 1e-6):
     rows[f"RMS {rms:g}"] = (rms * torch.randn(1, 4096, generator=generator)).half()
 weight = torch.ones(4096, dtype=torch.float16)
-print("largest error, float16 ulps  float32  float16  eps after  no upcast")
-#> largest error, float16 ulps  float32  float16  eps after  no upcast
+table = ["largest error, float16 ulps  float32  float16  eps after  no upcast"]
 for name, x in rows.items():
     # float32: the statistic in float32, then one rounding to float16 (the upcast).
     float32 = F.rms_norm(x.float(), (4096,), eps=1e-5).half()
     norms = [rms_norm_float16, eps_after_division, no_upcast]
     errors = [ulps(float32, x)] + [ulps(norm(x, weight), x) for norm in norms]
-    print(f"{name:<28}" + "".join(f"{e:>9.2g}" for e in errors))
-    #> outlier 300                       0.5        2       41    2e+03
-    #> outlier 30000                     0.5      1.3       66    2e+03
-    #> RMS 0.001                         0.5      1.4  4.7e+03      1.3
-    #> RMS 1e-06                         0.5     0.63  6.3e+06        2
+    table.append(f"{name:<28}" + "".join(f"{e:>9.2g}" for e in errors))
+print("\n".join(table))
+"""
+largest error, float16 ulps  float32  float16  eps after  no upcast
+outlier 300                       0.5        2       41    2e+03
+outlier 30000                     0.5      1.3       66    2e+03
+RMS 0.001                         0.5      1.4  4.7e+03      1.3
+RMS 1e-06                         0.5     0.63  6.3e+06        2
+"""
 
 # An all-zero row (a padded position): 0 / 0 without a floor on m.
 zeros = torch.zeros(1, 4096, dtype=torch.float16)
