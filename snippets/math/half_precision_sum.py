@@ -15,23 +15,23 @@ def rounded_once(value, dtype):
 torch.manual_seed(0)
 x = torch.randn(4096)
 
-print("dtype     running sum (error)   tree sum (error)    exact, rounded once")
-#> dtype     running sum (error)   tree sum (error)    exact, rounded once
+table = ["dtype     running sum (error)   tree sum (error)    exact, rounded once"]
 for dtype in [torch.float16, torch.bfloat16, torch.float32]:
     # Squared in the row's dtype, as a kernel without an upcast does.
     squares = x.to(dtype) ** 2
     # The exact sum of these same (rounded) squares: what is left is the adding's error.
     exact = squares.double().sum().item()
-    totals = [
-        running_sum(squares).item(),
-        tree_sum(squares).item(),
-        rounded_once(exact, dtype),
-    ]
+    totals = [running_sum(squares).item(), tree_sum(squares).item()]
+    totals.append(rounded_once(exact, dtype))
     cells = [f"{total:8.1f} ({total / exact - 1:+.1e})" for total in totals]
-    print(f"{str(dtype)[6:]:<9}" + "   ".join(cells))
-    #> float16    3736.0 (-7.6e-02)     4042.0 (+1.4e-04)     4042.0 (+1.4e-04)
-    #> bfloat16   1960.0 (-5.2e-01)     4048.0 (+1.5e-03)     4048.0 (+1.5e-03)
-    #> float32    4041.4 (+2.0e-07)     4041.4 (-4.6e-08)     4041.4 (+1.4e-08)
+    table.append(f"{str(dtype)[6:]:<9}" + "   ".join(cells))
+print("\n".join(table))
+"""
+dtype     running sum (error)   tree sum (error)    exact, rounded once
+float16    3736.0 (-7.6e-02)     4042.0 (+1.4e-04)     4042.0 (+1.4e-04)
+bfloat16   1960.0 (-5.2e-01)     4048.0 (+1.5e-03)     4048.0 (+1.5e-03)
+float32    4041.4 (+2.0e-07)     4041.4 (-4.6e-08)     4041.4 (+1.4e-08)
+"""
 
 # Once the total is large, the distance between neighbouring numbers outgrows a square.
 for dtype, total in [(torch.float16, 2048), (torch.bfloat16, 256)]:

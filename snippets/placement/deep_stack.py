@@ -60,8 +60,7 @@ def last_layer(depth):
         for p in ["post", "pre"]
     ]
 
-print("depth   post    pre  post/pre  sqrt(depth)  ratio/sqrt(depth)  single seeds")
-#> depth   post    pre  post/pre  sqrt(depth)  ratio/sqrt(depth)  single seeds
+table = ["depth   post    pre  post/pre  sqrt(depth)  ratio/sqrt(depth)  single seeds"]
 lasts = {depth: last_layer(depth) for depth in [6, 12, 24]}
 lasts[48] = [stats[p]["second_weight_grad"][:, -1] for p in ["post", "pre"]]
 for depth, (post, pre) in lasts.items():
@@ -69,11 +68,15 @@ for depth, (post, pre) in lasts.items():
     seed = post / pre / root
     spread = f"{seed.min():.2f} to {seed.max():.2f}"
     cells = f"{post.mean():>6.3g} {pre.mean():>6.3g} {ratio:>9.3g} {root:>12.3g}"
-    print(f"{depth:>5} {cells} {ratio / root:>18.2f}  {spread}")
-    #>     6   3.22   1.95      1.65         2.45               0.67  0.61 to 0.73
-    #>    12   3.46   1.45      2.38         3.46               0.69  0.56 to 0.85
-    #>    24   4.62   1.23      3.74          4.9               0.76  0.55 to 1.09
-    #>    48   4.99  0.994      5.02         6.93               0.72  0.52 to 1.09
+    table.append(f"{depth:>5} {cells} {ratio / root:>18.2f}  {spread}")
+print("\n".join(table))
+"""
+depth   post    pre  post/pre  sqrt(depth)  ratio/sqrt(depth)  single seeds
+    6   3.22   1.95      1.65         2.45               0.67  0.61 to 0.73
+   12   3.46   1.45      2.38         3.46               0.69  0.56 to 0.85
+   24   4.62   1.23      3.74          4.9               0.76  0.55 to 1.09
+   48   4.99  0.994      5.02         6.93               0.72  0.52 to 1.09
+"""
 
 # Plots: the mean over seeds as a line, the range over seeds as a band.
 layers = torch.arange(1, depth + 1)
