@@ -268,3 +268,49 @@ def test_output_written_inside_the_code_is_told_from_output_after_it():
     assert output_inside_brackets('print(\n    "a",\n    #> a\n)\n')
     assert not output_inside_brackets('print("a")\n#> a\n')
     assert code_shape("x = 1; print(x)\n   '''\n   1\n   '''\n") is None
+
+
+# A printed table's header, written above a loop that prints the rows, shows its output
+# line at the loop's indent less 4 columns: the header sits left of its columns. A header
+# is told by its columns (two or more gaps of 2+ spaces between words).
+COLUMNS = re.compile(r"\S {2,}\S.*\S {2,}\S")
+
+
+def headers_left_of_their_rows(source: str) -> list[int]:
+    """Line numbers of `#>` lines that head columns printed, deeper, by a loop below."""
+    lines = source.splitlines()
+    found = []
+    for number, line in enumerate(lines):
+        indent = len(line) - len(line.lstrip())
+        is_last_output = line.lstrip().startswith("#>") and not (
+            number + 1 < len(lines) and lines[number + 1].lstrip().startswith("#>")
+        )
+        if not is_last_output or not COLUMNS.search(line):
+            continue
+        code = []
+        for after in lines[number + 1 : number + 15]:
+            if after.lstrip().startswith("#>"):
+                deeper = len(after) - len(after.lstrip()) > indent
+                if deeper and any(c.lstrip().startswith("for ") for c in code):
+                    found.append(number + 1)
+                break
+            code.append(after)
+    return found
+
+
+@pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_printed_tables_header_stands_over_its_columns(path: Path):
+    left = headers_left_of_their_rows(path.read_text(encoding="utf-8"))
+    assert not left, (
+        f"line(s) {left}: a table's header printed above the loop that prints its rows;"
+        ' collect header and rows in a list and print them at once, print("\\n".join(table)),'
+        ' its output in a """ block'
+    )
+
+
+def test_a_header_left_of_its_rows_is_found():
+    rows = 'for n in [1]:\n    print(f"{n}  {n}  {n}")\n    #> 1  1  1\n'
+    header = 'print("n  ulps  share")\n#> n  ulps  share\n'
+    assert headers_left_of_their_rows(header + rows) == [2]
+    # A line that heads no columns is left alone.
+    assert headers_left_of_their_rows('print("rows:")\n#> rows:\n' + rows) == []
