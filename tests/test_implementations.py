@@ -178,6 +178,18 @@ def test_bad_input_gets_a_clear_error(make, error, message):
         make()
 
 
+def test_torch_takes_complex_input_but_squares_it_as_complex_numbers():
+    """As the page says: x * x, not |x|^2, so the output's RMS is not 1."""
+    x = torch.randn(
+        64, 16, dtype=torch.complex128, generator=torch.Generator().manual_seed(0)
+    )
+    y = torch.nn.functional.rms_norm(x, (16,))
+    assert torch.allclose(y, x * torch.rsqrt((x * x).mean(-1, keepdim=True)))
+    assert not torch.allclose(
+        y.abs().pow(2).mean(-1), torch.ones(64, dtype=torch.float64)
+    )
+
+
 def test_numpy_sizes_and_eps_are_taken_as_torch_takes_them():
     norm = RMSNorm(np.int64(8), eps=np.float32(1e-5))
     assert norm.normalized_shape == (8,) and type(norm.normalized_shape[0]) is int
