@@ -34,7 +34,8 @@ checkpoints, its hidden size and eps, and where each value was checked."""
 #   checkpoint_conversion/utils/hf_model_configs.py): model_type gemma4 with a gemma4_text
 #   model inside, the same hidden_size, rms_norm_eps 1e-06.
 # OLMo 2: allenai/OLMo-2-1124-7B, -1124-13B and -0325-32B config.json; 1B, OLMo-core's
-#   olmo2_1B (allenai/OLMo-core fa6c501: d_model 2048, layer_norm_eps 1e-6).
+#   olmo2_1B_v2, the config of allenai/OLMo-2-0425-1B (allenai/OLMo-core fa6c501: d_model
+#   2048, layer_norm_eps 1e-6).
 # DeepSeek-V3: DeepSeek's own code (deepseek-ai/DeepSeek-V3 9b4e978): dim 7168 in
 #   inference/configs/config_671B.json; eps, the default of its RMSNorm, 1e-6, which
 #   inference/model.py never changes. DeepseekV3Config's defaults are the same.
