@@ -501,6 +501,22 @@ def test_a_korean_search_finds_a_word_whatever_particle_follows_it(
 
 
 @pytest.mark.parametrize(
+    "term, expected",
+    [
+        ("기울기", "gradients.md"),
+        ("야코비안", "gradients.md"),
+        ("허깅페이스", "implementations.md"),
+    ],
+)
+def test_a_korean_spelling_the_pages_do_not_write_finds_its_page_first(
+    page, server, term, expected
+):
+    """Common Korean words for a term the site writes another way (그래디언트, 야코비 행렬,
+    Hugging Face), given as the page's `tags`, which Material's search indexes."""
+    assert result_pages(page, term)[0] == server + url_path("ko", Path(expected))
+
+
+@pytest.mark.parametrize(
     "language, term",
     [("en", "QK-norm"), ("en", "Llama 3 eps"), ("ko", "Llama 3 엡실론")],
 )
