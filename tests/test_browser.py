@@ -504,7 +504,6 @@ def test_a_korean_search_finds_a_word_whatever_particle_follows_it(
     "term, expected",
     [
         ("기울기", "gradients.md"),
-        ("야코비안", "gradients.md"),
         ("허깅페이스", "implementations.md"),
     ],
 )
