@@ -1,6 +1,7 @@
-"""Every snippet file is linted; `pytest --update-examples` reformats it and rewrites the `#>`
-lines under its prints (running it here, in the repository) after an intended change, at once,
-so that one run both writes a new snippet's lines and checks the pages against them.
+"""Every snippet file is linted, a printed table's header standing over its columns among
+the checks; `pytest --update-examples` reformats it and rewrites the `#>` lines under its
+prints (running it here, in the repository) after an intended change, at once, so that one
+run both writes a new snippet's lines and checks the pages against them.
 
 Whether each prints exactly its `#>` lines is checked by tests/test_standalone.py, on the block
 a reader copies from the built site, run on its own. Two folders and the command lines are only
