@@ -26,11 +26,11 @@ changes = {
     "dataset re-centering": (x + v, W, "no no"),
     "single case re-scaling": (first_times_3(8) * x, W, "yes yes"),
 }
-rows = [f"{'':26} LayerNorm RMSNorm  (the paper's)"]
+table = [f"{'':26} LayerNorm RMSNorm  (the paper's)"]
 for change, (x_new, W_new, paper) in changes.items():
     layer, rms = (invariant(f, x_new, W_new) for f in (F.layer_norm, F.rms_norm))
-    rows.append(f"{change:26} {layer:>9} {rms:>7}  ({paper})")
-print("\n".join(rows))
+    table.append(f"{change:26} {layer:>9} {rms:>7}  ({paper})")
+print("\n".join(table))
 """
                            LayerNorm RMSNorm  (the paper's)
 weight matrix re-scaling         yes     yes  (yes yes)

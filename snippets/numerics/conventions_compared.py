@@ -44,12 +44,12 @@ runs = {
 # Correctly rounded: equal to the exact value rounded once to bfloat16 (to nearest).
 print(f"{x.numel()} outputs each")
 #> 262144 outputs each
-rows = [f"{'convention':<12}{'not correctly rounded':>22}{'within 1 ulp':>14}"]
+table = [f"{'convention':<12}{'not correctly rounded':>22}{'within 1 ulp':>14}"]
 for name, (out, reference) in runs.items():
     distance = ulps(out, bfloat16_rounded(reference))
     share, within = (distance > 0).float().mean(), distance.max() <= 1
-    rows.append(f"{f'({name})':<12}{share:>22.1%}{'yes' if within else 'no':>14}")
-print("\n".join(rows))
+    table.append(f"{f'({name})':<12}{share:>22.1%}{'yes' if within else 'no':>14}")
+print("\n".join(table))
 """
 convention   not correctly rounded  within 1 ulp
 (a)                          26.0%           yes

@@ -55,14 +55,14 @@ candidates = {
         x, gain, squares.mean(-1, keepdim=True), eps=1e-5
     ),
 }
-rows = [f"{'against (b)':<30}{'1e-2':>8}{'differ':>9}{'outputs':>9}{'max ulps':>10}"]
+table = [f"{'against (b)':<30}{'1e-2':>8}{'differ':>9}{'outputs':>9}{'max ulps':>10}"]
 for name, out in candidates.items():
     distance = ulps(out, reference)
     differ = (distance > 0).float().mean()
     verdict = passes(out, reference, 1e-2)
     count = (distance > 0).sum()  # of 64 x 4096
-    rows.append(f"{name:<30}{verdict:>8}{differ:>9.1%}{count:>9}{distance.max():>10}")
-print("\n".join(rows))
+    table.append(f"{name:<30}{verdict:>8}{differ:>9.1%}{count:>9}{distance.max():>10}")
+print("\n".join(table))
 """
 against (b)                       1e-2   differ  outputs  max ulps
 F.rms_norm (same convention)    passes     0.0%        0         0
