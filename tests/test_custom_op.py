@@ -233,10 +233,13 @@ def test_on_a_gpu_cuda_graphs_capture_the_ops_and_inductor_compiles_them():
         assert ((a - b).norm() / b.norm()).item() < 1e-5
 
 
-def test_each_new_number_of_rows_compiles_again_as_the_page_says():
-    # The fake implementation takes the rows as numel()'s plain integer, which fixes them:
-    # the Kernel in practice page says so. When math.prod replaces it (with the next GPU
-    # run), this test becomes one that the row count compiles once.
+def test_each_new_shape_of_the_rows_compiles_again_as_the_page_says():
+    # The fake implementation takes the rows as numel()'s plain integer, which fixes every
+    # size but the last: a new number of rows compiles again, and so does a new batch and
+    # sequence length with the same product. The Kernel in practice page says so. (The
+    # second shape compiles again anyway, marked dynamic; from the third on they would
+    # not.) When math.prod replaces numel() (with the next GPU run), this test becomes one
+    # that they compile twice.
     compiles = []
 
     def counting(graph, inputs):
@@ -248,4 +251,9 @@ def test_each_new_number_of_rows_compiles_again_as_the_page_says():
     w = torch.ones(8, device=DEVICE)
     for m in (3, 5, 7):
         norm(torch.randn(m, 8, device=DEVICE), w)
+    assert len(compiles) == 3
+    torch._dynamo.reset()
+    compiles.clear()
+    for batch, tokens in ((2, 16), (4, 8), (8, 4)):  # 32 rows each
+        norm(torch.randn(batch, tokens, 8, device=DEVICE), w)
     assert len(compiles) == 3

@@ -45,8 +45,9 @@ def _as_rows(x, n, name):
     # Traced with dynamic shapes (torch.compile after a new shape, opcheck), sizes are
     # symbolic: the launch settings are looked up by row length in a cached table and
     # BLOCK_N is a compile-time constant, so the row length is fixed (int() guards on it).
-    # The number of rows is fixed too, by the fakes' numel() below (math.prod would keep
-    # it symbolic: on the list for the next GPU run, as the code is measured).
+    # Every size but the last is fixed too (not only their product), by the fakes' numel()
+    # below (math.prod would keep them symbolic: on the list for the next GPU run, as the
+    # code is measured).
     rows = _rows(x, n, name)
     return rows.view(rows.shape[0], n)
 
