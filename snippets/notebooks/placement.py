@@ -57,9 +57,10 @@ plt.rcParams["font.family"] = fonts
 
 # Training loss averaged over windows of 10 steps, one panel per learning rate.
 window = 10
-# pre-LN wide and pale under pre-RMSNorm's thin line: where the two agree, both stay visible.
+# pre-LN wide and pale under pre-RMSNorm's thin line: where the two agree, both stay visible;
+# post-LN dash-dotted over both, which at a small learning rate it nearly coincides with.
 STYLES = {
-    "post-LN": {"color": "tab:red"},
+    "post-LN": {"color": "tab:red", "linestyle": "-.", "zorder": 3},
     "pre-LN": {"color": "tab:green", "linewidth": 5, "alpha": 0.5},
     "pre-RMSNorm": {"color": "tab:blue", "linewidth": 1.5},
 }
