@@ -1,4 +1,4 @@
-# Sourced by scripts/serve and scripts/test: create or update the virtual environment in .venv.
+# Sourced by scripts/serve, scripts/test and scripts/new-page: create or update the virtual environment in .venv.
 # Installs the versions pinned in constraints.txt, and the extras the script needs (EXTRAS:
 # "docs" to build and serve the site, "docs test" for every check); installs an extra again
 # only when pyproject.toml or constraints.txt changed since it was installed.

@@ -5,6 +5,7 @@ strided leaf tensor for the kernel's tests).
 Imported by the kernel's tests on a GPU machine that has torch, triton, transformers and
 pytest but not MkDocs or the browser: it imports nothing else of the site's tools."""
 
+import ast
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+import torch
 import yaml
 
 
@@ -42,8 +44,6 @@ SITE_PATH = urlparse(SITE_URL).path
 
 def leaf(t):
     """A leaf with t's values and strides: clone() would pack a strided view's rows."""
-    import torch  # here, so that the site's other tests need no torch to import this
-
     packed_or_not = torch.empty_strided(
         t.shape, t.stride(), dtype=t.dtype, device=t.device
     )
@@ -117,3 +117,20 @@ def url_path(language: str, page: Path) -> str:
     folder = page.parent if page.stem == "index" else page.with_suffix("")
     folder = "" if folder == Path() else f"{folder.as_posix()}/"
     return f"{SITE_PATH}{prefix}{folder}"
+
+
+def imported_files(path: str) -> set[str]:
+    """The site's files a file imports, and theirs in turn, but run.py's (its own
+    benchmark's code, which the other benchmarks use only to time)."""
+    found, todo = set(), [path]
+    while todo:
+        file = todo.pop()
+        found.add(file)
+        if file == "snippets/benchmark/run.py":
+            continue
+        for node in ast.walk(ast.parse((ROOT / file).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module.startswith("snippets."):
+                module = node.module.replace(".", "/") + ".py"
+                if (ROOT / module).is_file() and module not in found:
+                    todo.append(module)
+    return found

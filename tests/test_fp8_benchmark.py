@@ -11,14 +11,12 @@
   committed FP8 tables are exactly those of the committed FP8 results (none without them).
 """
 
-import ast
 import json
 import statistics
-from pathlib import Path
 
 import pytest
 import torch
-from site_layout import LANGUAGES, ROOT
+from site_layout import LANGUAGES, imported_files
 
 from snippets.benchmark import fp8, page, run
 
@@ -113,14 +111,7 @@ def test_a_smoke_run_writes_every_figure(smoke):
 
 
 def test_results_are_stale_when_the_code_they_measured_changes():
-    imported = {
-        node.module.replace(".", "/") + ".py"
-        for node in ast.walk(ast.parse(Path(fp8.__file__).read_text()))
-        if isinstance(node, ast.ImportFrom) and node.module.startswith("snippets")
-    }
-    imported = {p for p in imported if (ROOT / p).is_file()}  # not packages
-    run_file = "snippets/benchmark/run.py"  # imported as a module of the package
-    assert set(fp8.CODE) == imported | {"snippets/benchmark/fp8.py", run_file}
+    assert set(fp8.CODE) == imported_files("snippets/benchmark/fp8.py")
     old = {"kind": "fp8", "git_commit": "a6b8d27", "code_sha256": {}}
     reasons = run.stale(old)
     assert (

@@ -11,7 +11,6 @@
   committed tables are exactly those of the committed results (none without them).
 """
 
-import ast
 import copy
 import json
 import statistics
@@ -19,7 +18,7 @@ import statistics
 import pytest
 import torch
 import transformers
-from site_layout import LANGUAGES, ROOT
+from site_layout import LANGUAGES, imported_files
 
 from snippets.benchmark import model, page, run
 
@@ -80,23 +79,6 @@ def test_a_smoke_run_times_every_layer_compiled_whole(smoke):
         assert len(rounds) == smoke["rounds"] >= 3
         assert entry["ms"] == statistics.median(rounds)
         assert (entry["ms_min"], entry["ms_max"]) == (min(rounds), max(rounds))
-
-
-def imported_files(path: str) -> set[str]:
-    """The site's files a file imports, and theirs in turn, but run.py's (its own
-    benchmark's code, which the layer benchmark uses only to time)."""
-    found, todo = set(), [path]
-    while todo:
-        file = todo.pop()
-        found.add(file)
-        if file == "snippets/benchmark/run.py":
-            continue
-        for node in ast.walk(ast.parse((ROOT / file).read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module.startswith("snippets."):
-                module = node.module.replace(".", "/") + ".py"
-                if (ROOT / module).is_file() and module not in found:
-                    todo.append(module)
-    return found
 
 
 def test_results_are_stale_when_the_code_they_measured_changes():
