@@ -20,7 +20,6 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 from scripts import standalone
-from scripts.notebooks import section
 
 DOWNLOADS = "downloads"
 CHECKER = "check_rmsnorm.py"  # snippets/check/__main__.py, its helpers written out
@@ -159,7 +158,7 @@ def _fold(match, title: str, language: str) -> str:
 
 def _whole(base: Path, path: str) -> str:
     text = (base / standalone.FOLDER / path).read_text(encoding="utf-8")
-    return section(text, None, path)
+    return standalone.section(text, None, path)
 
 
 def _describe(words, shown, page, path) -> str:

@@ -30,7 +30,6 @@ import logging
 import re
 import sys
 import tempfile
-import textwrap
 from pathlib import Path
 
 import jupytext
@@ -40,7 +39,7 @@ from nbclient import NotebookClient
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 from traitlets.config import Config
 
-from scripts.standalone import NO_SITE_PACKAGE, standalone
+from scripts.standalone import NO_SITE_PACKAGE, section, standalone
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = "notebooks"  # pages in docs/<language>/notebooks/ are notebooks
@@ -48,7 +47,6 @@ KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
 CELL_TIMEOUT = 600  # seconds
 
 _INCLUDE = re.compile(r'^--8<--\s+"(?P<path>[^":]+)(?::(?P<section>[\w-]+))?"$')
-_SECTION_MARK = re.compile(r"^\s*# --8<-- \[(?:start|end):[\w-]+\]\s*$", re.MULTILINE)
 # A Korean heading names its English anchor, `## 손잡이 { #knobs }`; in a notebook the anchor
 # becomes an HTML target, which Jupyter and the site both understand.
 _EXPLICIT_ID = re.compile(r"^(#{1,6} .*?) *\{ *#([\w-]+) *\}[ \t]*$", re.MULTILINE)
@@ -70,20 +68,6 @@ _READS_LANGUAGE = re.compile(r"\bLANGUAGE\b")
 def is_notebook(src_uri: str) -> bool:
     """Whether a page (a path relative to docs/ or docs/<language>/) is a notebook."""
     return Path(src_uri).parent.name == FOLDER
-
-
-def section(text: str, name: str | None, where: str = "<snippet>") -> str:
-    """A whole snippet, or the lines between its `[start:name]` and `[end:name]` marks."""
-    if name is not None:
-        marks = re.search(
-            rf"^\s*# --8<-- \[start:{name}\]\n(.*?)^\s*# --8<-- \[end:{name}\]",
-            text,
-            re.MULTILINE | re.DOTALL,
-        )
-        if marks is None:
-            raise ValueError(f"{where}: no section {name!r}")
-        text = marks[1]
-    return textwrap.dedent(_SECTION_MARK.sub("", text)).strip()
 
 
 def localized(source: str, language: str) -> str:

@@ -20,6 +20,7 @@ import html
 import importlib.metadata
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -220,6 +221,22 @@ def _text(lines: list[str], nodes: list[ast.stmt]) -> str:
         parts += lines[start - 1 : node.end_lineno]
         previous_end = node.end_lineno
     return "\n".join(line for line in parts if not SECTION_MARK.match(line))
+
+
+def section(text: str, name: str | None, where: str = "<snippet>") -> str:
+    """A whole snippet, or the lines between its `[start:name]` and `[end:name]` marks,
+    without the marks' lines (as pymdownx.snippets shows it)."""
+    if name is not None:
+        marks = re.search(
+            rf"^\s*# --8<-- \[start:{name}\]\n(.*?)^\s*# --8<-- \[end:{name}\]",
+            text,
+            re.MULTILINE | re.DOTALL,
+        )
+        if marks is None:
+            raise ValueError(f"{where}: no section {name!r}")
+        text = marks[1]
+    kept = (line for line in text.splitlines() if not SECTION_MARK.match(line))
+    return textwrap.dedent("\n".join(kept)).strip()
 
 
 def standalone(source: str, where: str = "<snippet>", root: Path = ROOT) -> str:

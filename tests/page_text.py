@@ -58,7 +58,8 @@ def shown_code(target: str, language: str = "en") -> str:
     """The code an include line shows on a page in `language`: a whole snippet file, or
     `file:section`, with the site's helpers it imports written out (scripts/standalone.py)
     and a notebook's LANGUAGE knob set to the page's language."""
-    from scripts.notebooks import localized, section
+    from scripts.notebooks import localized
+    from scripts.standalone import section
 
     path, _, name = target.partition(":")
     code = section((ROOT / path).read_text(encoding="utf-8"), name or None, path)
