@@ -738,7 +738,8 @@ def test_rmsnorm_against_layernorm_is_the_results():
     compiled) at every N on both GPUs, at best less than two thirds of it with PyTorch's
     kernels and about five sixths compiled; the backward took about four fifths of
     LayerNorm's time to about a tenth more, forward plus backward about four fifths to 4
-    percent more'."""
+    percent more'; index.md's Coming from LayerNorm gives the forward's bound and forward
+    plus backward's range."""
     pairs = {F: "LayerNorm eager", COMPILE: "LayerNorm compiled"}
     backward, both, best = [], [], {name: 1.0 for name in pairs}
     for results in (H100, H200):
@@ -767,6 +768,15 @@ def test_rmsnorm_against_layernorm_is_the_results():
     assert said in text("benchmark_results.md")
     assert "5분의 4 정도부터 LayerNorm보다 4퍼센트 긴 시간까지" in text(
         "benchmark_results.md", "ko"
+    )
+    # index.md, Coming from LayerNorm: the forward and forward plus backward.
+    assert (
+        "the norm's forward took at most LayerNorm's GPU time run the same way, and its"
+        " forward plus backward about four fifths to 4 percent more"
+    ) in text("index.md")
+    assert (
+        "순전파+역전파는 LayerNorm의 5분의 4 정도부터 LayerNorm보다 4퍼센트 긴 시간까지"
+        in text("index.md", "ko")
     )
 
 
