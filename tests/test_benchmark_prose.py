@@ -775,7 +775,7 @@ def test_rmsnorm_against_layernorm_is_the_results():
         " forward plus backward about four fifths to 4 percent more"
     ) in text("index.md")
     assert (
-        "순전파+역전파는 LayerNorm의 5분의 4 정도부터 LayerNorm보다 4퍼센트 긴 시간까지"
+        "순전파+역전파는 LayerNorm 시간의 5분의 4 정도부터 LayerNorm보다 4퍼센트 긴 시간까지"
         in text("index.md", "ko")
     )
 
