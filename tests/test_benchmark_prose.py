@@ -771,8 +771,9 @@ def test_rmsnorm_against_layernorm_is_the_results():
     )
     # index.md, Coming from LayerNorm: the forward and forward plus backward.
     assert (
-        "the norm's forward took at most LayerNorm's GPU time run the same way, and its"
-        " forward plus backward about four fifths to 4 percent more"
+        "RMSNorm's forward took at most LayerNorm's GPU time (PyTorch's kernel against"
+        " PyTorch's, or both compiled), and its forward plus backward about four fifths to"
+        " 4 percent more"
     ) in text("index.md")
     assert (
         "순전파+역전파는 LayerNorm 시간의 5분의 4 정도부터 LayerNorm보다 4퍼센트 긴 시간까지"

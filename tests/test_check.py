@@ -1386,6 +1386,7 @@ def test_half_says_when_an_eps_kept_as_a_tensor_is_rounded_with_the_module():
     # 1e-5 rounds to 1.0014e-5 in float16, too little to move an output past the bound.
     report = check(EpsInABuffer, eps=1e-5, init={"eps": 1e-5})
     assert [v.check for v in report.verdicts if v.passed is False] == []
+    assert verdict(report, "half").passed is True
 
 
 def test_init_fails_a_gain_created_in_bfloat16():

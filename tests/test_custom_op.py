@@ -254,6 +254,11 @@ def test_each_new_shape_of_the_rows_compiles_again_as_the_page_says():
     assert len(compiles) == 3
     torch._dynamo.reset()
     compiles.clear()
-    for batch, tokens in ((2, 16), (4, 8), (8, 4)):  # 32 rows each
-        norm(torch.randn(batch, tokens, 8, device=DEVICE), w)
+    w = torch.ones(64, device=DEVICE)
+    for batch, tokens in (
+        (2, 16),
+        (4, 8),
+        (8, 4),
+    ):  # 32 rows each, as the page's shapes
+        norm(torch.randn(batch, tokens, 64, device=DEVICE), w)
     assert len(compiles) == 3

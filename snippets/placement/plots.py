@@ -1,4 +1,5 @@
-"""Where the site's plots go, every page's, and how they are saved in each language.
+"""Where the site's plots go (the Benchmark pages' aside), and how they are saved in each
+language.
 
 Text is written as paths (matplotlib's default svg.fonttype), so a reader's fonts do not
 matter; drawing the Korean labels needs a Korean font on the machine that draws them. The
