@@ -369,9 +369,8 @@ def test_the_h200_pages_comparison_with_the_h100_is_the_results():
 
 
 def test_the_kernel_pages_notes_are_the_results():
-    """kernel.md: the fused add and norm's speed-ups in bfloat16 on both GPUs, the backward's
-    less than the bytes' 1.5; QK-norm
-    forward within a few percent of the copy, torch.compile faster at every head size (by
+    """kernel.md: the fused add and norm's speed-ups in bfloat16 on both GPUs, the
+    backward's less than the bytes' 1.5; QK-norm forward within a few percent of the copy, torch.compile faster at every head size (by
     about a point on the H100), Liger-Kernel faster on the H200 except at 128 in float16 and
     float32, both ahead most at 256 but Liger-Kernel in float32 (at 64), the backward and
     forward plus backward behind torch.compile at 128 and 256; in bfloat16 the wide forward

@@ -255,10 +255,7 @@ def test_each_new_shape_of_the_rows_compiles_again_as_the_page_says():
     torch._dynamo.reset()
     compiles.clear()
     w = torch.ones(64, device=DEVICE)
-    for batch, tokens in (
-        (2, 16),
-        (4, 8),
-        (8, 4),
-    ):  # 32 rows each, as the page's shapes
+    # 32 rows each, the page's shapes.
+    for batch, tokens in ((2, 16), (4, 8), (8, 4)):
         norm(torch.randn(batch, tokens, 64, device=DEVICE), w)
     assert len(compiles) == 3

@@ -17,8 +17,8 @@ def rms_norm_float16(x, weight, eps=1e-5):
     magnitude m, so the squares lie in [0, 1] and sum to at most n; eps is divided by m^2,
     written (sqrt(eps) / m)^2: m^2 overflows float16 from m = 256, and eps (1e-5, 1e-6) is
     subnormal there while sqrt(eps) is a normal value. m is at least sqrt(eps) / 128, so that
-    the term stays at most about 16384; below that eps sets the output anyway, and an all-zero row
-    gives zeros."""
+    the term stays at most about 16384; below that eps sets the output anyway, and an
+    all-zero row gives zeros."""
     root_eps = torch.tensor(eps**0.5, dtype=x.dtype)
     m = x.abs().amax(-1, keepdim=True).clamp_min(root_eps / 128)
     s = x / m  # for the statistic only: x / m itself may fall below the normal range

@@ -1,4 +1,4 @@
-"""Where the site's plots go (the Benchmark pages' aside), and how they are saved in each
+"""Where the site's plots go (all but the Benchmark pages'), and how they are saved in each
 language.
 
 Text is written as paths (matplotlib's default svg.fonttype), so a reader's fonts do not
