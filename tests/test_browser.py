@@ -481,9 +481,9 @@ def test_search_finds_a_term_in_the_readers_language_and_opens_the_page(
     assert page.problems == []
 
 
-def result_pages(page, query: str) -> list[str]:
-    """The addresses of what a search from the Korean home page lists, in order."""
-    page.goto(url_path("ko", Path("index.md")))
+def result_pages(page, query: str, language: str = "ko") -> list[str]:
+    """The addresses of what a search from the home page lists, in order."""
+    page.goto(url_path(language, Path("index.md")))
     links = search(page, query)
     return links.evaluate_all("links => links.map(a => a.href.split('?')[0])")
 
@@ -501,18 +501,25 @@ def test_a_korean_search_finds_a_word_whatever_particle_follows_it(
 
 
 @pytest.mark.parametrize(
-    "term, expected",
+    "language, term, expected",
     [
-        ("기울기", "gradients.md"),
-        ("허깅페이스", "implementations.md"),
+        ("ko", "기울기", "gradients.md"),
+        ("ko", "허깅페이스", "implementations.md"),
+        ("ko", "레이어놈", "math.md"),
+        ("en", "huggingface", "implementations.md"),
+        ("en", "bf16", "pitfalls.md"),
+        ("en", "epsilon", "math.md"),
     ],
 )
-def test_a_korean_spelling_the_pages_do_not_write_finds_its_page_first(
-    page, server, term, expected
+def test_a_readers_word_finds_the_page_that_answers_it_first(
+    page, server, language, term, expected
 ):
-    """Common Korean words for a term the site writes another way (그래디언트, 야코비 행렬,
-    Hugging Face), given as the page's `tags`, which Material's search indexes."""
-    assert result_pages(page, term)[0] == server + url_path("ko", Path(expected))
+    """Words readers type for a term the site writes another way (그래디언트, 야코비 행렬,
+    Hugging Face, LayerNorm, bfloat16), given as the page's `tags`, which Material's search
+    indexes; and epsilon, which Math's heading on where ε goes names (Frameworks came first
+    before it did)."""
+    found = result_pages(page, term, language)
+    assert found[0] == server + url_path(language, Path(expected))
 
 
 @pytest.mark.parametrize(
