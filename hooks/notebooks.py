@@ -79,7 +79,7 @@ def on_page_content(html, page, config, files):
         return html
     page.meta.update(_FRONT_MATTER[page.file.abs_src_path])
     soup = BeautifulSoup(html, "html.parser")
-    _strip(soup)
+    _strip(soup, config.mdx_configs["toc"]["permalink_title"])
     language = config.theme["language"]
     for highlighted in soup.select("div.highlight-ipynb"):
         # Material's structure, so its styles, and its copy button, apply.
@@ -151,9 +151,10 @@ def on_post_page(output, page, config):
     return output
 
 
-def _strip(soup):
+def _strip(soup, permalink_title):
     """Drop what nbconvert adds for a page of its own: CSS, scripts (MathJax, a clipboard
-    helper), comments; ids Material cannot use; focus stops on cells that do not scroll."""
+    helper), comments; ids Material cannot use; focus stops on cells that do not scroll.
+    The headings' permalinks take the other pages' style and title."""
     added = "style, script, .zeroclipboard-container, .clipboard-copy-txt"
     for tag in soup.select(added):
         tag.decompose()
@@ -166,6 +167,7 @@ def _strip(soup):
         del wrapper["tabindex"]
     for anchor in soup.select("a.anchor-link"):
         anchor["class"] = ["headerlink"]  # the permalink style of the other pages
+        anchor["title"] = permalink_title
 
 
 def _set_heading_ids(soup, page):

@@ -232,10 +232,12 @@ def interface_strings(soup) -> list[str]:
 def test_interface_labels_are_in_the_page_language(built_site, language, page):
     soup = built_page(built_site, language, page)
     toggles = soup.select("input[name=__palette]")
+    permalinks = soup.select("article a.headerlink")
     labels = [toggle["aria-label"] for toggle in toggles] + [
-        anchor["title"] for anchor in soup.select("a.headerlink[title]")
+        anchor.get("title") for anchor in permalinks
     ]
     assert len(toggles) == 2, f"{language}/{page}: the palette toggles were not found"
+    assert None not in labels, f"{language}/{page}: a heading's permalink has no title"
     interface = interface_strings(soup)
     if language == "ko":
         assert [label for label in labels if not HANGUL.search(label)] == []
