@@ -506,9 +506,11 @@ def test_a_korean_search_finds_a_word_whatever_particle_follows_it(
         ("ko", "기울기", "gradients.md"),
         ("ko", "허깅페이스", "implementations.md"),
         ("ko", "레이어놈", "math.md"),
+        ("ko", "엡실론", "math.md"),
         ("en", "huggingface", "implementations.md"),
         ("en", "bf16", "pitfalls.md"),
         ("en", "epsilon", "math.md"),
+        ("en", "speed claims", "pitfalls.md"),
     ],
 )
 def test_a_readers_word_finds_the_page_that_answers_it_first(
@@ -516,8 +518,9 @@ def test_a_readers_word_finds_the_page_that_answers_it_first(
 ):
     """Words readers type for a term the site writes another way (그래디언트, 야코비 행렬,
     Hugging Face, LayerNorm, bfloat16), given as the page's `tags`, which Material's search
-    indexes; and epsilon, which Math's heading on where ε goes names (Frameworks came first
-    before it did)."""
+    indexes (a tag outranks any heading: claims keeps Pitfalls' "Speed claims" first over
+    Benchmark results' speed); and epsilon and 엡실론, which Math's heading on where ε goes
+    names (Frameworks and Implementations came first before it did)."""
     found = result_pages(page, term, language)
     assert found[0] == server + url_path(language, Path(expected))
 
