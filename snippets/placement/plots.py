@@ -46,6 +46,10 @@ KOREAN = {
     "angle moved per step": "스텝당 회전 각도",
     "radians (log scale)": "라디안(로그 스케일)",
     "relative to layer 1 (log scale)": "층 1 대비(로그 스케일)",
+    "ε inside the root": "ε을 제곱근 안에",
+    "ε outside the root": "ε을 제곱근 밖에",
+    "RMS of the input (log scale)": "입력의 RMS(로그 스케일)",
+    "RMS of the output": "출력의 RMS",
 }
 # Per language: the file name's ending, and the labels (from their English text).
 LANGUAGES = {
