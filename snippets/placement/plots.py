@@ -50,6 +50,8 @@ KOREAN = {
     "ε outside the root": "ε을 제곱근 밖에",
     "RMS of the input (log scale)": "입력의 RMS(로그 스케일)",
     "RMS of the output": "출력의 RMS",
+    "RMSNorm (ε = 0, no gain)": "RMSNorm(ε = 0, 게인 없음)",
+    "LayerNorm (ε = 0, no gain)": "LayerNorm(ε = 0, 게인 없음)",
 }
 # Per language: the file name's ending, and the labels (from their English text).
 LANGUAGES = {
