@@ -52,6 +52,8 @@ KOREAN = {
     "RMS of the output": "출력의 RMS",
     "RMSNorm (ε = 0, no gain)": "RMSNorm(ε = 0, 게인 없음)",
     "LayerNorm (ε = 0, no gain)": "LayerNorm(ε = 0, 게인 없음)",
+    "x₁ (× 10⁻³)": "x₁(× 10⁻³)",
+    "x₂ (× 10⁻³)": "x₂(× 10⁻³)",
 }
 # Per language: the file name's ending, and the labels (from their English text).
 LANGUAGES = {
