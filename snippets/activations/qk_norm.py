@@ -40,7 +40,7 @@ soft-cap 50          1.52     2.51  False         False           True
 QK-norm              3.35      2.2  False         False           True
 """
 # With the cap, the largest logit sits at it: in float32, 50 tanh(s / 50) is 50.0 only once
-# tanh rounds to 1, so the logits under the cap are at least that s.
+# tanh rounds to 1: the logits under the cap are above 450 (the first whole one is 451).
 capped = torch.tensor(runs["soft-cap 50"]["max_logit"])[75:]
 at_cap_throughout = bool((capped == 50).all())
 print(f"soft-cap 50: largest logit 50.0 at every step 76-150: {at_cap_throughout}")

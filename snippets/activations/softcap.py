@@ -17,8 +17,8 @@ for before, after, d in zip(logits.tolist(), capped.tolist(), slope.tolist()):
     #> logit     50 -> 38.08, slope 0.42
     #> logit    100 -> 48.20, slope 0.0707
     #> logit   1000 -> 50.00, slope 0
-# In float32, as the model below trains, a logit above 450 is capped to 50 exactly, where
-# the slope is 0: no gradient passes.
+# In float32, in which the model above trains, a logit of 451 is capped to 50 exactly
+# (450 is not), where the slope is 0: no gradient passes.
 near = torch.tensor([450.0, 451.0], requires_grad=True)
 capped32 = cap * torch.tanh(near / cap)
 (slope32,) = torch.autograd.grad(capped32.sum(), near)
