@@ -735,9 +735,9 @@ def test_rmsnorm_against_layernorm_is_the_results():
     """benchmark_results.md: in GPU time on rows, 'RMSNorm's forward took at most
     LayerNorm's time run the same way (PyTorch's kernel against PyTorch's, compiled against
     compiled) at every N on both GPUs, at best less than two thirds of it with PyTorch's
-    kernels and about five sixths compiled; the backward took about four fifths of
-    LayerNorm's time to about a tenth more, forward plus backward about four fifths to 4
-    percent more'; index.md's Coming from LayerNorm gives the forward's bound and forward
+    kernels and about five sixths compiled; the backward took from about four fifths of
+    LayerNorm's time to about a tenth more than it, forward plus backward from about four
+    fifths to 4 percent more'; index.md's Coming from LayerNorm gives the forward's bound and forward
     plus backward's range."""
     pairs = {F: "LayerNorm eager", COMPILE: "LayerNorm compiled"}
     backward, both, best = [], [], {name: 1.0 for name in pairs}
@@ -761,8 +761,9 @@ def test_rmsnorm_against_layernorm_is_the_results():
     assert best[F] < 2 / 3 and 0.81 < best[COMPILE] < 0.86
     said = (
         "at best less than two thirds of it with PyTorch's kernels and about five sixths"
-        " compiled; the backward took about four fifths of LayerNorm's time to about a"
-        " tenth more, forward plus backward about four fifths to 4 percent more"
+        " compiled; the backward took from about four fifths of LayerNorm's time to about"
+        " a tenth more than it, forward plus backward from about four fifths to 4 percent"
+        " more"
     )
     assert said in text("benchmark_results.md")
     assert "5분의 4 정도부터 LayerNorm보다 4퍼센트 긴 시간까지" in text(
@@ -771,8 +772,8 @@ def test_rmsnorm_against_layernorm_is_the_results():
     # index.md, Coming from LayerNorm: the forward and forward plus backward.
     assert (
         "RMSNorm's forward took at most LayerNorm's GPU time (PyTorch's kernel against"
-        " PyTorch's, or both compiled), and its forward plus backward about four fifths to"
-        " 4 percent more"
+        " PyTorch's, or both compiled), and its forward plus backward from about four"
+        " fifths of it to 4 percent more"
     ) in text("index.md")
     assert (
         "순전파+역전파는 LayerNorm 시간의 5분의 4 정도부터 LayerNorm보다 4퍼센트 긴 시간까지"

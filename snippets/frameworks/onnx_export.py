@@ -50,6 +50,11 @@ models = {
     for opset in (18, 23)
 }
 
+# Without an opset_version the exporter takes its default, which is below 23.
+default = exported(modules["torch.nn.RMSNorm"], None)
+print(f"the exporter's default opset: {default.opset_import[0].version}")
+#> the exporter's default opset: 20
+
 # What the exporter writes: each module's operations at opset 18, one node at opset 23.
 for (name, opset), model in models.items():
     ops = " ".join(node.op_type for node in model.graph.node)
