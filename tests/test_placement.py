@@ -1,6 +1,7 @@
 """The plots helper of the Placement page (snippets/placement/plots.py), which every page's
 figures use: without its Korean font it says what to install, and where the stale font list
-is when the font was installed after matplotlib listed the fonts; a phone's version of a
+is when the font was installed after matplotlib listed the fonts; a label without its
+Korean is named; a phone's version of a
 figure stacks its panels. And the page's formula for a stack's Jacobian, and where Gemma 4
 puts its norms with its default layer types, and what the page says of it beyond its table."""
 
@@ -21,6 +22,20 @@ def test_a_missing_korean_font_says_what_to_do(monkeypatch):
     message = str(raised.value)
     assert "No Such Font (Debian: fonts-nanum)" in message
     assert matplotlib.get_cachedir() in message
+
+
+def test_a_label_without_its_korean_is_named(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(plots, "fonts", lambda language: ["DejaVu Sans"])
+
+    def draw(translate):
+        fig = Figure()
+        fig.subplots().set_title(translate("a title"))
+        return fig
+
+    with pytest.raises(KeyError, match="a title"):
+        plots.save_svgs(draw, "untranslated", {})
+    assert (tmp_path / "docs/assets/plots/untranslated.svg").exists()  # English first
 
 
 def test_a_phone_gets_the_panels_one_above_another_and_the_legend_below():

@@ -108,4 +108,15 @@ def draw(translate):
     fig.legend(handles, labels, loc="outside lower center", ncols=3)
     return fig
 
-save_svgs(draw, "activations_qk_norm")
+# The labels of the Korean page's figure, by their English text.
+KOREAN = {
+    "no QK-norm": "QK-norm 없음",
+    "soft-cap 50": "소프트 캡핑(상한값 50)",
+    "QK-norm": "QK-norm",
+    "largest attention logit": "가장 큰 어텐션 로짓",
+    "logit (log scale)": "로짓(로그 스케일)",
+    "attention entropy": "어텐션 엔트로피",
+    "nats": "nat",
+    "step": "스텝",
+}
+save_svgs(draw, "activations_qk_norm", KOREAN)

@@ -83,4 +83,11 @@ def gradients_figure(translate):
     fig.legend(*fig.axes[0].get_legend_handles_labels(), loc="outside right upper")
     return fig
 
-save_svgs(gradients_figure, "beyond_gradients")
+# The labels of the Korean page's figure, by their English text.
+KOREAN = {
+    "gradient norm, first linear layer": "그래디언트 노름, 첫 번째 선형 층",
+    "layer": "층",
+    "gradient norm, block input": "그래디언트 노름, 블록 입력",
+    "relative to layer 1 (log scale)": "층 1 대비(로그 스케일)",
+}
+save_svgs(gradients_figure, "beyond_gradients", KOREAN)

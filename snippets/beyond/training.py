@@ -76,4 +76,12 @@ def training_figure(translate):
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right upper")
     return fig
 
-save_svgs(training_figure, "beyond_training")
+# The labels of the Korean page's figure, by their English text.
+KOREAN = {
+    "unigram model, held out": "유니그램 모델(검증 손실)",
+    "bigram model, held out": "바이그램 모델(검증 손실)",
+    "learning rate": "학습률",
+    "step": "스텝",
+    "training loss": "학습 손실",
+}
+save_svgs(training_figure, "beyond_training", KOREAN)

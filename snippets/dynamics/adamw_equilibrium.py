@@ -122,4 +122,13 @@ balanced = (-b + math.sqrt(b * b + 4 * a * lr**2 * size * C)) / (2 * a)
 print(f"|u|^2 / C {size:.3f}, u along W {along:.2f}: balanced |W| {balanced:.2f}")
 #> |u|^2 / C 0.947, u along W 0.39: balanced |W| 4.03
 
-save_svgs(plot_runs(runs, predictions), "dynamics_adamw")
+# The labels of the Korean page's figure, by their English text.
+KOREAN = {
+    "no weight decay": "가중치 감쇠 없음",
+    "weight decay 0.5": "가중치 감쇠 0.5",
+    "weight decay 0.5, β₁ = 0": "가중치 감쇠 0.5, β₁ = 0",
+    "angle moved per step": "스텝당 회전 각도",
+    "radians (log scale)": "라디안(로그 스케일)",
+    "step": "스텝",
+}
+save_svgs(plot_runs(runs, predictions), "dynamics_adamw", KOREAN)

@@ -35,4 +35,12 @@ print(f"arccos(1 - lr * decay) = {math.acos(1 - lr * decay):.4f}")
 #> arccos(1 - lr * decay) = 0.1000
 
 predicted = {"arccos(1 − ηλ)": math.acos(1 - lr * decay)}
-save_svgs(plot_runs(runs, predicted), "dynamics_norm_growth")
+# The labels of the Korean page's figure, by their English text.
+KOREAN = {
+    "no weight decay": "가중치 감쇠 없음",
+    "weight decay 0.01": "가중치 감쇠 0.01",
+    "angle moved per step": "스텝당 회전 각도",
+    "radians (log scale)": "라디안(로그 스케일)",
+    "step": "스텝",
+}
+save_svgs(plot_runs(runs, predicted), "dynamics_norm_growth", KOREAN)

@@ -61,4 +61,9 @@ def gradient_figure(translate):
     panels[0].set_ylabel(translate("x₂ (× 10⁻³)"))
     return fig
 
-save_svgs(gradient_figure, "gradients_field")
+# The labels of the Korean page's figure, by their English text.
+KOREAN = {
+    "x₁ (× 10⁻³)": "x₁(× 10⁻³)",
+    "x₂ (× 10⁻³)": "x₂(× 10⁻³)",
+}
+save_svgs(gradient_figure, "gradients_field", KOREAN)

@@ -52,4 +52,11 @@ def eps_figure(translate):
     ax.legend(loc="lower right")
     return fig
 
-save_svgs(eps_figure, "math_eps")
+# The labels of the Korean page's figure, by their English text.
+KOREAN = {
+    "ε inside the root": "ε을 제곱근 안에",
+    "ε outside the root": "ε을 제곱근 밖에",
+    "RMS of the input (log scale)": "입력의 RMS(로그 스케일)",
+    "RMS of the output": "출력의 RMS",
+}
+save_svgs(eps_figure, "math_eps", KOREAN)

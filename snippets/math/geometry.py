@@ -38,4 +38,9 @@ def geometry_figure(translate):
         ax.set(xticks=[-1, 0, 1], yticks=[-1, 0, 1], zticks=[-1, 0, 1])
     return fig
 
-save_svgs(geometry_figure, "math_geometry")
+# The labels of the Korean page's figure, by their English text.
+KOREAN = {
+    "RMSNorm (ε = 0, no gain)": "RMSNorm(ε = 0, 게인 없음)",
+    "LayerNorm (ε = 0, no gain)": "LayerNorm(ε = 0, 게인 없음)",
+}
+save_svgs(geometry_figure, "math_geometry", KOREAN)

@@ -112,5 +112,13 @@ def stream_figure(translate):
     ax.legend()
     return fig
 
-save_svgs(gradients_figure, "placement_gradients")
-save_svgs(stream_figure, "placement_stream_rms")
+# The labels of the Korean page's figures, by their English text.
+KOREAN = {
+    "first linear layer": "첫 번째 선형 층",
+    "layer": "층",
+    "gradient norm (log scale)": "그래디언트 노름(로그 스케일)",
+    "block input": "블록 입력",
+    "RMS of each block's input": "각 블록 입력의 RMS",
+}
+save_svgs(gradients_figure, "placement_gradients", KOREAN)
+save_svgs(stream_figure, "placement_stream_rms", KOREAN)

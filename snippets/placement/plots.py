@@ -17,49 +17,6 @@ from matplotlib import font_manager
 # a copied script writes its own docs/assets/plots/ wherever it runs.
 PLOTS = Path("docs") / "assets" / "plots"
 KOREAN_FONT = "NanumGothic"  # Debian's fonts-nanum
-# The labels of the Korean page's plots, by their English text.
-KOREAN = {
-    "gradient norm, first linear layer": "그래디언트 노름, 첫 번째 선형 층",
-    "gradient norm, block input": "그래디언트 노름, 블록 입력",
-    "first linear layer": "첫 번째 선형 층",
-    "block input": "블록 입력",
-    "gradient norm (log scale)": "그래디언트 노름(로그 스케일)",
-    "RMS of each block's input": "각 블록 입력의 RMS",
-    "layer": "층",
-    "learning rate": "학습률",
-    "step": "스텝",
-    "training loss": "학습 손실",
-    "unigram model, held out": "유니그램 모델(검증 손실)",
-    "bigram model, held out": "바이그램 모델(검증 손실)",
-    "post-LN, 50 warmup steps": "post-LN, 워밍업 50스텝",
-    "no QK-norm": "QK-norm 없음",
-    "soft-cap 50": "소프트 캡핑(상한값 50)",
-    "QK-norm": "QK-norm",
-    "largest attention logit": "가장 큰 어텐션 로짓",
-    "logit (log scale)": "로짓(로그 스케일)",
-    "attention entropy": "어텐션 엔트로피",
-    "nats": "nat",
-    "no weight decay": "가중치 감쇠 없음",
-    "weight decay 0.01": "가중치 감쇠 0.01",
-    "weight decay 0.5": "가중치 감쇠 0.5",
-    "weight decay 0.5, β₁ = 0": "가중치 감쇠 0.5, β₁ = 0",
-    "angle moved per step": "스텝당 회전 각도",
-    "radians (log scale)": "라디안(로그 스케일)",
-    "relative to layer 1 (log scale)": "층 1 대비(로그 스케일)",
-    "ε inside the root": "ε을 제곱근 안에",
-    "ε outside the root": "ε을 제곱근 밖에",
-    "RMS of the input (log scale)": "입력의 RMS(로그 스케일)",
-    "RMS of the output": "출력의 RMS",
-    "RMSNorm (ε = 0, no gain)": "RMSNorm(ε = 0, 게인 없음)",
-    "LayerNorm (ε = 0, no gain)": "LayerNorm(ε = 0, 게인 없음)",
-    "x₁ (× 10⁻³)": "x₁(× 10⁻³)",
-    "x₂ (× 10⁻³)": "x₂(× 10⁻³)",
-}
-# Per language: the file name's ending, and the labels (from their English text).
-LANGUAGES = {
-    "en": (".svg", lambda text: text),
-    "ko": (".ko.svg", KOREAN.__getitem__),
-}
 # A phone's version of each figure: its panels stacked, 4.5 inches wide (a 390 px phone's
 # column holds 4.6 at the 0.8 scale the site shows figures at there).
 PHONE_WIDTH, PANEL_HEIGHT = 4.5, 2.8
@@ -106,13 +63,16 @@ def stacked(fig):
     fig.set_size_inches(PHONE_WIDTH, height)
     return fig
 
-def save_svgs(draw, name):
+def save_svgs(draw, name, korean):
     """Draw the figure once per language, `draw(translate)` with translate(English text)
-    giving a label in that language, and save each under PLOTS, byte for byte the same on
-    every run, with a phone's version beside it (name-phone). Without the Korean font the
-    Korean figures are skipped, with a warning."""
+    giving a label in that language (`korean` maps each label's English text to its
+    Korean), and save each under PLOTS, byte for byte the same on every run, with a phone's
+    version beside it (name-phone). Without the Korean font the Korean figures are skipped,
+    with a warning."""
     PLOTS.mkdir(parents=True, exist_ok=True)
-    for language, (ending, translate) in LANGUAGES.items():
+    labels = {"en": lambda text: text, "ko": korean.__getitem__}  # by English text
+    for language, translate in labels.items():
+        ending = ".svg" if language == "en" else f".{language}.svg"
         try:
             style = svg_style(language, salt="placement")
         except RuntimeError as error:

@@ -93,4 +93,13 @@ def training_figure(translate):
     axes[0].legend(*axes[1].get_legend_handles_labels(), loc="upper right")
     return fig
 
-save_svgs(training_figure, "placement_training")
+# The labels of the Korean page's figure, by their English text.
+KOREAN = {
+    "unigram model, held out": "유니그램 모델(검증 손실)",
+    "bigram model, held out": "바이그램 모델(검증 손실)",
+    "learning rate": "학습률",
+    "step": "스텝",
+    "post-LN, 50 warmup steps": "post-LN, 워밍업 50스텝",
+    "training loss": "학습 손실",
+}
+save_svgs(training_figure, "placement_training", KOREAN)
