@@ -492,7 +492,7 @@ def test_no_number_in_scientific_notation_can_break_in_the_prose(built_site, lan
     assert loose == []
 
 
-# Bytes of HTML before compression. The heaviest page, Korean Math, took 311.6 KB once its
+# Bytes of HTML before compression. The heaviest page, Korean Math, took over 311 KB once its
 # two plots came (a plot's block carries the plot helpers, folded).
 PAGE_BUDGET = 320_000
 

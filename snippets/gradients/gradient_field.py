@@ -40,6 +40,14 @@ RMS of x   |cos(x, dL/dx)|, eps = 0   eps = 1e-6
 # Near 0 the norm is close to x / sqrt(eps), whose gradient is g / sqrt(eps).
 print(f"|cos(x, g)| = {torch.cosine_similarity(direction, g[None]).abs().item():.4f}")
 #> |cos(x, g)| = 0.8944
+# Along g the gradient at eps = 0 is 0: what eps leaves along x is all there is.
+along_g = g[None] / g.pow(2).mean().sqrt()  # RMS 1
+for rms in [1.0, 1e-2]:
+    gradient = loss_and_gradient(rms * along_g, 1e-6)[1]
+    cosine = torch.cosine_similarity(along_g, gradient).abs().item()
+    print(f"along g, eps = 1e-6, RMS {rms:g}: |cos(x, dL/dx)| = {cosine:.4f}")
+    #> along g, eps = 1e-6, RMS 1: |cos(x, dL/dx)| = 1.0000
+    #> along g, eps = 1e-6, RMS 0.01: |cos(x, dL/dx)| = 1.0000
 
 def gradient_figure(translate):
     fig = Figure(figsize=(8, 3.9), layout="constrained")
