@@ -552,6 +552,26 @@ def test_the_audit_tells_each_behaviour_apart(cls, expected):
     assert behaviour(cls) == expected
 
 
+def test_two_rms_norms_named_otherwise_fit_none_of_the_audits_rows():
+    """Implementations: of the RMS norms the audit leaves out (their names do not end in
+    RMSNorm), GradiumPhononTTSTimestepNorm computes in its input's dtype, with no float32
+    upcast, and ZayaQKNorm divides by the L2 norm clamped from below, with no eps under a
+    root."""
+    from transformers import ZayaConfig
+    from transformers.models.gradium_phonon_tts.modeling_gradium_phonon_tts import (
+        GradiumPhononTTSTimestepNorm,
+    )
+    from transformers.models.zaya.modeling_zaya import ZayaQKNorm
+
+    large = torch.full((1, 4), 300.0, dtype=torch.float16)  # squares overflow float16
+    assert torch.equal(GradiumPhononTTSTimestepNorm(4)(large), torch.zeros(1, 4).half())
+    assert torch.equal(LlamaRMSNorm(4)(large), torch.ones(1, 4).half())
+    norm = ZayaQKNorm(ZayaConfig(head_dim=4, num_key_value_heads=1))
+    tiny = torch.full((1, 1, 1, 4), 1e-9)  # L2 norm 2e-9, below float32's eps
+    queries, _ = norm(tiny, tiny)
+    assert torch.equal(queries, tiny * (math.sqrt(4) / torch.finfo(torch.float32).eps))
+
+
 @pytest.mark.parametrize(
     "module, name",
     [
