@@ -91,8 +91,8 @@ def test_gemma4_normalizes_as_the_placement_page_says():
     """Gemma 4, in the page's table with one full-attention layer, here with the default
     layer types: norms before and after both sublayers, each head's queries and keys
     normalized before RoPE (q_norm reads q_proj's output), and what the table does not
-    show: a norm without a gain on the values, logits scaled by 1, and each layer's output
-    scaled by a buffer of its own."""
+    show: a norm without a gain on the values, logits scaled by 1, each layer's output
+    scaled by a buffer of its own, and a third branch with a norm after it only."""
     from transformers import Gemma4TextConfig, Gemma4TextModel
 
     config = Gemma4TextConfig(
@@ -125,17 +125,22 @@ def test_gemma4_normalizes_as_the_placement_page_says():
         for name in order
         if "norm" in name and name in dict(layer.named_children())
     ]
-    # Then, with per-layer inputs (the configuration's default), post_per_layer_input_norm.
-    assert norms[:4] == [
+    # Then, with per-layer inputs (the configuration's default), a fifth norm.
+    assert config.hidden_size_per_layer_input == 256
+    assert norms == [
         "input_layernorm",
         "post_attention_layernorm",
         "pre_feedforward_layernorm",
         "post_feedforward_layernorm",
+        "post_per_layer_input_norm",
     ]
     seen = {name: (received, returned) for name, received, returned in calls}
     # After each sublayer: the norm reads the sublayer's output itself.
     assert seen["post_attention_layernorm"][0] is seen["self_attn"][1][0]
     assert seen["post_feedforward_layernorm"][0] is seen["mlp"][1]
+    # The third branch reads the unnormalized stream; its norm comes after it only.
+    assert seen["per_layer_input_gate"][0] is not seen["post_feedforward_layernorm"][1]
+    assert seen["post_per_layer_input_norm"][0] is seen["per_layer_projection"][1]
     assert seen["q_norm"][0]._base is seen["q_proj"][1]  # before RoPE, per head
     assert seen["q_norm"][0].shape[-1] == attention.head_dim
     assert attention.q_norm.weight is not None and attention.k_norm.weight is not None
