@@ -39,8 +39,7 @@ input RMS   output RMS, eps inside   eps outside
 def eps_figure(translate):
     fig = Figure(figsize=(6.4, 3.2), layout="constrained")
     ax = fig.subplots()
-    styles = {"ε inside the root": "tab:blue", "ε outside the root": "tab:orange"}
-    for form, color in styles.items():
+    for form, color in zip(outputs, ["tab:blue", "tab:orange"]):
         ax.plot(input_rms, output_rms[form], color=color, label=translate(form))
     # Where each form's output falls: near sqrt(eps) inside, near eps outside.
     for x, name in [(eps**0.5, "√ε = 10⁻³"), (eps, "ε = 10⁻⁶")]:
