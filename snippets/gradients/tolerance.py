@@ -2,7 +2,7 @@ import torch
 
 def rms_norm(x, weight, eps=1e-6):
     """LLaMA's order, a correct norm: float32 statistics, rounded, then the gain."""
-    h = x.float()
+    h = x.to(torch.promote_types(x.dtype, torch.float32))  # float64 stays float64
     h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
     return weight * h.to(x.dtype)
 
