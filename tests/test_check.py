@@ -2584,6 +2584,26 @@ def test_eps_outside_the_root_is_read_as_outside_and_passes_when_intended(target
         assert failing(rms_norm_paper_code, eps_outside=True) == {"half"}
 
 
+@pytest.mark.parametrize(
+    "eps, placement", [(2e-9, "outside"), (5e-10, "none added (a clamp, or no eps)")]
+)
+def test_an_undeclared_eps_outside_the_root_is_measured_down_to_a_tenth_of_1e_8(
+    eps, placement
+):
+    # As the Check page says: below about a tenth of 1e-8, on rows of RMS 1e-4 and 3e-4,
+    # float32 no longer tells an eps written into the code outside the root from none
+    # (1.5e-9 is still measured, 1.2e-9 not), and the eps check passes; the root's
+    # infinite slope at 0 still fails zero rows.
+    def literal(x, weight):
+        return weight * x / (x.pow(2).mean(-1, keepdim=True).sqrt() + eps)
+
+    report = check(literal)
+    assert report.conventions["eps placement"] == placement
+    failed = {v.check for v in report.verdicts if v.passed is False}
+    assert ("eps" in failed) == (placement == "outside")
+    assert "zero rows" in failed
+
+
 def test_eps_outside_told_fails_a_norm_with_eps_inside():
     verdicts = check(RMSNorm, eps_outside=True).verdicts
     eps = next(v for v in verdicts if v.check == "eps")
