@@ -53,8 +53,8 @@ def eps_figure(translate):
 
 # The labels of the Korean page's figure, by their English text.
 KOREAN = {
-    "ε inside the root": "ε을 제곱근 안에",
-    "ε outside the root": "ε을 제곱근 밖에",
+    "ε inside the root": "제곱근 안의 ε",
+    "ε outside the root": "제곱근 밖의 ε",
     "RMS of the input (log scale)": "입력의 RMS(로그 스케일)",
     "RMS of the output": "출력의 RMS",
 }
