@@ -47,6 +47,33 @@ def test_equilibrium_norm_and_angle():
     assert math.isclose(math.atan(tangent), math.acos(1 - lr * decay), rel_tol=1e-9)
 
 
+def test_the_mean_log_cosine_of_the_steps_is_log_1_minus_lr_decay_when_the_norm_returns():
+    """With g orthogonal to W, each step's cos = (1 - lr decay) |W_t| / |W_t+1|, so the
+    mean of log cos over steps is log(1 - lr decay) - log(|W_T| / |W_0|) / T: exactly
+    log(1 - lr decay) when the norm ends where it started, whatever the gradients' sizes."""
+    torch.manual_seed(0)
+    lr, decay, steps = 0.5, 0.01, 2000
+    W = torch.randn(64, dtype=torch.float64)
+    start, log_cosines = W.norm(), []
+    for _ in range(steps):
+        g = torch.randn(64, dtype=torch.float64)
+        g -= (g @ W) / (W @ W) * W  # orthogonal to W, as for a weight feeding a norm
+        g *= torch.empty(()).log_normal_(0.0, 1.0).item() / W.norm()  # sizes vary
+        new = (1 - lr * decay) * W - lr * g
+        cosine = (W @ new) / (W.norm() * new.norm())
+        assert math.isclose(
+            cosine, (1 - lr * decay) * W.norm() / new.norm(), rel_tol=1e-12
+        )
+        log_cosines.append(math.log(cosine))
+        W = new
+    drift = math.log(W.norm() / start) / steps
+    mean = sum(log_cosines) / steps
+    assert math.isclose(mean, math.log(1 - lr * decay) - drift, rel_tol=1e-9)
+    # The mean angle is not arccos(1 - lr decay) when the sizes vary this much.
+    angle = sum(math.acos(math.exp(c)) for c in log_cosines) / steps
+    assert abs(angle - math.acos(1 - lr * decay)) > 0.1 * math.acos(1 - lr * decay)
+
+
 @pytest.mark.parametrize("beta1", [0.0, 0.9])
 def test_momentum_shortens_the_equilibrium_angle_not_the_norm(beta1):
     # AdamW's step on uncorrelated gradients orthogonal to W, each coordinate of RMS 1 (as
