@@ -722,15 +722,18 @@ def stack_bytes(cubin):
                                capture_output=True, text=True).stdout
     return int(re.search(r"STACK:(\\d+)", usage)[1])
 
-def build(fn, types, constexprs, num_warps, aligned=True):
+def build(fn, types, constexprs, num_warps, aligned=True, m_divisible=False):
     signature = {name: types[name] for name in fn.arg_names}
     # As a launch compiles them on aligned tensors whose strides and N are multiples of 16
     # (every model width is): Triton marks those arguments tt.divisibility 16. M is left
-    # free, as it changes from call to call. Unaligned tensors get no such marks.
+    # free, a count of rows that is not a multiple of 16, unless m_divisible: Triton marks
+    # M too when it is one, as in every shape the benchmark timed, and compiles that apart.
+    # Unaligned tensors get no such marks.
     divisible = {
         (i,): [["tt.divisibility", 16]]
         for i, name in enumerate(fn.arg_names)
-        if aligned and (types[name].startswith("*") or (types[name] == "i32" and name != "M"))
+        if aligned and (types[name].startswith("*") or types[name] == "i32")
+        and (name != "M" or m_divisible)
     }
     source = ASTSource(fn=fn, signature=signature, constexprs={"stride_w": 1, **constexprs},
                        attrs=divisible)
@@ -739,6 +742,7 @@ def build(fn, types, constexprs, num_warps, aligned=True):
     compiled = triton.compile(source, target=target, options=options)
     fused = len(re.findall(r"\\bfma\\.", compiled.asm["ptx"]))  # multiply-adds
     name = fn.__name__ if aligned else "unaligned_" + fn.__name__
+    name = "m16_" + name if m_divisible else name
     print(name, constexprs, "warps", num_warps, "stack", stack_bytes(compiled.asm["cubin"]),
           "fma", fused)
 
@@ -773,6 +777,13 @@ for n in [largest for largest, *_ in kernel.BACKWARD_SETTINGS if largest < 1024]
     launch = kernel.backward_launch(n, 132)
     constexprs = {"BLOCK_M": launch.block_m, "ADD_DH": False, "BLOCK_N": launch.block_n}
     build(kernel.rms_norm_backward_kernel, backward, constexprs, launch.num_warps, False)
+# The backward's short-row tiles again with M a multiple of 16, where they spill otherwise.
+for fused in [False, True]:
+    for n in [largest for largest, *_ in kernel.BACKWARD_SETTINGS if largest < 1024]:
+        launch = kernel.backward_launch(n, 132)
+        constexprs = {"BLOCK_M": launch.block_m, "ADD_DH": fused, "BLOCK_N": launch.block_n}
+        build(kernel.rms_norm_backward_kernel, backward, constexprs, launch.num_warps,
+              m_divisible=True)
 # And the lone forward at 32768, which spills, the kernel's comment says, only unaligned.
 launch = kernel.forward_launch(32768)
 constexprs = {"BLOCK_M": launch.block_m, "ADD_RESIDUAL": False, "BLOCK_N": launch.block_n}
@@ -821,6 +832,7 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     short = [n for n, *_ in kernel.BACKWARD_SETTINGS if n < 1024]
     expected = 2 * (6 + len(kernel.FORWARD_SETTINGS) + len(kernel.BACKWARD_SETTINGS))
     expected += len(short) + 2  # unaligned
+    expected += 2 * len(short)  # M a multiple of 16
     assert len(compiled) == expected, result.stdout
     # No fused multiply-add: the launches turn fusion off (the fused op's float32 bits).
     assert all(int(fma) == 0 for *_, fma in compiled), result.stdout
@@ -843,6 +855,25 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     # The short-row tiles: the backward table's rows below 1024, several rows a tile.
     backward = [stack["backward", n, False] for n in short]
     adding_dh = [stack["backward", n, True] for n in short]
+    m16 = [stack["m16_backward", n, False] for n in short]
+    m16_adding_dh = [stack["m16_backward", n, True] for n in short]
+    # The Kernel page's tiles that spill: of rows of 512 with M free, of 128 and 512 with M
+    # a multiple of 16; adding dh, all four, and all but the rows of 256's.
+    spilling = {
+        key: [n for n, size in zip(short, sizes, strict=True) if size > 0]
+        for key, sizes in [
+            ("free", backward),
+            ("m16", m16),
+            ("free dh", adding_dh),
+            ("m16 dh", m16_adding_dh),
+        ]
+    }
+    assert spilling == {
+        "free": [512],
+        "m16": [128, 512],
+        "free dh": [64, 128, 256, 512],
+        "m16 dh": [64, 128, 512],
+    }, spilling
     wide = kernel.BACKWARD_WIDE[1]  # the wide backward's chunk
     assert stack["forward", 32768, False] == stack["forward", 32768, True] == 0
     assert (
@@ -854,7 +885,9 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
         f"{stack['forward', 65536, False]} for the forward at 65536 "
         f"({stack['forward', 65536, True]} with the residual add), "
         f"{min(backward)} to {max(backward)} for the backward's short-row tiles "
-        f"({min(adding_dh)} to {max(adding_dh)} adding dh), "
+        f"({min(adding_dh)} to {max(adding_dh)} adding dh; with M a multiple of 16, as in "
+        "every shape the benchmark timed, which Triton compiles apart, "
+        f"{min(m16)} to {max(m16)} and {min(m16_adding_dh)} to {max(m16_adding_dh)}), "
         f"{stack['backward_wide', wide, False]} for the wide backward (none adding dh)"
     )
     assert stack["backward_wide", wide, True] == 0
