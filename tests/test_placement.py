@@ -3,7 +3,8 @@ figures use: without its Korean font it says what to install, and where the stal
 is when the font was installed after matplotlib listed the fonts; a label without its
 Korean is named; a phone's version of a
 figure stacks its panels. And the page's formula for a stack's Jacobian, and where Gemma 4
-puts its norms with its default layer types, and what the page says of it beyond its table."""
+puts its norms with its default layer types, and what the page says of it beyond its table;
+and that each of the nine newer models adds its branches to the stream as it came."""
 
 import matplotlib
 import pytest
@@ -147,3 +148,61 @@ def test_gemma4_normalizes_as_the_placement_page_says():
     assert not hasattr(attention.v_norm, "weight") and "v_norm" in order
     assert attention.scaling == 1.0
     assert "layer_scalar" in dict(layer.named_buffers())
+
+
+def test_each_newer_model_adds_its_branches_to_the_stream_as_it_came():
+    """What the page's table cannot show (a layout that normalizes the sum at the next
+    norm, as MiniMax-Text-01's does, prints False under Norm(x+F) too): in each of the nine,
+    on real tensors, a layer's output is its input plus what each branch hands back (the
+    norm after a sublayer where there is one, else the sublayer), times Gemma 4's layer
+    scalar; MiniMax's is not."""
+    import transformers
+
+    from snippets.placement import newer_models  # prints its table (on meta tensors)
+
+    # MiniMax-Text-01's layout, with its released alpha for 80 layers, (2 * 80) ** 0.25.
+    alphas = ["full_attn_alpha_factor", "linear_attn_alpha_factor", "mlp_alpha_factor"]
+    minimax = {"num_local_experts": 2, "block_size": 4} | dict.fromkeys(alphas, 3.5566)
+    extras = {"Gemma4TextModel": newer_models.gemma4, "MiniMaxModel": minimax}
+    as_it_came = {}
+    for model_name, config_name in [
+        *newer_models.models,
+        ("MiniMaxModel", "MiniMaxConfig"),
+    ]:
+        torch.manual_seed(0)
+        extra = extras.get(model_name, {})
+        config = getattr(transformers, config_name)(**newer_models.tiny, **extra)
+        model = getattr(transformers, model_name)(config).eval()
+        layer = model.layers[0]
+        seen = {}
+
+        def record(name, seen=seen):
+            def hook(module, args, kwargs, output):
+                received = args[0] if args else kwargs["hidden_states"]
+                returned = output[0] if isinstance(output, tuple) else output
+                seen.setdefault(name, (received, returned))
+
+            return hook
+
+        for name, child in [*layer.named_children(), ("layer", layer)]:
+            child.register_forward_hook(record(name), with_kwargs=True)
+        with torch.no_grad():
+            model(input_ids=torch.arange(5)[None])
+        norms = [
+            n for n, child in layer.named_children() if newer_models.is_norm(child)
+        ]
+        # The branches: attention, the MLP (Llama 4's feed_forward) and Gemma 4's third.
+        ends = []
+        for name in ["self_attn", "mlp", "feed_forward", "per_layer_projection"]:
+            if name in seen:
+                after = [norm for norm in norms if seen[norm][0] is seen[name][1]]
+                ends.append(seen[after[0]][1] if after else seen[name][1])
+        received, returned = seen["layer"]
+        expected = (received + sum(ends)) * getattr(layer, "layer_scalar", 1.0)
+        as_it_came[model_name] = torch.allclose(
+            returned, expected, rtol=1e-5, atol=1e-5
+        )
+    assert as_it_came == {
+        model_name: model_name != "MiniMaxModel" for model_name in as_it_came
+    }
+    assert len(as_it_came) == 10
