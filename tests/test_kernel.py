@@ -727,7 +727,8 @@ def build(fn, types, constexprs, num_warps, aligned=True, m_divisible=False):
     # As a launch compiles them on aligned tensors whose strides and N are multiples of 16
     # (every model width is): Triton marks those arguments tt.divisibility 16. M is left
     # free, a count of rows that is not a multiple of 16, unless m_divisible: Triton marks
-    # M too when it is one, as in every shape the benchmark timed, and compiles that apart.
+    # M too when it is one (as in the QK-norm shapes the benchmark timed) and compiles that
+    # apart.
     # Unaligned tensors get no such marks.
     divisible = {
         (i,): [["tt.divisibility", 16]]
@@ -857,6 +858,33 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
     adding_dh = [stack["backward", n, True] for n in short]
     m16 = [stack["m16_backward", n, False] for n in short]
     m16_adding_dh = [stack["m16_backward", n, True] for n in short]
+    wide = kernel.BACKWARD_WIDE[1]  # the wide backward's chunk
+    assert stack["forward", 32768, False] == stack["forward", 32768, True] == 0
+    assert (
+        stack["unaligned_forward", 32768, False] > 0
+    )  # "and at 32768 ... without alignment"
+    given = (
+        f"{stack['backward', 16384, False]} bytes for the backward at 16384 "
+        f"({stack['backward', 16384, True]} adding dh), "
+        f"{stack['forward', 65536, False]} for the forward at 65536 "
+        f"({stack['forward', 65536, True]} with the residual add), "
+        f"{min(backward)} to {max(backward)} for the backward's short-row tiles "
+        f"({min(adding_dh)} to {max(adding_dh)} adding dh; with M a multiple of 16, as in "
+        "the QK-norm shapes the benchmark timed, which Triton compiles apart, "
+        f"{min(m16)} to {max(m16)}, or {min(m16_adding_dh)} to {max(m16_adding_dh)} "
+        "adding dh), "
+        f"{stack['backward_wide', wide, False]} for the wide backward (none adding dh)"
+    )
+    assert stack["backward_wide", wide, True] == 0
+    source = (ROOT / "snippets" / "kernel" / "rms_norm_triton.py").read_text()
+    # The figures are one Triton's (the version the comment names): another spills otherwise.
+    (named,) = re.findall(
+        r"\(triton (\d+\.\d+), bfloat16\)", source.replace("\n# ", " ")
+    )
+    if not triton.__version__.startswith(f"{named}."):
+        pytest.skip(
+            f"the comment gives triton {named}'s stack frames: {triton.__version__}"
+        )
     # The Kernel page's tiles that spill: of rows of 512 with M free, of 128 and 512 with M
     # a multiple of 16; adding dh, all four, and all but the rows of 256's.
     spilling = {
@@ -874,32 +902,6 @@ def test_kernels_compile_for_an_h100_without_spills_where_the_tables_say():
         "free dh": [64, 128, 256, 512],
         "m16 dh": [64, 128, 512],
     }, spilling
-    wide = kernel.BACKWARD_WIDE[1]  # the wide backward's chunk
-    assert stack["forward", 32768, False] == stack["forward", 32768, True] == 0
-    assert (
-        stack["unaligned_forward", 32768, False] > 0
-    )  # "and at 32768 ... without alignment"
-    given = (
-        f"{stack['backward', 16384, False]} bytes for the backward at 16384 "
-        f"({stack['backward', 16384, True]} adding dh), "
-        f"{stack['forward', 65536, False]} for the forward at 65536 "
-        f"({stack['forward', 65536, True]} with the residual add), "
-        f"{min(backward)} to {max(backward)} for the backward's short-row tiles "
-        f"({min(adding_dh)} to {max(adding_dh)} adding dh; with M a multiple of 16, as in "
-        "every shape the benchmark timed, which Triton compiles apart, "
-        f"{min(m16)} to {max(m16)} and {min(m16_adding_dh)} to {max(m16_adding_dh)}), "
-        f"{stack['backward_wide', wide, False]} for the wide backward (none adding dh)"
-    )
-    assert stack["backward_wide", wide, True] == 0
-    source = (ROOT / "snippets" / "kernel" / "rms_norm_triton.py").read_text()
-    # The figures are one Triton's (the version the comment names): another spills otherwise.
-    (named,) = re.findall(
-        r"\(triton (\d+\.\d+), bfloat16\)", source.replace("\n# ", " ")
-    )
-    if not triton.__version__.startswith(f"{named}."):
-        pytest.skip(
-            f"the comment gives triton {named}'s stack frames: {triton.__version__}"
-        )
     assert given in source.replace("\n# ", " "), "the comment's stack frames are stale"
     # And the Kernel page's on unaligned tensors, in both languages.
     at_16384 = stack["unaligned_backward", 16384, False]

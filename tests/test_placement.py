@@ -187,6 +187,8 @@ def test_each_newer_model_adds_its_branches_to_the_stream_as_it_came():
         for name, child in [*layer.named_children(), ("layer", layer)]:
             child.register_forward_hook(record(name), with_kwargs=True)
         with torch.no_grad():
+            if hasattr(layer, "layer_scalar"):  # ones at first: a value that shows
+                layer.layer_scalar.fill_(0.5)
             model(input_ids=torch.arange(5)[None])
         norms = [
             n for n, child in layer.named_children() if newer_models.is_norm(child)
