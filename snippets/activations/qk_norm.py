@@ -51,8 +51,9 @@ print(f"50 tanh(s / 50) in float32 is 50.0 for whole s from {at_cap.min():.0f} o
 #> 50 tanh(s / 50) in float32 is 50.0 for whole s from 451 on
 # At the cap tanh's slope is 0 in float32: logits at +50 pass no gradient back, and a
 # row's weight is shared among its keys tied there (beside a key at +50, a key at -50 gets
-# next to no weight, capped or not). The share of logits at +50, the share of queries with a key there, and
-# the size of the logits before the cap (each the lowest over the layers at a step):
+# next to no weight, capped or not). The share of logits at +50, the share of queries
+# with a key there, and the size of the logits before the cap (each the lowest over the
+# layers at a step):
 run = runs["soft-cap 50"]
 tied = min(run["at_cap"][75:]) > 1 / 6
 rows = min(run["rows_at_cap"][75:]) > 0.5

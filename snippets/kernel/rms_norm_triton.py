@@ -223,8 +223,9 @@ def rms_norm_backward_wide_kernel(
 # 192 bytes for the backward at 16384 (224 adding dh), 184 for the forward at 65536 (232
 # with the residual add), 0 to 32 for the backward's short-row tiles (64 to 96 adding dh;
 # with M a multiple of 16, as in the QK-norm shapes the benchmark timed, which Triton
-# compiles apart, 0 to 32, or 0 to 144 adding dh), 16 for the wide backward (none adding dh), and none elsewhere: the forward at 32768 and
-# below, the backward's rows of 1024 to 8192 and the wide forward. Unaligned, a launch
+# compiles apart, 0 to 32, or 0 to 144 adding dh), 16 for the wide backward (none adding
+# dh), and none elsewhere: the forward at 32768 and below, the backward's rows of 1024 to
+# 8192 and the wide forward. Unaligned, a launch
 # compiles other code, which spills differently (mostly more). Spilled values are still right, at the cost of
 # traffic; each spilling setting but the untimed 512 measured the fastest tried, for the
 # norm alone (the fused add and norm reuse it, unswept).
