@@ -1217,6 +1217,8 @@ def test_the_copy_fit_recovers_a_made_up_bandwidth_and_fixed_cost():
     results["peak_gbps"] = 3350
     (text, _) = page._copy_fit_text(results, page.WORDS["en"])
     assert "4 copies timed in a CUDA graph in bfloat16" in text
+    bound = float(text.split("comes within ")[1].split(" µs")[0])
+    assert fit["worst_us"] <= bound < fit["worst_us"] + 0.1
     assert "% of the datasheet's" in text
     results["copy"] = results["copy"][:2]  # two copies fit any line
     assert (

@@ -160,7 +160,7 @@ def test_the_forward_and_backward_claims_are_the_results():
     'the fastest of all at N = 2048 to 8192' (torch.compile at 1024, Liger-Kernel at 16384
     on the H100), faster than F.rms_norm at every N; on the H200 it reaches 85 percent of
     the copy at every N in float32, only at 4096 and 8192 in bfloat16 and only at 4096 in
-    float16, and is near the copy's speed in float32 from N = 2048."""
+    float16, and is near the copy's speed in float32 at N = 2048 to 8192."""
     fastest = [ranked(H100, "rows", n, "forward+backward")[0] for n in ROWS]
     assert fastest == [COMPILE, KERNEL, KERNEL, KERNEL, LIGER]
     said = "(`torch.compile` is faster at 1024, Liger-Kernel at 16384)"
@@ -211,9 +211,14 @@ def test_the_forward_and_backward_claims_are_the_results():
     )
     float32 = [
         of_copy(H200, KERNEL, "rows", n, "forward+backward", dtype=FP32)
-        for n in ROWS[1:]
+        # Not at 16384: there the copy measured against ran 7% slower than copies of
+        # the same bytes on wide rows, which lifts every % of copy of that cell.
+        for n in ROWS[1:4]
     ]
     assert min(float32) > 94
+    assert "In float32 it runs near the copy's speed at $N = 2048$ to 8192." in (
+        text("benchmark_h200.md")
+    )
 
 
 def test_launched_from_python_the_kernel_is_slower_on_short_rows_as_home_says():
