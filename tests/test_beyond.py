@@ -111,15 +111,54 @@ def test_ngpt_update_stays_on_the_unit_sphere():
     assert torch.allclose(h.norm(dim=-1), torch.ones(6, dtype=torch.float64))
     block = Block(16, "nGPT").double()
     assert torch.allclose(block.rate, torch.full((16,), NGPT_RATE, dtype=torch.float64))
-    for rate in [0.0, NGPT_RATE, 0.5, 1.0]:
-        block.rate.data.fill_(rate)
-        out = block(h)
-        assert torch.allclose(out.norm(dim=-1), torch.ones(6, dtype=torch.float64))
-    # Rate 0 keeps the state; rate 1 jumps to the normalized sublayer output.
+    # Rate 0 keeps the state; rate 1 jumps to the normalized sublayer output; rate 0.5
+    # lands halfway along the arc between the two.
+    block.rate.data.fill_(0.5)
+    assert torch.allclose(block(h), unit(h + unit(block.f(h))))
     block.rate.data.fill_(0.0)
     assert torch.allclose(block(h), h)
     block.rate.data.fill_(1.0)
     assert torch.allclose(block(h), unit(block.f(h)))
+
+
+def test_dory_moves_each_unit_state_toward_its_normalized_sublayer_output():
+    """beyond.md: transformers' Nemotron-Labs Dory normalizes each layer's input and each
+    sublayer's output with an L2 norm and moves toward the output at a learned
+    per-channel rate, ngpt_alpha_init at the start: nGPT's update."""
+    from transformers import DoryConfig, DoryModel
+
+    config = DoryConfig(
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=4,
+        head_dim=16,
+        vocab_size=100,
+    )
+    torch.manual_seed(0)
+    model = DoryModel(config).double().eval()
+    layer, seen = model.layers[0], {}
+    for name in ("self_attn", "mlp"):
+
+        def keep(module, args, out, name=name):
+            seen[name] = (args[0], out[0] if isinstance(out, tuple) else out)
+
+        getattr(layer, name).register_forward_hook(keep)
+    with torch.no_grad():
+        model(input_ids=torch.arange(8).unsqueeze(0))
+    h, attention = seen["self_attn"]
+    assert torch.allclose(h.norm(dim=-1), torch.ones(1, 8, dtype=torch.float64))
+    rate = (layer.lambda_1 * layer.lambda_scale).abs()
+    assert torch.allclose(rate, torch.full_like(rate, config.ngpt_alpha_init))
+    # The attention's output divided by its L2 norm (with an eps of 1e-6 in the root,
+    # not negligible beside this small model's outputs).
+    sum_of_squares = attention.pow(2).sum(-1, keepdim=True)
+    normalized = layer.post_attention_layernorm(attention)
+    assert torch.allclose(normalized, attention / torch.sqrt(sum_of_squares + 1e-6))
+    assert torch.allclose(seen["mlp"][0], unit(h + rate * (normalized - h)))
+    # Not a plain residual sum, normalized or not.
+    assert not torch.allclose(seen["mlp"][0], unit(h + attention), atol=1e-3)
 
 
 def test_ngpt_stack_feeds_unit_states_to_every_block():

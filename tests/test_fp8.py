@@ -83,8 +83,9 @@ def rows(m, n, dtype, seed=0, outlier=None):
 
 
 def assert_close_to(expected_q, q, scales, expected_scales):
-    """Scales within 2 float32 ulps (the kernel sums the squares in another order), and the
-    FP8 values equal but for a value that such an ulp moved across a rounding boundary."""
+    """Scales within 2.5e-7 relative, 2 to 4 float32 ulps (the kernel sums the squares in
+    another order), and the FP8 values equal but for a value that such an ulp moved across
+    a rounding boundary."""
     torch.testing.assert_close(scales, expected_scales, rtol=2.5e-7, atol=0)
     same = q.float() == expected_q.float()
     assert same.float().mean() > 0.999, f"{(~same).sum()} of {same.numel()} FP8 values"

@@ -24,7 +24,7 @@ def weight_gradient(weight, offset):
     F.rms_norm(x, (4,), offset + weight, eps=1e-6).backward(grad_out)
     return weight.grad
 
-# The same gain, stored as w (LLaMA) and as w with the gain 1 + w (Gemma).
+# The same gain, stored as w (LLaMA) and as w with the gain 1 + w (Gemma 1 to 3).
 llama = weight_gradient(torch.tensor([1.0, 2.0, 1.0, 0.5], dtype=torch.float64), 0.0)
 gemma = weight_gradient(torch.tensor([0.0, 1.0, 0.0, -0.5], dtype=torch.float64), 1.0)
 same = torch.equal(gemma, llama)

@@ -12,7 +12,9 @@ samples = {
 }
 # opcheck tests the operator's schema, its autograd registration, its fake implementation
 # (shapes and dtypes without data, what tracing runs) against its real outputs, and
-# AOTAutograd's trace of it with dynamic shapes; it raises at the first that fails.
+# AOTAutograd's trace of it with dynamic shapes (a trace that may fix sizes, against the
+# same registered backward); it raises at the first that fails. Whether the gradient is
+# right is gradcheck's or a reference's test.
 lines = []
 for name, (operator, inputs) in samples.items():
     results = torch.library.opcheck(operator, inputs)
