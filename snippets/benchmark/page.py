@@ -1335,16 +1335,17 @@ def _notes(results, words) -> list[str]:
     return lines
 
 
-# The headline table: the pass training runs, at three hidden sizes (Llama 3's 8B, 70B and
+# The headline table: the pass training runs, at five hidden sizes (Qwen3 0.6B's and Llama
+# 3.2 1B's, 1024 and 2048, where the host's time costs the most; Llama 3's 8B, 70B and
 # 405B: 4096, 8192, 16384), in the GPU's time and launched from Python (where the host's
 # time can reverse the order).
 HEADLINE = {"dtype": "torch.bfloat16", "group": "rows", "mode": "forward+backward"}
-HEADLINE_N = (4096, 8192, 16384)
+HEADLINE_N = (1024, 2048, 4096, 8192, 16384)
 HEADLINE_NAMES = [REFERENCE, KERNEL, "Liger-Kernel", "torch.compile naive", "QuACK"]
 
 
 def headline(results, words, note=True) -> list[str]:
-    """The answer first: forward+backward in bfloat16 at N = 4096, 8192 and 16384 (the
+    """The answer first: forward+backward in bfloat16 at N = 1024 to 16384 (HEADLINE_N; the
     group's N where those are missing), in GPU time and eager, µs per call and F.rms_norm's
     time over each implementation's, then sentences that say which is the fastest at each
     N, and the host time; with `note`, then how to read them (`headlines` says it once for
