@@ -316,6 +316,7 @@ ROUTES = [
         [
             "placement.md",
             "placement.md#a-deep-stack-at-initialization",
+            "placement.md#a-deep-stack-at-initialization",  # LayerNorm Scaling
             "beyond.md#gradients-at-initialization",
             "placement.md#two-places-for-the-norm",
             "pitfalls.md#gains-initialized-like-a-linear-layers-weights",
