@@ -400,7 +400,8 @@ def test_wide_tables_code_and_figures_on_a_phone_show_that_they_scroll(page):
     it as the box scrolls, extra.css draws it) and a figure's edges carry the formulas'
     shadows: without them a phone showed Placement's diagram with its second panel out of
     sight, and a code block's printed figures past its edge. Every diagram now has a phone
-    version, so one is widened here to stand for a wide figure."""
+    version, so one is widened here to stand for a wide figure; a notebook's figures have
+    none (the Playground's histograms hid two of their four columns without a mark)."""
     page.set_viewport_size(PHONE)
     page.goto(url_path("en", Path("benchmark_results.md")))
     wide = "article .md-typeset__scrollwrap"
@@ -427,6 +428,14 @@ def test_wide_tables_code_and_figures_on_a_phone_show_that_they_scroll(page):
     assert shadows.count("radial-gradient") == 2
     # The diagram is opaque: the shadows show only where it blends with them.
     blend = figure.locator("img").evaluate("img => getComputedStyle(img).mixBlendMode")
+    assert blend == "darken"
+    # A notebook's figure, wider than a phone, shows the same edges where it scrolls.
+    page.goto(url_path("en", Path("notebooks/playground.md")))
+    output = page.locator("article .jp-RenderedImage.jp-OutputArea-output").first
+    assert output.evaluate("box => box.scrollWidth > box.clientWidth")
+    shadows = output.evaluate("box => getComputedStyle(box).backgroundImage")
+    assert shadows.count("radial-gradient") == 2
+    blend = output.locator("img").evaluate("img => getComputedStyle(img).mixBlendMode")
     assert blend == "darken"
 
 
