@@ -2072,18 +2072,6 @@ def test_every_check_runs_on_a_gpu():
     assert status == 0, errors + printed
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device here")
-def test_the_kernel_passes_every_check_on_a_gpu_rounding_as_f_rms_norm():
-    """check.md: on a GPU the lone kernel passes every check, rounding measures
-    F.rms_norm's convention (float32 throughout, one rounding), and --strict fails it for
-    the two refusals of strides."""
-    report = check(rms_norm_triton, device="cuda")
-    assert report.passed, report.table()
-    assert report.conventions["rounding"] == "float32", report.table()
-    assert len(verdict(report, "strides").refused) == 2
-    assert [refusal.split(":")[0] for refusal in report.refusals] == ["strides"] * 2
-
-
 @pytest.mark.skipif(torch.cuda.is_available(), reason="a machine with CUDA")
 def test_cuda_without_a_gpu_is_a_usage_error():
     status, _, errors = in_process(

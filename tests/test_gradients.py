@@ -3,7 +3,8 @@ batches with several leading dimensions, on the all-zero row and on float16 rows
 squares overflow; the share of the gradient along x that the page derives; and a weight
 matrix feeding a norm of each head, orthogonal to its gradient head by head; and what
 Apex's gain clamp, written out from its code, does to a zero or tiny gain's gradients; and
-Pitfalls' backward that takes r without eps, off only near sqrt(eps)."""
+Pitfalls' backward that takes r without eps, off only near sqrt(eps); the authors' code on a
+zero row."""
 
 import pytest
 import torch
@@ -237,3 +238,16 @@ def test_apex_clamped_gains_give_a_zero_gain_eps_g_over_r(memory_efficient):
     else:
         assert torch.allclose(grad_weight[2], weight.grad[2])
         assert torch.allclose(grad_x[:, 2] - x.grad[:, 2], zero_gain_term)
+
+
+def test_the_authors_code_gives_a_zero_row_the_gain_times_g_over_eps():
+    """Pitfalls and Gradients: the RMSNorm authors' code, its root through x.norm(2), gives
+    an all-zero row the finite input gradient gamma * g / eps (not g / eps)."""
+    from snippets.implementations.variants import rms_norm_paper_code
+
+    torch.manual_seed(0)
+    x = torch.zeros(1, 8, dtype=torch.float64, requires_grad=True)
+    gain = torch.linspace(0.5, 2, 8, dtype=torch.float64)
+    g = torch.randn(1, 8, dtype=torch.float64)
+    rms_norm_paper_code(x, gain, eps=1e-8).backward(g)
+    torch.testing.assert_close(x.grad, gain * g / 1e-8)

@@ -1014,6 +1014,22 @@ def test_what_runs_on_the_gpu_machine_needs_nothing_it_lacks():
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_the_checker_passes_the_kernel_on_a_gpu_rounding_as_f_rms_norm():
+    """check.md: on a GPU the lone kernel passes every check, rounding measures
+    F.rms_norm's convention (float32 throughout, one rounding), and --strict would fail it
+    for the two refusals of strides. Here, not in test_check.py: scripts/gpu-benchmark
+    runs this file."""
+    from snippets.check.checks import check
+
+    report = check(rms_norm_triton, device="cuda")
+    assert report.passed, report.table()
+    assert report.conventions["rounding"] == "float32", report.table()
+    strides = next(v for v in report.verdicts if v.check == "strides")
+    assert len(strides.refused) == 2
+    assert [refusal.split(":")[0] for refusal in report.refusals] == ["strides"] * 2
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
 def test_on_a_gpu_autocast_runs_rms_norm_as_the_installed_pytorch_lists_it():
     # The Implementations page's "Under autocast": from PyTorch 2.12 on, CUDA autocast runs
     # rms_norm in float32; the GPU machine's PyTorch 2.11 has no rule for it, and F.rms_norm

@@ -78,11 +78,13 @@ for (name, opset), model in models.items():
         expected = modules[name](x)
     y = run(model, x)
     same, once = [f"{(y == t).float().mean():.1%}" for t in (expected, rounded_once)]
-    print(f"{name:<16} opset {opset}: {same} as its module, {once} as nn.RMSNorm")
-    #> LlamaRMSNorm     opset 18: 73.8% as its module, 100.0% as nn.RMSNorm
-    #> LlamaRMSNorm     opset 23: 73.8% as its module, 100.0% as nn.RMSNorm
-    #> torch.nn.RMSNorm opset 18: 100.0% as its module, 100.0% as nn.RMSNorm
-    #> torch.nn.RMSNorm opset 23: 100.0% as its module, 100.0% as nn.RMSNorm
+    print(
+        f"{name:<16} opset {opset}: {same} equal to its module's, {once} to nn.RMSNorm's"
+    )
+    #> LlamaRMSNorm     opset 18: 73.8% equal to its module's, 100.0% to nn.RMSNorm's
+    #> LlamaRMSNorm     opset 23: 73.8% equal to its module's, 100.0% to nn.RMSNorm's
+    #> torch.nn.RMSNorm opset 18: 100.0% equal to its module's, 100.0% to nn.RMSNorm's
+    #> torch.nn.RMSNorm opset 23: 100.0% equal to its module's, 100.0% to nn.RMSNorm's
 
 # The node as ONNX's specification defines it: x / RMS in float32, cast to the input's
 # type, then times the scale.

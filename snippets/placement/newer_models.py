@@ -143,5 +143,7 @@ for name, seen in recorded.items():
 # Llama 4 rotates (RoPE) and so normalizes queries and keys where no_rope_layers holds 1.
 llama4 = transformers.Llama4TextConfig(**tiny | {"num_hidden_layers": 8})
 uses_rope = llama4.no_rope_layers
-print(f"Llama 4, RoPE and QK-norm by layer, 8 layers by default: {uses_rope}")
-#> Llama 4, RoPE and QK-norm by layer, 8 layers by default: [1, 1, 1, 0, 1, 1, 1, 0]
+print(f"Llama 4, RoPE and QK-norm by layer (default pattern, 8 layers): {uses_rope}")
+"""
+Llama 4, RoPE and QK-norm by layer (default pattern, 8 layers): [1, 1, 1, 0, 1, 1, 1, 0]
+"""

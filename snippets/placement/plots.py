@@ -66,7 +66,7 @@ def stacked(fig):
 def save_svgs(draw, name, korean):
     """Draw the figure once per language, `draw(translate)` with translate(English text)
     giving a label in that language (`korean` maps each label's English text to its
-    Korean), and save each under PLOTS, byte for byte the same on every run, with a phone's
+    Korean), and save each under PLOTS, byte for byte the same whenever the numbers are, with a phone's
     version beside it (name-phone). Without the Korean font the Korean figures are skipped,
     with a warning."""
     PLOTS.mkdir(parents=True, exist_ok=True)
