@@ -31,7 +31,7 @@ def rms_norm_forward_kernel(
     M,  # number of rows
     N,  # row length
     eps,  # added to the mean square, inside the square root
-    offset,  # 0.0 scales by w (LLaMA), 1.0 by 1 + w (Gemma)
+    offset,  # 0.0 scales by w (LLaMA, Gemma 3n, 4), 1.0 by 1 + w (Gemma 1 to 3)
     ADD_RESIDUAL: tl.constexpr,  # False: the lone norm, y = RMSNorm(x); the code is
     # compiled for each value, so the lone norm carries none of the residual's code
     BLOCK_M: tl.constexpr,  # rows per program: several short rows (QK-norm) fill a tile
@@ -120,7 +120,7 @@ def rms_norm_backward_kernel(
     stride_w,  # elements from one weight entry to the next
     M,  # number of rows
     N,  # row length
-    offset,  # 0.0 (LLaMA) or 1.0 (Gemma), as in the forward pass
+    offset,  # 0.0 or 1.0, as in the forward pass
     ADD_DH: tl.constexpr,  # True when fused with the residual add: DX = dh + the norm's dx
     BLOCK_M: tl.constexpr,  # rows per loop step: a BLOCK_M x BLOCK_N tile at a time
     BLOCK_N: tl.constexpr,  # a power of two >= N
@@ -528,8 +528,8 @@ class TritonAddRMSNormFunction(torch.autograd.Function):
 def rms_norm_triton(x, weight, eps=1e-6, offset=0.0):
     """RMSNorm over the last dimension: x / sqrt(mean(x^2) + eps) * (offset + weight).
 
-    offset=0.0 is LLaMA's convention (weight starts at ones), offset=1.0 Gemma's (weight
-    starts at zeros). x: float32, float16 or bfloat16, (..., N) with N >= 1 and a
+    offset=0.0 where the weight is the gain, started at ones (LLaMA, Gemma 3n, Gemma 4),
+    offset=1.0 Gemma 1 to 3's (weight started at zeros). x: float32, float16 or bfloat16, (..., N) with N >= 1 and a
     last-dimension stride of 1 (rows may be strided). Returns x's dtype and shape.
     """
     _check(x, weight, eps, offset)

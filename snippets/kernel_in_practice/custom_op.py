@@ -9,7 +9,7 @@ implementation) for tracing and the backward operator registered as its gradient
 
     from snippets.kernel_in_practice.custom_op import add_rms_norm, rms_norm
 
-    y = rms_norm(x, weight, eps=1e-6)  # offset=1.0 for Gemma's 1 + weight
+    y = rms_norm(x, weight, eps=1e-6)  # offset=1.0 for Gemma 1 to 3's 1 + weight
     y, h = add_rms_norm(x, residual, weight)  # h = x + residual, y = RMSNorm(h)
 """
 
