@@ -1061,3 +1061,41 @@ def test_on_the_h100s_wide_rows_f_rms_norms_backward_is_faster_as_kernel_says():
             assert slower(H100, KERNEL, F, "wide", n, "backward", timing), (n, timing)
     said = "read twice: on the H100 `F.rms_norm`'s backward is faster there."
     assert said in text("kernel.md")
+
+
+def test_the_implementations_ahead_of_the_kernel_on_the_h100_are_the_ones_kernel_names():
+    """kernel.md's 'Elsewhere, in GPU time, the H100's tables have other RMSNorm
+    implementations ahead too': which peers have a lower median than the kernel, in every
+    group and pass (bfloat16, graph), is the paragraph's list."""
+    every = {"forward", "backward", "forward+backward"}
+    expected = {  # (group, size): {implementation: the passes in which it is ahead}
+        **{("rows", n): {LIGER: {"forward"}} for n in ROWS},
+        **{("decode", m): {COMPILE: every, LIGER: {"forward"}} for m in DECODE},
+        **{("qk-norm", n): {COMPILE: every} for n in HEADS},
+        **{
+            ("wide", n): {COMPILE: every - {"forward"}, F: every - {"forward"}}
+            for n in WIDE
+        },
+    }
+    expected["rows", 1024] = {COMPILE: every, LIGER: {"forward"}}
+    for n in (8192, 16384):
+        expected["rows", n][COMPILE] = {"forward"}
+    expected["rows", 16384][LIGER] = every
+    expected["decode", 256] = {COMPILE: every, LIGER: every, F: {"backward"}}
+    expected["qk-norm", 64] = {COMPILE: {"forward"}}
+    expected["wide", 32768] = {COMPILE: every, F: {"backward"}, LIGER: {"forward"}}
+    expected["wide", 131072][COMPILE] = every
+    for (group, size), ahead in expected.items():
+        found = {}
+        for mode in sorted(every):
+            order = ranked(H100, group, size, mode)
+            for name in order[: order.index(KERNEL)]:
+                found.setdefault(name, set()).add(mode)
+        assert found == ahead, (group, size, found)
+    said = (
+        "On wide rows: torch.compile in the backward and in forward plus backward, and in"
+        " the forward by about a point at 32768 and half a point at 131072; `F.rms_norm` in"
+        " the backward and, from 65536 on, in forward plus backward; Liger-Kernel in the"
+        " forward at 32768."
+    )
+    assert said in text("kernel.md")
