@@ -18,7 +18,7 @@ def rms_norm_llama(x, weight, eps=1e-6):
     return weight * h.to(x.dtype)
 
 def rms_norm_gemma(x, weight, eps=1e-6):
-    # Gemma: weight starts at zeros and scales by (1 + weight); one cast, at the end.
+    # Gemma 1 to 3: weight starts at zeros, scales by 1 + weight; one cast, at the end.
     h = x.float()
     h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
     return (h * (1.0 + weight.float())).to(x.dtype)

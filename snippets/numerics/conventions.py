@@ -19,7 +19,7 @@ def cast_once(x, weight):
     return rms_norm(x, x.shape[-1], weight, EPS)
 
 def gemma(x, w):
-    # (c) Gemma: the weight stores w = gain - 1; 1 + w is formed in float32.
+    # (c) Gemma 1 to 3: the weight stores w = gain - 1; 1 + w is formed in float32.
     return rms_norm_gemma(x, w, EPS)
 
 def gemma_offset_in_bfloat16(x, w):

@@ -19,7 +19,7 @@ n = 4096
 x = torch.randn(64, n).bfloat16()
 small = (x.float() * 1e-3).bfloat16()  # rows of RMS 1e-3, where eps = 1e-6 counts
 gain = (torch.rand(n) + 0.5).bfloat16()  # a gain that multiplies (LLaMA's weight)
-w = (torch.randn(n) * 0.1).bfloat16()  # a stored w = gain - 1 (Gemma's weight)
+w = (torch.randn(n) * 0.1).bfloat16()  # a stored w = gain - 1 (Gemma 1 to 3's weight)
 residual = (torch.randn(64, n) * 8).bfloat16()  # a residual stream larger than x
 
 def exact(h, gain, outside=False):
