@@ -558,20 +558,16 @@ WORDS = {
     },
 }
 
-
 def _name(name: str, words) -> str:
     """An implementation's name as the tables in this language show it."""
     return words["names"].get(name, name)
-
 
 def _dtypes(results) -> list[str]:
     present = {run["dtype"] for run in results["runs"]}
     return [dtype for dtype in DTYPE_ORDER if dtype in present]
 
-
 def _short(dtype: str) -> str:
     return dtype.removeprefix("torch.")
-
 
 def _runs(results, family=None, **where) -> list[dict]:
     """The entries at `where`, of one family's implementations if one is named."""
@@ -583,7 +579,6 @@ def _runs(results, family=None, **where) -> list[dict]:
         and (family is None or (r["implementation"] in adds) == (family == "add"))
     ]
 
-
 def _shape(results, group, m, n) -> str:
     """A shape as its group's tables and targets name it: by what varies in the group."""
     grid = results["grid"]["groups"][group]
@@ -593,12 +588,10 @@ def _shape(results, group, m, n) -> str:
         return f"M = {m}"
     return f"{m} × {n}"
 
-
 def _where(results, run) -> str:
     """An entry's dtype and shape, as the targets name them."""
     shape = _shape(results, run["group"], run["m"], run["n"])
     return f"{_short(run['dtype'])}, {shape}"
-
 
 def _unmeasured(results, words, timing, dtypes, group, from_n=0) -> list[str]:
     """The (dtype, shape) of the group in the run's whole grid that these results lack (a
@@ -619,27 +612,22 @@ def _unmeasured(results, words, timing, dtypes, group, from_n=0) -> list[str]:
         if n >= from_n and (dtype, group, m, n) not in measured
     ]
 
-
 def _figure(results, **where) -> dict | None:
     """The one entry at `where` that has a figure (not an error), if any."""
     found = [r for r in _runs(results, **where) if "error" not in r]
     return found[0] if found else None
 
-
 def _of_copy(run) -> float | None:
     """A figure's % of its copy: None if it failed, or its copy did."""
     return None if "error" in run else run.get("copy_percent")
-
 
 def _copy_percents(results, name, **where) -> list[float]:
     """name's figures at `where` as % of their copies (those that have one)."""
     percents = [_of_copy(r) for r in _runs(results, implementation=name, **where)]
     return [p for p in percents if p is not None]
 
-
 def _percent(value: float) -> str:
     return f"{value:.1f}%"
-
 
 def _cell(entry, words) -> str:
     """A figure: µs per call (its range) in the group "decode", else GB/s (% of its copy
@@ -661,7 +649,6 @@ def _cell(entry, words) -> str:
     inside = f" ({words['join'].join(percents)})" if percents else ""
     return f"{entry['gbps']:,.0f}{inside}"
 
-
 def _versions(results, words) -> str:
     labels = [
         (words["driver"], "driver"),
@@ -678,12 +665,10 @@ def _versions(results, words) -> str:
         f"{label} {results[key] or words['no_version']}" for label, key in labels
     )
 
-
 def _cpu_name(results) -> str:
     """The CPU as its vendor names it, without the "(R)" and "(TM)" that would nest
     parentheses where the name is given in some."""
     return re.sub(r"\((R|TM)\)", "", results["cpu"], flags=re.IGNORECASE)
-
 
 def _header(results, words) -> str:
     commit = (results["git_commit"] or "-")[:12]
@@ -698,7 +683,6 @@ def _header(results, words) -> str:
         words["rounds"].format(count=results["rounds"]),
     ]
     return words["join"].join(parts) + "."
-
 
 # --8<-- [start:targets]
 KERNEL = "Triton (this site)"
@@ -733,7 +717,6 @@ CEILING = 101  # no figure above 101% of its copy: the copy is a yardstick to re
 CEILING_GROUPS = ["rows", "qk-norm", "wide"]  # decode: launch latency, not bandwidth
 CEILING_SHOWN = 5  # the highest figures named of those above CEILING
 
-
 def _status(words, misses: list[str], shown: str | None) -> tuple[str, str]:
     """The verdict, and the cases it rests on: those missed, or what was met by."""
     if misses:
@@ -744,7 +727,6 @@ def _status(words, misses: list[str], shown: str | None) -> tuple[str, str]:
         return words["none"], ""
     return words["met"], words["met_detail"].format(shown)
 
-
 def _ratio_shown(value: float) -> str:
     """A ratio above 1 to two decimals, or to as many more (up to five) as show that it
     is not 1 (1.00 and 1.000 would read as a tie)."""
@@ -753,7 +735,6 @@ def _ratio_shown(value: float) -> str:
         if shown.rstrip("0") != "1.":
             break
     return shown
-
 
 def _versus(figure, peer, words) -> str:
     """How much slower or faster than the peer, in words, by the medians; and, where the
@@ -769,7 +750,6 @@ def _versus(figure, peer, words) -> str:
         said += words["rounds_overlap"]
     return said
 
-
 def _overlap(figure, other) -> bool:
     """Whether the ranges of two figures' rounds overlap (their order is then unsettled)."""
     lo, hi, other_lo, other_hi = (
@@ -778,7 +758,6 @@ def _overlap(figure, other) -> bool:
     return (
         None not in (lo, hi, other_lo, other_hi) and lo <= other_hi and other_lo <= hi
     )
-
 
 def _copy_target(results, words, group, mode, threshold, dtypes) -> tuple[str, str]:
     """Met if the kernel's graph figure reaches `threshold` % of its copy at every shape
@@ -806,7 +785,6 @@ def _copy_target(results, words, group, mode, threshold, dtypes) -> tuple[str, s
         value=_percent(lowest[0]), where=lowest[1]
     )
     return _status(words, misses, shown)
-
 
 def _not_slower(
     results, words, mine, peers, timing, group, from_n=0
@@ -852,7 +830,6 @@ def _not_slower(
                 misses.append(case)
     return _status(words, misses, words["join"].join(cases) or None)
 
-
 def _speedup_target(results, words, mode) -> tuple[str, str]:
     """Met if the fused kernel is FUSED_SPEEDUP[mode] times as fast as UNFUSED at every N
     (graph, bfloat16, rows)."""
@@ -877,7 +854,6 @@ def _speedup_target(results, words, mode) -> tuple[str, str]:
             misses.append(case)
     return _status(words, misses, words["join"].join(cases) or None)
 
-
 def _host_target(results, words, mode) -> tuple[str, str]:
     host = results.get("host_us", {})
     mine, ref = host.get(KERNEL, {}).get(mode), host.get(REFERENCE, {}).get(mode)
@@ -890,13 +866,11 @@ def _host_target(results, words, mode) -> tuple[str, str]:
     ) + _host_close(mine - HOST_LIMIT[mode] * ref, words)
     return _status(words, [case] if ratio > HOST_LIMIT[mode] else [], case)
 
-
 def _host_close(margin_us: float, words) -> str:
     """Said of a host verdict decided by less than the hosts' spread: not settled."""
     if abs(margin_us) >= HOST_SPREAD_US:
         return ""
     return words["host_close"].format(margin=f"{abs(margin_us):.1f}")
-
 
 def _bare_target(results, words, mode) -> tuple[str, str]:
     """Met if the kernel's host time of the pass is at most its kernels' bare launches'
@@ -913,7 +887,6 @@ def _bare_target(results, words, mode) -> tuple[str, str]:
     ) + _host_close(margin, words)
     missed = margin > 0
     return _status(words, [case] if missed else [], case)
-
 
 def _ceiling_target(results, words) -> tuple[str, str]:
     """Met if no figure of CEILING_GROUPS passes CEILING % of its copy."""
@@ -942,7 +915,6 @@ def _ceiling_target(results, words) -> tuple[str, str]:
         value=_percent(highest[0]), where=highest[1]
     )
     return _status(words, misses, shown)
-
 
 def targets(results, language: str) -> list[str]:
     """Each target, met or missed, computed from the results."""
@@ -999,9 +971,7 @@ def targets(results, language: str) -> list[str]:
     title = words["targets_h200" if h200 else "targets"]
     return [title, "", *targets, "", " ".join(notes)]
 
-
 # --8<-- [end:targets]
-
 
 def _peak_note(results, words) -> list[str]:
     """The sentence naming the peak bandwidth and its source (none without a peak). The
@@ -1011,13 +981,11 @@ def _peak_note(results, words) -> list[str]:
     source = results["peak_source"].replace("datasheet", words["datasheet"])
     return [words["peak"].format(gbps=f"{results['peak_gbps']:,}", source=source)]
 
-
 def _names(results, family, **where) -> list[str]:
     """The implementations of a family with entries at `where`, in the results' order."""
     return list(
         dict.fromkeys(r["implementation"] for r in _runs(results, family, **where))
     )
-
 
 def _fastest(results, words, family, **where) -> str:
     """Which RMSNorm of the family was fastest at each N, grouped by name (LayerNorm, a
@@ -1041,11 +1009,9 @@ def _fastest(results, words, family, **where) -> str:
         for name, sizes in at.items()
     )
 
-
 # RMSNorm against LayerNorm run the same way (_layer_norm): PyTorch's kernel against
 # PyTorch's, compiled against compiled.
 AGAINST_LAYER_NORM = ("torch F.rms_norm", "torch.compile naive")
-
 
 def _against_layer_norm(results, words, **where) -> str:
     """Each RMSNorm's time over its LayerNorm's, the range over N (medians)."""
@@ -1062,7 +1028,6 @@ def _against_layer_norm(results, words, **where) -> str:
             shown = _name(name, words)
             ratios.append(words["ratio_of"].format(name=shown, low=low, high=high))
     return ", ".join(ratios)
-
 
 def sayings(results, words, dtype, timing) -> list[str]:
     """For one dtype and timing, in the group "rows": the site's kernels' range of % of
@@ -1090,7 +1055,6 @@ def sayings(results, words, dtype, timing) -> list[str]:
             line = said.format(mode=words["modes"][mode], ratios=ratios)
             lines.append(f"- {line}.")
     return [f"**{words['say']}**", "", *lines, ""] if lines else []
-
 
 def _table(results, words, dtype, timing, mode, group, family=None) -> list[str]:
     """One pass of one group (of one family in "rows"): a column per shape, the copy of
@@ -1131,16 +1095,13 @@ def _table(results, words, dtype, timing, mode, group, family=None) -> list[str]
         lines += [words["above_copy"], ""]
     return lines
 
-
 def _plot_name(stem, dtype, timing, family, language, phone=False) -> str:
     variant = "-phone" if phone else ""
     return f"{stem}-{_short(dtype)}-{timing}-{family}{variant}-{language}.svg"
 
-
 def _tab(title: str, lines: list[str]) -> list[str]:
     """A content tab (pymdownx.tabbed): its title, then its lines indented under it."""
     return [f'=== "{title}"', ""] + [f"    {line}".rstrip() for line in lines]
-
 
 def copy_fit(results, dtype=PLOTTED) -> dict | None:
     """The graph-timed copies of `dtype` fitted by least squares as time = bytes / bandwidth
@@ -1166,7 +1127,6 @@ def copy_fit(results, dtype=PLOTTED) -> dict | None:
         "smallest_us": min(on_rows) if on_rows else None,
     }
 
-
 def _copy_fit_text(results, words) -> list[str]:
     """The copy fit's paragraph, where it fits three copies or more, some on rows."""
     fit = copy_fit(results)
@@ -1188,7 +1148,6 @@ def _copy_fit_text(results, words) -> list[str]:
         smallest=f"{fit['smallest_us']:.1f}",
     )
     return [text, ""]
-
 
 def _timing_tab(stem, results, words, language, dtype, timing) -> list[str]:
     """One dtype and timing: the label; in "rows", a table per family and pass and a plot
@@ -1231,7 +1190,6 @@ def _timing_tab(stem, results, words, language, dtype, timing) -> list[str]:
                 lines += _table(results, words, dtype, timing, mode, group)
     return _once(lines, [words["above_copy"], ""])
 
-
 def _once(lines: list[str], note: list[str]) -> list[str]:
     """The lines with the note (a run of lines) kept where it first comes, dropped after."""
     kept, seen, i = [], False, 0
@@ -1244,7 +1202,6 @@ def _once(lines: list[str], note: list[str]) -> list[str]:
             kept.append(lines[i])
             i += 1
     return kept
-
 
 def _host_table(results, words) -> list[str]:
     host = results["host_us"]
@@ -1274,7 +1231,6 @@ def _host_table(results, words) -> list[str]:
         lines.append(f"| {_name(name, words)} | " + " | ".join(cells).rstrip() + " |")
     return lines + [""]
 
-
 def _reason(why: str, words) -> str:
     """run.py's reason for leaving an implementation out, in this language (an import
     error's own message as it is)."""
@@ -1284,10 +1240,8 @@ def _reason(why: str, words) -> str:
         return words["not_installed"] + words["paren"].format(error.strip()[1:-1])
     return words["reasons"].get(why, why)
 
-
 # What places a figure: the keys of a run entry, in the order the failures name them.
 WHERE = ["implementation", "dtype", "group", "m", "n", "mode", "timing"]
-
 
 def _failure_place(results, words, run) -> str:
     """Where a failure happened, in the tables' words: name, dtype, group, shape, pass."""
@@ -1304,7 +1258,6 @@ def _failure_place(results, words, run) -> str:
     if "timing" in run:
         parts.append(words["short"][run["timing"]])
     return ", ".join(parts)
-
 
 def _notes(results, words) -> list[str]:
     lines = []
@@ -1334,7 +1287,6 @@ def _notes(results, words) -> list[str]:
             lines.append(f"- {where}: `{error}`")
     return lines
 
-
 # The headline table: the pass training runs, at five hidden sizes (Qwen3 0.6B's and Llama
 # 3.2 1B's, 1024 and 2048, where the host's time costs the most; Llama 3's 8B, 70B and
 # 405B: 4096, 8192, 16384), in the GPU's time and launched from Python (where the host's
@@ -1342,7 +1294,6 @@ def _notes(results, words) -> list[str]:
 HEADLINE = {"dtype": "torch.bfloat16", "group": "rows", "mode": "forward+backward"}
 HEADLINE_N = (1024, 2048, 4096, 8192, 16384)
 HEADLINE_NAMES = [REFERENCE, KERNEL, "Liger-Kernel", "torch.compile naive", "QuACK"]
-
 
 def headline(results, words, note=True) -> list[str]:
     """The answer first: forward+backward in bfloat16 at N = 1024 to 16384 (HEADLINE_N; the
@@ -1391,7 +1342,6 @@ def headline(results, words, note=True) -> list[str]:
         said += _headline_note([results], words)
     return [*lines, "", said.rstrip(), ""]
 
-
 def _headline_host(results, words) -> str:
     """The host's time per forward+backward call (in the eager figures), the site's
     kernel's and F.rms_norm's, where both were measured."""
@@ -1404,20 +1354,17 @@ def _headline_host(results, words) -> str:
         calls=results["host_calls"], shape=shape, kernel=kernel, reference=reference
     )
 
-
 def _host_costs(results):
     """The site's kernel's and F.rms_norm's host µs per forward+backward call, or None."""
     host = results.get("host_us", {})
     costs = [host.get(name, {}).get("forward+backward") for name in (KERNEL, REFERENCE)]
     return None if None in costs else costs
 
-
 def _headline_note(many: list[dict], words) -> str:
     """How to read the headlines of these results: host times made back to back (where
     one gives them), M and N, the parentheses, medians and overlapping rounds."""
     host = any(_host_costs(results) for results in many)
     return (words["headline_host_note"] if host else "") + words["headline_note"]
-
 
 def _headline_cells(runs, names, n, timing, words):
     """A row's cells (µs, and F.rms_norm's time over each one's) and those ratios."""
@@ -1434,7 +1381,6 @@ def _headline_cells(runs, names, n, timing, words):
             cell += f" ({speedups[name]:.2f}×)"
         cells.append(cell)
     return cells, speedups
-
 
 def _headline_saying(speedups, n, runs, timing, words, last) -> str:
     """Which is the fastest at N = n, whether its rounds overlap another's, and how
@@ -1459,7 +1405,6 @@ def _headline_saying(speedups, n, runs, timing, words, last) -> str:
         end=words["headline_ends"][last],
     )
 
-
 def headlines(sections: list[tuple[str, dict]], language: str) -> str:
     """The headline of each GPU, for the top of the page; how to read them, once, after
     the last."""
@@ -1471,15 +1416,12 @@ def headlines(sections: list[tuple[str, dict]], language: str) -> str:
         lines.append(_headline_note([results for _, results in sections], words))
     return "\n".join(lines).rstrip() + "\n"
 
-
 def _unlinked(lines: list[str]) -> list[str]:
     """The lines with each Markdown link replaced by its text."""
     return [re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", line) for line in lines]
 
-
 def _heading(words, anchor: str) -> list[str]:
     return [f"## {words['sections'][anchor]} {{ #{anchor} }}", ""]
-
 
 def gpu_section(stem, results, language: str) -> list[str]:
     """One GPU's page below its title and introduction: sections for its headline (also at
@@ -1510,7 +1452,6 @@ def gpu_section(stem, results, language: str) -> list[str]:
         lines += _heading(words, "not-run-or-failed") + notes
     return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
 
-
 # A colour and a marker per role, the same in the norm's plots and the add's: the site's
 # kernels red diamonds (the add apart: hexagons, dashed), PyTorch's norm green squares,
 # torch.compile purple triangles, Liger-Kernel grey pluses (matplotlib's C0-C9). The
@@ -1533,7 +1474,6 @@ STYLES = {
     "add + Triton RMSNorm (this site)": ("C3", "h"),
     "QuACK": ("C9", "*"),
 }
-
 
 def plot(results, dtype, timing, family, language, phone=False) -> Figure:
     """% of copy against N in the group "rows", a panel per pass, a line per
@@ -1599,10 +1539,8 @@ def plot(results, dtype, timing, family, language, phone=False) -> Figure:
     )
     return fig
 
-
 def _layer_norm(name: str) -> str:
     return LAYER_NORMS["compiled" if "compile" in name else "eager"]
-
 
 def _ratio(results, name, mode) -> tuple[float, float, float] | None:
     """name's time over its LayerNorm's, round by round: median, lowest, highest."""
@@ -1613,10 +1551,8 @@ def _ratio(results, name, mode) -> tuple[float, float, float] | None:
     ratios = [a / b for a, b in zip(mine["ms_rounds"], theirs["ms_rounds"])]
     return statistics.median(ratios), min(ratios), max(ratios)
 
-
 def _times(value: tuple[float, float, float] | None) -> str:
     return f"{value[0]:.2f}× ({value[1]:.2f}–{value[2]:.2f})" if value else "—"
-
 
 def cpu_table(results, language: str) -> str:
     """The CPU section: device, the ms of each pass and the ratio to LayerNorm."""
@@ -1680,10 +1616,8 @@ def cpu_table(results, language: str) -> str:
     body = "\n".join(lines).rstrip()
     return f'<div class="benchmark-results" markdown>\n\n{body}\n\n</div>\n'
 
-
 FP8_KERNEL = "Triton add+RMSNorm+FP8 (this site)"  # fp8.py's one kernel
 FP8_MODES = ["per-token", "per-group"]  # fp8.py's scalings, recorded as the mode
-
 
 def _versus_others(results, **where) -> list[float]:
     """At each N where the one kernel has a figure: the fastest other implementation's time
@@ -1696,7 +1630,6 @@ def _versus_others(results, **where) -> list[float]:
         if mine and others:
             ratios.append(min(others) / mine[0])
     return ratios
-
 
 def _fp8_words(results, language: str) -> dict:
     """The words of a language with the FP8 section's scalings and groups filled in."""
@@ -1711,7 +1644,6 @@ def _fp8_words(results, language: str) -> dict:
         },
         "groups": {g: text.format(m=rows_m) for g, text in fp8["groups"].items()},
     }
-
 
 def fp8_sayings(results, words, timing) -> list[str]:
     """What one timing's rows say, for each scaling: the one kernel's share of the copy and
@@ -1738,7 +1670,6 @@ def fp8_sayings(results, words, timing) -> list[str]:
             lines.append(f"- {line}.")
     return lines
 
-
 def fp8_section(stem, results, language: str) -> list[str]:
     """One GPU's FP8 figures (fp8.py): header, a tab per timing holding what the figures
     say and a table per group of shapes and scaling, then what was not run or failed."""
@@ -1761,7 +1692,6 @@ def fp8_section(stem, results, language: str) -> list[str]:
     lines += _notes(results, words)
     return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
 
-
 def fp8_summary(stem, results, language: str) -> list[str]:
     """What one GPU's rows say in GPU time, for the FP8 page, linking to all the figures."""
     words = _fp8_words(results, language)
@@ -1774,10 +1704,8 @@ def fp8_summary(stem, results, language: str) -> list[str]:
     more = fp8["summary_more"].format(anchor=f"fp8-{stem}")
     return [lead, "", *fp8_sayings(results, words, "graph"), "", more, ""]
 
-
 MODEL_REFERENCE = "torch F.rms_norm"  # model.py's layer the others are compared with
 MODEL_MODES = ["forward", "forward+backward"]  # model.py's passes
-
 
 def model_section(stem, results, language: str) -> list[str]:
     """One GPU's compiled layer (model.py): a table of ms per call, each pass and timing,
@@ -1829,13 +1757,11 @@ def model_section(stem, results, language: str) -> list[str]:
     lines += ["", note, "", overlap, ""] + _notes(results, words)
     return ['<div class="benchmark-results" markdown>', "", *lines, "", "</div>", ""]
 
-
 # The benchmarks with a section of their own: where their files go, and what writes each.
 SECTIONS = {
     "fp8": (FP8_TABLES, {"tables": fp8_section, "summary": fp8_summary}),
     "model": (MODEL_TABLES, {"tables": model_section}),
 }
-
 
 def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) -> list:
     """Write the Markdown (into `folder`) and the plots of one CPU results file or of the
@@ -1909,7 +1835,6 @@ def write(paths: list[Path], folder: Path | None = None, plots: Path = PLOTS) ->
                         written.append(plots / name)
     return written
 
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m snippets.benchmark.page")
     parser.add_argument(
@@ -1923,7 +1848,6 @@ def main(argv=None) -> int:
     for path in paths:
         print(f"wrote {path.relative_to(ROOT)}")
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())
