@@ -244,6 +244,22 @@ def test_launched_from_python_the_kernel_is_slower_on_short_rows_as_home_says():
             ]
             assert behind == [1024, 2048, 4096], (results["device"], mode)
     assert "it is slower on the rows of 4096 or fewer" in text("index.md")
+    # kernel.md: '(the H100's forward at 4096 by median only)': of those slower cells, the
+    # one whose rounds overlap F.rms_norm's.
+    overlapping = [
+        (results is H100, mode, n)
+        for results in (H100, H200)
+        for mode in ("forward", "forward+backward")
+        for n in (1024, 2048, 4096)
+        if overlap(
+            entry(results, KERNEL, "rows", n, mode, "eager"),
+            entry(results, F, "rows", n, mode, "eager"),
+        )
+    ]
+    assert overlapping == [(True, "forward", 4096)]
+    assert "(the H100's forward at 4096 by median only)" in text("kernel.md")
+    said = "H100에서 원소 4096개인 행의 순전파는 중앙값 기준으로만 길고"
+    assert said in text("kernel.md", "ko")
     # '(and at 8192 on the H200 the two's timing rounds overlap)', in bfloat16: not on the H100.
     at_8192 = [
         overlap(

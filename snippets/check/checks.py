@@ -1221,8 +1221,8 @@ def check_strides(norm, found, device):
     else:
         passes = "forward and backward" if backward else "forward only"
         detail = (
-            "strided rows and a transposed batch, in float32 and bfloat16: as contiguous"
-            f" copies, {passes}"
+            "rows with elements apart and a transposed batch, in float32 and bfloat16: as"
+            f" contiguous copies, {passes}"
         )
     passed = False if wrong else (None if refused else True)
     see = "kernel/#the-kernels"  # its Layouts

@@ -34,8 +34,7 @@ def divide_eps(norm, c):
 @torch.no_grad()
 def tiny_model(family, large=None):
     """A tiny model with weights of standard deviation 1 / sqrt(fan-in), so that its
-    activations are near 1 (at transformers' 0.02 some post norms' inputs come near ε,
-    Gemma's after the MLP, or below it, OLMo 2's), and gains drawn around 1. `large` makes values pass
+    activations are near 1, and gains drawn around 1. `large` makes values pass
     65504: "gains" multiplies the first MLP's post norm's gains by 1e5 (the stream after
     it overflows), "up" the first MLP's up projection (inside the MLP)."""
     model = tiny(family)
