@@ -2428,6 +2428,49 @@ def test_a_norm_that_writes_into_its_input_is_told_to_be_given_a_copy():
     assert {"forward", "eps", "shapes"} <= passed
 
 
+class NormalizedInTheSavedInput(torch.autograd.Function):
+    """Right formulas, but the backward forms x / RMS in the saved input's memory: in
+    float32, x.float() is x itself, so it writes into the caller's x."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        h = x.float()
+        r = torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+        ctx.save_for_backward(h, weight, r)
+        return (h * r * weight.float()).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        h, weight, r = ctx.saved_tensors
+        x_hat = h.mul_(r)
+        gw = g.float() * weight.float()
+        dx = r * (gw - x_hat * (gw * x_hat).mean(-1, keepdim=True))
+        dw = (g.float() * x_hat).reshape(-1, x_hat.shape[-1]).sum(0)
+        return dx.to(g.dtype), dw.to(weight.dtype), None
+
+
+def test_a_backward_that_writes_into_the_input_is_a_usage_error_not_a_forgotten_r():
+    with pytest.raises(UsageError, match="its backward writes into its input x"):
+        check(
+            lambda x, weight, eps=1e-6: NormalizedInTheSavedInput.apply(x, weight, eps)
+        )
+
+
+def weight_by_position_only(x, weight, /, eps=1e-6):
+    return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
+def eps_by_position_only(x, weight, eps=1e-6, /):
+    return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
+def test_positional_only_weight_and_eps_are_passed_by_position():
+    for target in (weight_by_position_only, eps_by_position_only):
+        report = check(target)
+        assert report.passed, report.table()
+        assert report.conventions["eps"] == 1e-6, report.conventions
+
+
 def returns_its_input(x, weight, eps=1e-6):
     return x.clone()  # as a kernel whose launch did nothing
 
@@ -3507,3 +3550,20 @@ def test_the_check_page_gives_the_python_functions_signature(language):
     shown = re.search(r"`check\((target.*?)\)`", page, re.DOTALL)[1]
     signature = str(inspect.signature(checks.check)).split(" -> ")[0][1:-1]
     assert " ".join(shown.split()) == signature.replace("'", '"')
+
+
+def divides_by_the_rms_without_eps(x, weight, eps=1e-6):
+    # Upcast, but eps left out: 0 / 0 on an all-zero row, in every dtype.
+    h = x.float()
+    return (weight * h / h.pow(2).mean(-1, keepdim=True).sqrt()).to(x.dtype)
+
+
+def test_half_wrong_on_the_all_zero_row_alone_points_to_zero_rows_not_the_upcast():
+    report = check(divides_by_the_rms_without_eps)
+    verdicts = {verdict.check: verdict for verdict in report.verdicts}
+    assert verdicts["zero rows"].passed is False
+    half = verdicts["half"]
+    assert half.passed is False
+    assert half.detail.count(", on the all-zero row") == 2, half.detail
+    assert half.detail.endswith("; zero rows fails too, a likely cause: read it first")
+    assert half.see == verdicts["zero rows"].see == "gradients/#the-all-zero-row"

@@ -857,7 +857,15 @@ def gradient_errors(norm, found, x, w, g, between=None):
         return None
     if between is not None:
         norm(between, w)
+    kept = x.detach().clone()
     torch.autograd.backward(y, given)
+    # The forward's writes into x are caught as it returns (target.py); a backward's here.
+    if not torch.equal(x.detach(), kept):
+        raise UsageError(
+            "its backward writes into its input x, which in a model is the residual"
+            " stream (x / RMS formed in the memory of the saved input?): form it in a"
+            " new tensor"
+        )
     x64, w64 = (
         x.detach().double().requires_grad_(),
         w.detach().double().requires_grad_(),
@@ -1554,7 +1562,7 @@ def check(
             see = f"check/#check-{short.replace(' ', '-')}"  # its section
             verdicts.append(Verdict(short, False, detail, see))
     verdicts = blame_the_backward(blame_the_statistic(verdicts))
-    return Report(name, found, blame_the_eps(verdicts))
+    return Report(name, found, blame_the_zero_row(blame_the_eps(verdicts)))
 
 def blame(verdicts, cause, blamed, link_it=False):
     """The verdicts, with each failure `blamed` picks told to read `cause` first where
@@ -1576,6 +1584,19 @@ def blame_the_eps(verdicts):
     definition, a backward that forgets r)."""
     checks = ("forward", "gradients", "sizes")
     return blame(verdicts, "eps", lambda v: v.check in checks)
+
+def blame_the_zero_row(verdicts):
+    """half's failure told to read zero rows first, and linked there, where it is wrong on
+    the all-zero row alone in every dtype it fails and zero rows fails too: a 0 / 0, in
+    any dtype, not a missing upcast."""
+
+    def on_the_zero_row_alone(v):
+        wrong = v.detail.count(" wrong (")  # each dtype that fails
+        alone = v.detail.count(f", on {ZERO_ROW}")  # the other rows come first if named
+        noted = "fails too" in v.detail  # told already (gradients, eps)
+        return v.check == "half" and 0 < wrong == alone and not noted
+
+    return blame(verdicts, "zero rows", on_the_zero_row_alone, link_it=True)
 
 def blame_the_backward(verdicts):
     """Where gradients fails, the failures in an input gradient alone told to read it

@@ -221,17 +221,19 @@ class Subject:
                 return module(x) * weight.to(x.dtype)
             held = {name: torch.zeros_like(weight) for name in self.held}
             return functional_call(module, {**held, self.weight_name: weight}, (x,))
-        kwargs = {}
+        kwargs, eps = {}, ()
         if self.declared_eps is not None and self.eps_argument:
             kwargs[self.eps_argument] = self.declared_eps
+            if self.takes[self.eps_argument].kind is inspect.Parameter.POSITIONAL_ONLY:
+                eps = (kwargs.pop(self.eps_argument),)  # f(x, weight, eps, /)
         if self.weightless:
-            return self.function(x, **kwargs) * weight.to(x.dtype)
+            return self.function(x, *eps, **kwargs) * weight.to(x.dtype)
         if "normalized_shape" in self.takes:  # torch.nn.functional.rms_norm's form
             kwargs["normalized_shape"] = tuple(weight.shape)
         if self.gain_argument:  # by name: scale=None names the gain too
             return self.function(x, **{self.gain_argument: weight}, **kwargs)
         # By name: f(x, w, bias=None, eps=1e-6) must not get eps as its bias.
-        return self.function(x, weight, **kwargs)
+        return self.function(x, weight, *eps, **kwargs)
 
     # --8<-- [end:call]
 
@@ -365,8 +367,10 @@ def _init_hint(error, takes, eps_argument) -> str:
 def _gain_argument(takes) -> str | None:
     """The argument a function takes its gain by, passed by name: `weight` wherever it is;
     `scale` or `gamma` as the second argument, required or None by default (a Flax port's
-    optional gain), not a number (a multiplier) and not positional-only."""
-    if "weight" in takes:
+    optional gain), not a number (a multiplier); none of them positional-only (then the
+    weight goes second, by position)."""
+    weight = takes.get("weight")
+    if weight is not None and weight.kind is not inspect.Parameter.POSITIONAL_ONLY:
         return "weight"
     for p in list(takes.values())[1:2]:  # the second argument, if any
         no_number = p.default is inspect.Parameter.empty or p.default is None
