@@ -275,9 +275,8 @@ def test_launched_from_python_the_kernel_is_slower_on_short_rows_as_home_says():
     assert "slower than `F.rms_norm` at $N = 1024$ to 4096" in text("benchmark_h100.md")
     eager = [ranked(H100, "rows", n, "forward+backward", "eager")[0] for n in ROWS]
     assert [n for n, name in zip(ROWS, eager) if name == KERNEL] == [8192]
-    said = (
-        "the fastest by median only at 8192 (its rounds overlap Liger-Kernel's there)"
-    )
+    said = "the fastest by median only at 8192 (its [rounds](glossary.md#round) overlap"
+    said += " Liger-Kernel's there)"
     assert said in text("benchmark_h100.md")
     assert overlap(
         entry(H100, KERNEL, "rows", 8192, "forward+backward", "eager"),
@@ -304,7 +303,8 @@ def test_launched_from_python_the_kernel_is_slower_on_short_rows_as_home_says():
         FP32: [1024, 2048],
     }
     assert overlapping == [(FP16, 4096)]
-    assert "(in float16 at 4096 their rounds overlap)" in text("benchmark_h200.md")
+    said = "(in float16 at 4096 their [rounds](glossary.md#round) overlap)"
+    assert said in text("benchmark_h200.md")
 
 
 def test_the_host_time_and_target_counts_are_the_results():

@@ -516,6 +516,8 @@ def test_a_korean_search_finds_a_word_whatever_particle_follows_it(
         ("ko", "허깅페이스", "implementations.md"),
         ("ko", "레이어놈", "math.md"),
         ("ko", "엡실론", "math.md"),
+        ("ko", "융합", "kernel.md"),
+        ("ko", "오토캐스트", "implementations.md"),
         ("en", "huggingface", "implementations.md"),
         ("en", "bf16", "pitfalls.md"),
         ("en", "epsilon", "math.md"),
@@ -526,7 +528,7 @@ def test_a_readers_word_finds_the_page_that_answers_it_first(
     page, server, language, term, expected
 ):
     """Words readers type for a term the site writes another way (그래디언트, 야코비 행렬,
-    Hugging Face, LayerNorm, bfloat16), given as the page's `tags`, which Material's search
+    퓨즈, autocast, Hugging Face, LayerNorm, bfloat16), given as the page's `tags`, which Material's search
     indexes (a tag outranks any heading: claims keeps Pitfalls' "Speed claims" first over
     Benchmark results' speed); and epsilon and 엡실론, which Math's heading on where ε goes
     names (Frameworks and Implementations came first before it did)."""
