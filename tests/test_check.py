@@ -1422,6 +1422,16 @@ def over_the_batch(x, weight, eps=1e-6):
     return weight * x * torch.rsqrt(x.pow(2).mean(0, keepdim=True) + eps)
 
 
+def mean_absolute(x, weight, eps=1e-6):
+    # The mean of |x| where the root of the mean square belongs.
+    return weight * x / (x.abs().mean(-1, keepdim=True) + eps)
+
+
+def eps_added_to_the_reciprocal(x, weight, eps=1e-6):
+    # rsqrt(ms) + eps: the right statistic, a scale a little off, by eps times the RMS.
+    return weight * x * (torch.rsqrt(x.pow(2).mean(-1, keepdim=True)) + eps)
+
+
 @pytest.mark.parametrize(
     "target, words",
     [
@@ -1432,6 +1442,11 @@ def over_the_batch(x, weight, eps=1e-6):
         (unbiased_std, "the unbiased standard deviation"),
         (divides_by_n_minus_1, "the RMS with n - 1"),
         (whole_tensor, "one RMS of the whole tensor"),
+        (mean_absolute, "divides x by the mean of |x|"),
+        (
+            eps_added_to_the_reciprocal,
+            "by 1.0001 / RMS and 1.00009 / RMS on rows of RMS 101 and 90.5",
+        ),
     ],
     ids=lambda v: getattr(v, "__name__", v),
 )
@@ -2378,6 +2393,15 @@ def test_shapes_says_when_a_row_changes_the_others():
 def test_a_norm_that_needs_a_gate_is_told_to_be_given_one():
     with pytest.raises(UsageError, match="it needs another input, as a gated norm"):
         check(Qwen3NextRMSNormGated)
+
+
+def eps_by_another_name(x, weight, variance_epsilon):
+    return F.rms_norm(x, x.shape[-1:], weight, variance_epsilon)
+
+
+def test_an_eps_the_checker_cannot_name_is_told_apart_from_a_gate():
+    with pytest.raises(UsageError, match="variance_epsilon looks like its eps"):
+        check(eps_by_another_name)
 
 
 def normalizes_in_place(x, weight, eps=1e-6):

@@ -3,6 +3,7 @@ then every check against a float64 reference of those conventions."""
 
 import contextlib
 import math
+import re
 import warnings
 
 import torch
@@ -24,6 +25,7 @@ from snippets.check.measure import (
 )
 from snippets.check.report import NO_AUTOGRAD, REFUSALS, Report, Verdict
 from snippets.check.target import (
+    EPS_ARGUMENTS,
     EPS_ATTRIBUTES,
     LARGE_BATCH,
     N,
@@ -1408,6 +1410,14 @@ def call_hint(error, norm, device) -> str:
         return "; is it a residual add fused with the norm? If not, drop --add"
     if "required positional argument" in words and "residual" in words:
         return "; a residual add fused with the norm: pass --add"
+    missing = re.findall(r"'(\w+)'", str(error))
+    named_eps = [name for name in missing if "eps" in name.lower()]
+    if "required positional argument" in words and named_eps:
+        return (
+            f"; {named_eps[0]} looks like its eps, by a name the checker does not pass it"
+            f" by ({', '.join(EPS_ARGUMENTS)}): check it through a function"
+            " f(x, weight, eps=...) that passes it on"
+        )
     if "required positional argument" in words:  # a gate, for one
         return (
             "; it needs another input, as a gated norm does: check it through a"

@@ -49,9 +49,9 @@ def reference(x, gain, eps, inside=True):
 
 def not_rms_norm(norm, neutral, device) -> str | None:
     """What the target computes instead of x / RMS(x) over the whole row, in words, or None
-    for an RMSNorm. Rows of RMS about 104 and 85 (a usual eps negligible; a declared one
-    is taken in, in the form told) with a mean of about 30, so that the RMS, the standard
-    deviation and its unbiased form all differ."""
+    for an RMSNorm. Rows of RMS about 101 and 91 (a usual eps negligible; a declared one
+    is taken in, in the form told), shifted by 30 to means of about 17 and 45, so that the
+    RMS, the standard deviation and its unbiased form all differ."""
     x = rows([100.0, 80.0], device) + 30.0
     y, x = norm(x, neutral).double(), x.double()
     eps, inside = norm.declared_eps or 0.0, not norm.eps_outside
@@ -85,6 +85,7 @@ def not_rms_norm(norm, neutral, device) -> str | None:
         "the standard deviation": x.std(-1, correction=0),
         "the RMS with n - 1 in the mean": (x.pow(2).sum(-1) / (N - 1)).sqrt(),
         "the L2 norm (the sum of the squares, not their mean)": x.pow(2).sum(-1).sqrt(),
+        "the mean of |x| (not the root of the mean of the squares)": x.abs().mean(-1),
     }
     for words, statistic in statistics.items():
         if torch.allclose(scale[:, 0], 1 / statistic, rtol=1e-3):
@@ -100,7 +101,10 @@ def not_rms_norm(norm, neutral, device) -> str | None:
             "returns zeros for nonzero rows with a weight of ones: the weight given is"
             " not the one applied (one kept from an earlier call?)"
         )
-    return "scales each row by a number other than 1 / RMS"
+    rms = x.pow(2).mean(-1).sqrt()
+    times = " and ".join(f"{t:.6g} / RMS" for t in (scale[:, 0] * rms).tolist())
+    on = " and ".join(f"{r:.3g}" for r in rms.tolist())
+    return f"scales each row by a number other than 1 / RMS: by {times} on rows of RMS {on}"
 
 IGNORED = (
     "with weight 0 and with weight 1 it returns x / RMS: the weight given is not applied"
