@@ -2066,8 +2066,9 @@ def writes_into_its_upstream_gradient(x, weight, eps=1e-6):
 
 
 def test_a_backward_that_writes_into_the_upstream_gradient_passes_with_a_note():
-    gradients = verdict(check(writes_into_its_upstream_gradient), "gradients")
-    assert gradients.passed, gradients.detail
+    report = check(writes_into_its_upstream_gradient)
+    assert report.passed, report.table()  # forward's autocast backward too
+    gradients = verdict(report, "gradients")
     assert "wrote into the upstream gradient" in gradients.detail
     # y.sum() gives one element expanded to every output: writing into it raises.
     refused = "refuses y.sum()'s upstream gradient (RuntimeError: unsupported operation"
@@ -2399,9 +2400,21 @@ def eps_by_another_name(x, weight, variance_epsilon):
     return F.rms_norm(x, x.shape[-1:], weight, variance_epsilon)
 
 
+def gated_by_timesteps(x, weight, timesteps, eps=1e-6):
+    return F.rms_norm(x, x.shape[-1:], weight, eps) * timesteps
+
+
+def gated_with_eps_by_another_name(x, weight, gate, variance_epsilon):
+    return F.rms_norm(x, x.shape[-1:], weight, variance_epsilon) * gate
+
+
 def test_an_eps_the_checker_cannot_name_is_told_apart_from_a_gate():
     with pytest.raises(UsageError, match="variance_epsilon looks like its eps"):
         check(eps_by_another_name)
+    with pytest.raises(UsageError, match="it needs another input, as a gated norm"):
+        check(gated_by_timesteps)  # "eps" in the name, not an eps
+    with pytest.raises(UsageError, match="passes it on, and supplies gate"):
+        check(gated_with_eps_by_another_name)
 
 
 def normalizes_in_place(x, weight, eps=1e-6):
@@ -2488,11 +2501,18 @@ def eps_by_position_only(x, weight, eps=1e-6, /):
     return F.rms_norm(x, x.shape[-1:], weight, eps)
 
 
+def eps_by_position_only_after_a_bias(x, weight, bias=None, eps=1e-6, /):
+    return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
 def test_positional_only_weight_and_eps_are_passed_by_position():
     for target in (weight_by_position_only, eps_by_position_only):
         report = check(target)
         assert report.passed, report.table()
         assert report.conventions["eps"] == 1e-6, report.conventions
+    # Passed by position it would land in bias's place: told, not failed.
+    with pytest.raises(UsageError, match="takes eps by position only, after arguments"):
+        check(eps_by_position_only_after_a_bias)
 
 
 def returns_its_input(x, weight, eps=1e-6):
@@ -3582,6 +3602,12 @@ def divides_by_the_rms_without_eps(x, weight, eps=1e-6):
     return (weight * h / h.pow(2).mean(-1, keepdim=True).sqrt()).to(x.dtype)
 
 
+def divides_by_the_rms_without_eps_in_float32(x, weight, eps=1e-6):
+    # The same, but returning float32 for half inputs: wrong in its dtype as well.
+    h = x.float()
+    return weight * h / h.pow(2).mean(-1, keepdim=True).sqrt()
+
+
 def test_half_wrong_on_the_all_zero_row_alone_points_to_zero_rows_not_the_upcast():
     report = check(divides_by_the_rms_without_eps)
     verdicts = {verdict.check: verdict for verdict in report.verdicts}
@@ -3591,3 +3617,6 @@ def test_half_wrong_on_the_all_zero_row_alone_points_to_zero_rows_not_the_upcast
     assert half.detail.count(", on the all-zero row") == 2, half.detail
     assert half.detail.endswith("; zero rows fails too, a likely cause: read it first")
     assert half.see == verdicts["zero rows"].see == "gradients/#the-all-zero-row"
+    half = verdict(check(divides_by_the_rms_without_eps_in_float32), "half")
+    assert half.passed is False and ", not float16" in half.detail
+    assert "zero rows fails too" not in half.detail

@@ -88,7 +88,8 @@ def check_forward(norm, found, device):
     upstream = partly_along(x, rows([1.0] * len(tried), device, seed=33))
     with contextlib.suppress(RuntimeError):  # a backward that fails: gradients says so
         if y.requires_grad:
-            torch.autograd.backward(y, upstream.to(y.dtype))
+            # A copy even in y's dtype: a backward may write into it (Liger-Kernel's does).
+            torch.autograd.backward(y, upstream.to(y.dtype, copy=True))
             x64 = x.double().requires_grad_()
             ref = reference(x64, gain(found, w), eps, inside)
             torch.autograd.backward(ref, upstream)
@@ -1411,12 +1412,24 @@ def call_hint(error, norm, device) -> str:
     if "required positional argument" in words and "residual" in words:
         return "; a residual add fused with the norm: pass --add"
     missing = re.findall(r"'(\w+)'", str(error))
-    named_eps = [name for name in missing if "eps" in name.lower()]
+    # variance_epsilon, norm_eps, eps: not timesteps.
+    named_eps = [m for m in missing if re.search(r"(^|_)(eps|epsilon)$", m.lower())]
     if "required positional argument" in words and named_eps:
+        others = [m for m in missing if m != named_eps[0]]  # a gate, say
+        if named_eps[0] in EPS_ARGUMENTS:  # a module's forward(x, eps)
+            said = (
+                f"; its forward requires {named_eps[0]}, which the checker passes to its"
+                " constructor only"
+            )
+        else:
+            said = (
+                f"; {named_eps[0]} looks like its eps, by a name the checker does not pass"
+                f" it by ({', '.join(EPS_ARGUMENTS)})"
+            )
+        supplies = f", and supplies {' and '.join(others)}" if others else ""
         return (
-            f"; {named_eps[0]} looks like its eps, by a name the checker does not pass it"
-            f" by ({', '.join(EPS_ARGUMENTS)}): check it through a function"
-            " f(x, weight, eps=...) that passes it on"
+            f"{said}: check it through a function f(x, weight, eps=...) that passes it"
+            f" on{supplies}"
         )
     if "required positional argument" in words:  # a gate, for one
         return (
@@ -1604,7 +1617,9 @@ def blame_the_zero_row(verdicts):
         wrong = v.detail.count(" wrong (")  # each dtype that fails
         alone = v.detail.count(f", on {ZERO_ROW}")  # the other rows come first if named
         noted = "fails too" in v.detail  # told already (gradients, eps)
-        return v.check == "half" and 0 < wrong == alone and not noted
+        # Wrong in its output's dtype or without a gradient too: not the zero row alone.
+        cast = re.search(r", not b?float16", v.detail) or NO_GRADIENT_THERE in v.detail
+        return v.check == "half" and 0 < wrong == alone and not noted and not cast
 
     return blame(verdicts, "zero rows", on_the_zero_row_alone, link_it=True)
 

@@ -225,7 +225,14 @@ class Subject:
         if self.declared_eps is not None and self.eps_argument:
             kwargs[self.eps_argument] = self.declared_eps
             if self.takes[self.eps_argument].kind is inspect.Parameter.POSITIONAL_ONLY:
-                eps = (kwargs.pop(self.eps_argument),)  # f(x, weight, eps, /)
+                # f(x, weight, eps, /): by position, where nothing unpassed comes before.
+                if list(self.takes).index(self.eps_argument) != 2 - self.weightless:
+                    raise UsageError(
+                        f"{self.function.__name__} takes {self.eps_argument} by position"
+                        " only, after arguments the checker does not pass: check it"
+                        " through a function f(x, weight, eps=...) that passes it on"
+                    )
+                eps = (kwargs.pop(self.eps_argument),)
         if self.weightless:
             return self.function(x, *eps, **kwargs) * weight.to(x.dtype)
         if "normalized_shape" in self.takes:  # torch.nn.functional.rms_norm's form
