@@ -2792,6 +2792,16 @@ def test_a_fused_add_passes_and_says_which_sum_its_statistic_reads(target, reads
     assert not [r for r in verdict(report, "add").refused if "interpreter" in r]
 
 
+def add_by_position_only(x, residual, weight, eps=1e-6, /):
+    return add_in_float32(x, residual, weight, eps)
+
+
+def test_a_fused_add_taking_its_arguments_by_position_only_is_passed_them_so():
+    report = check(add_by_position_only, add=True)
+    assert report.passed, report.table()
+    assert report.conventions["eps"] == 1e-6, report.conventions
+
+
 def add_in_place_inference(x, residual, weight, eps=1e-6):
     # vLLM's inference op: the same writes, with no autograd recording them.
     with torch.no_grad():

@@ -275,14 +275,25 @@ class AddSubject(Subject):
             parameters = {**held, self.weight_name: weight}
             out = functional_call(module, parameters, (x, residual))
         else:
-            kwargs = {}
+            kwargs, eps = {}, ()
             if self.declared_eps is not None and self.eps_argument:
                 kwargs[self.eps_argument] = self.declared_eps
+                if self.takes[self.eps_argument].kind is inspect.Parameter.POSITIONAL_ONLY:
+                    # f(x, residual, weight, eps, /), as in Subject._call.
+                    if list(self.takes).index(self.eps_argument) != 3:
+                        raise UsageError(
+                            f"{self.function.__name__} takes {self.eps_argument} by"
+                            " position only, after arguments the checker does not pass:"
+                            " check it through a function f(x, residual, weight, eps=...)"
+                            " that passes it on"
+                        )
+                    eps = (kwargs.pop(self.eps_argument),)
             # By name where it names them, as flash-attn's f(x, weight, residual) does.
-            if {"residual", "weight"} <= set(self.takes):
+            named = [self.takes.get(name) for name in ("residual", "weight")]
+            if all(p and p.kind is not inspect.Parameter.POSITIONAL_ONLY for p in named):
                 out = self.function(x, residual=residual, weight=weight, **kwargs)
             else:
-                out = self.function(x, residual, weight, **kwargs)
+                out = self.function(x, residual, weight, *eps, **kwargs)
         return self._pair(out, x, residual, clones)
 
     @staticmethod
