@@ -221,18 +221,7 @@ class Subject:
                 return module(x) * weight.to(x.dtype)
             held = {name: torch.zeros_like(weight) for name in self.held}
             return functional_call(module, {**held, self.weight_name: weight}, (x,))
-        kwargs, eps = {}, ()
-        if self.declared_eps is not None and self.eps_argument:
-            kwargs[self.eps_argument] = self.declared_eps
-            if self.takes[self.eps_argument].kind is inspect.Parameter.POSITIONAL_ONLY:
-                # f(x, weight, eps, /): by position, where nothing unpassed comes before.
-                if list(self.takes).index(self.eps_argument) != 2 - self.weightless:
-                    raise UsageError(
-                        f"{self.function.__name__} takes {self.eps_argument} by position"
-                        " only, after arguments the checker does not pass: check it"
-                        " through a function f(x, weight, eps=...) that passes it on"
-                    )
-                eps = (kwargs.pop(self.eps_argument),)
+        kwargs, eps = self._eps_arguments(place=2 - self.weightless)
         if self.weightless:
             return self.function(x, *eps, **kwargs) * weight.to(x.dtype)
         if "normalized_shape" in self.takes:  # torch.nn.functional.rms_norm's form
@@ -243,6 +232,22 @@ class Subject:
         return self.function(x, weight, *eps, **kwargs)
 
     # --8<-- [end:call]
+
+    def _eps_arguments(self, place):
+        """The declared eps as the call passes it: by name ({name: eps}, ()), or by
+        position ({}, (eps,)) to f(x, weight, eps, /), eps at `place` in the signature,
+        where nothing the checker does not pass comes before it."""
+        if self.declared_eps is None or not self.eps_argument:
+            return {}, ()
+        if self.takes[self.eps_argument].kind is not inspect.Parameter.POSITIONAL_ONLY:
+            return {self.eps_argument: self.declared_eps}, ()
+        if list(self.takes).index(self.eps_argument) != place:
+            raise UsageError(
+                f"{self.function.__name__} takes {self.eps_argument} by position only,"
+                " after arguments the checker does not pass: check it through a function"
+                " that passes it on, f(x, weight, eps=...)"
+            )
+        return {}, (self.declared_eps,)
 
 class AddSubject(Subject):
     """A residual add fused with the norm (--add): y, h = f(x, residual, weight[, eps]) with
@@ -275,22 +280,11 @@ class AddSubject(Subject):
             parameters = {**held, self.weight_name: weight}
             out = functional_call(module, parameters, (x, residual))
         else:
-            kwargs, eps = {}, ()
-            if self.declared_eps is not None and self.eps_argument:
-                kwargs[self.eps_argument] = self.declared_eps
-                if self.takes[self.eps_argument].kind is inspect.Parameter.POSITIONAL_ONLY:
-                    # f(x, residual, weight, eps, /), as in Subject._call.
-                    if list(self.takes).index(self.eps_argument) != 3:
-                        raise UsageError(
-                            f"{self.function.__name__} takes {self.eps_argument} by"
-                            " position only, after arguments the checker does not pass:"
-                            " check it through a function f(x, residual, weight, eps=...)"
-                            " that passes it on"
-                        )
-                    eps = (kwargs.pop(self.eps_argument),)
+            kwargs, eps = self._eps_arguments(place=3)  # f(x, residual, weight, eps)
             # By name where it names them, as flash-attn's f(x, weight, residual) does.
+            only = inspect.Parameter.POSITIONAL_ONLY
             named = [self.takes.get(name) for name in ("residual", "weight")]
-            if all(p and p.kind is not inspect.Parameter.POSITIONAL_ONLY for p in named):
+            if all(p and p.kind is not only for p in named):
                 out = self.function(x, residual=residual, weight=weight, **kwargs)
             else:
                 out = self.function(x, residual, weight, *eps, **kwargs)
