@@ -101,8 +101,9 @@ WORDS = {
         "short": {"graph": "graph", "eager": "eager"},
         "unit": "GB/s (% of copy, lowest–highest round)",
         "unit_peak": "GB/s (% of copy, lowest–highest round; % of datasheet peak)",
-        "headline": "{device}, PyTorch {torch}: forward+backward, bfloat16, M = {m}, µs per "
-        "call (in parentheses, the speed against F.rms_norm's: above 1× is faster)",
+        "headline": "{device}, PyTorch {torch}: forward+backward, bfloat16, M = {m} rows of N "
+        "elements, µs per call (in parentheses, the speed against F.rms_norm's: above 1× is "
+        "faster)",
         "headline_timing": "timing",
         "headline_timings": {"graph": "GPU time", "eager": "from Python"},
         "headline_in": {
@@ -339,8 +340,8 @@ WORDS = {
         "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드 범위 / 최대 대역폭 대비 %)",
         # Its glossary links are kept in the results page's first title only (`headlines`).
         "headline": "{device}, PyTorch {torch}: [순전파](glossary.md#forward-pass)+[역전파]"
-        "(glossary.md#backward-pass), bfloat16, M = {m}, 호출당 µs(괄호 안은 F.rms_norm 대비 "
-        "속도로, 1배보다 크면 더 빠름)",
+        "(glossary.md#backward-pass), bfloat16, M = {m}개 행(행마다 원소 N개), 호출당 µs(괄호 "
+        "안은 F.rms_norm 대비 속도로, 1배보다 크면 더 빠름)",
         "headline_timing": "측정 방식",
         "headline_timings": {"graph": "GPU 시간", "eager": "Python에서 호출"},
         "headline_in": {
