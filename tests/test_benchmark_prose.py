@@ -104,6 +104,15 @@ def test_the_gpus_forward_runs_at_the_copys_speed_as_the_pages_say():
     rows.append(of_copy(H100, KERNEL, "wide", WIDE[0], "forward"))
     assert (round(min(rows)), round(max(rows))) == (99, 101)
     assert "99 to 101 percent" in text("benchmark_h100.md")
+    # The span itself, 'N = 2048 to 32768', from the sizes at a copy's speed.
+    sizes = [("rows", n) for n in ROWS] + [("wide", n) for n in WIDE]
+    at_copy = [n for g, n in sizes if of_copy(H100, KERNEL, g, n, "forward") >= 98.5]
+    assert at_copy == [2048, 4096, 8192, 16384, 32768]
+    span = f"$N = {at_copy[0]}$ to {at_copy[-1]}"
+    assert f"rows of {span}, at 96" in text("benchmark_h100.md")
+    assert f"at {span} (Liger-Kernel" in text("benchmark_results.md")
+    for name in ("benchmark_h100.md", "benchmark_results.md"):
+        assert f"$N = {at_copy[0]}$부터 {at_copy[-1]}까지인 행에서" in text(name, "ko")
     longer = [of_copy(H100, KERNEL, "wide", n, "forward") for n in WIDE[1:]]
     assert (round(min(longer)), int(max(longer))) == (65, 71)
     assert "65 to 71 percent" in text("benchmark_results.md")
@@ -163,6 +172,24 @@ def test_the_forward_and_backward_claims_are_the_results():
     float16, and is near the copy's speed in float32 at N = 2048 to 8192."""
     fastest = [ranked(H100, "rows", n, "forward+backward")[0] for n in ROWS]
     assert fastest == [COMPILE, KERNEL, KERNEL, KERNEL, LIGER]
+    first = [n for n, name in zip(ROWS, fastest) if name == KERNEL]
+    span = f"$N = {first[0]}$ to {first[-1]}"
+    assert f"the fastest of all at {span}" in text("benchmark_h100.md")
+    assert f"the fastest at {span}; three targets" in text("benchmark_results.md")
+    said = f"순전파+역전파는 $N = {first[0]}$부터 {first[-1]}까지"
+    assert said in text("benchmark_results.md", "ko")
+    # The H200 page: 'the fastest in every dtype at N = 2048 to 8192'.
+    everywhere = [
+        n
+        for n in ROWS
+        if all(
+            ranked(H200, "rows", n, "forward+backward", dtype=dtype)[0] == KERNEL
+            for dtype in (BF16, FP16, FP32)
+        )
+    ]
+    assert everywhere == [2048, 4096, 8192]  # a span of ROWS, said as one
+    span = f"$N = {everywhere[0]}$ to {everywhere[-1]}"
+    assert f"the fastest in every dtype at {span}" in text("benchmark_h200.md")
     said = "(`torch.compile` is faster at 1024, Liger-Kernel at 16384)"
     assert said in text("benchmark_h100.md")
     # benchmark_h100.md: 'at 76 to 92 percent of the copy (the backward alone at 70 to 88)'.
@@ -1108,6 +1135,30 @@ def test_the_implementations_ahead_of_the_kernel_on_the_h100_are_the_ones_kernel
             for name in order[: order.index(KERNEL)]:
                 found.setdefault(name, set()).add(mode)
         assert found == ahead, (group, size, found)
+
+    # The leads the paragraph sizes, in points of the copy's speed (forward).
+    def lead(group, size, peer):
+        return of_copy(H100, peer, group, size, "forward") - of_copy(
+            H100, KERNEL, group, size, "forward"
+        )
+
+    assert all(lead("rows", n, LIGER) < 1 for n in ROWS[1:])  # 'less than one point'
+    assert {round(lead("rows", n, COMPILE)) for n in (8192, 16384)} == {1, 2}
+    assert all(0.5 <= lead("qk-norm", n, COMPILE) < 1.5 for n in HEADS)  # 'about one'
+    assert round(lead("wide", 32768, COMPILE)) == 1  # 'about a point'
+    assert round(2 * lead("wide", 131072, COMPILE)) == 1  # 'half a point'
+    paragraph = (
+        "On rows: torch.compile at $N = 1024$; Liger-Kernel in forward plus backward at"
+        " $N = 16384$; in the forward, Liger-Kernel at every $N$, by less than one point of"
+        " the copy's speed from 2048 on, and torch.compile at 8192 and 16384, by one or"
+        " two. At decode: torch.compile in every pass; Liger-Kernel in the forward, and at"
+        " $M = 256$ in every pass; `F.rms_norm` in the backward at $M = 256$. On QK-norm"
+        " rows: torch.compile in the forward by about one point, and in the backward and"
+        " in forward plus backward at head sizes 128 and 256."
+    )
+    assert paragraph in text("kernel.md")
+    said = "32768에서 1퍼센트포인트 정도, 131072에서 반 퍼센트포인트 정도 앞섭니다"
+    assert said in text("kernel.md", "ko")
     said = (
         "On wide rows: torch.compile in the backward and in forward plus backward, and in"
         " the forward by about a point at 32768 and half a point at 131072; `F.rms_norm` in"
