@@ -139,6 +139,9 @@ def test_the_gpus_forward_runs_at_the_copys_speed_as_the_pages_say():
     said = "at 93 percent of the copy or more in every dtype;"
     assert said in text("benchmark_results.md")
     assert [shape for shape, value in forward.items() if value < 95] == [(BF16, 2048)]
+    said = "H100's would fail in bfloat16 at $N = 2048$;"
+    assert said in text("benchmark_h200.md")
+    assert "bfloat16의 $N = 2048$" in text("benchmark_h200.md", "ko")
 
 
 def test_the_gpu_pages_forward_notes_for_inference_are_the_results():
@@ -271,6 +274,19 @@ def test_launched_from_python_the_kernel_is_slower_on_short_rows_as_home_says():
             ]
             assert behind == [1024, 2048, 4096], (results["device"], mode)
     assert "it is slower on the rows of 4096 or fewer" in text("index.md")
+    # kernel.md's In short: 'beats F.rms_norm on H100 and H200 rows of 1024 to 16384' in
+    # GPU time, 'slower at 4096 or fewer' from Python.
+    for results in (H100, H200):
+        assert not any(
+            slower(results, KERNEL, F, "rows", n, "forward+backward") for n in ROWS
+        )
+    said = f"rows of {ROWS[0]} to {ROWS[-1]}; the H100's forward"
+    assert said in text("kernel.md")
+    assert f"forward plus backward are slower at {behind[-1]} or fewer" in text(
+        "kernel.md"
+    )
+    assert f"{ROWS[0]}개에서 {ROWS[-1]}개인 행" in text("kernel.md", "ko")
+    assert f"원소가 {behind[-1]}개 이하인 행에서는" in text("kernel.md", "ko")
     # kernel.md: '(the H100's forward at 4096 by median only)': of those slower cells, the
     # one whose rounds overlap F.rms_norm's.
     overlapping = [
@@ -582,6 +598,11 @@ def test_the_fp8_paragraphs_are_the_results():
         ("per-token", "eager"): [2048],
     }
     assert "per token at $N = 2048$ (4096 in GPU time)" in text("benchmark_results.md")
+    per_token = first["per-token", "graph"]
+    said = f"with a scale per token it is the fastest at $N = {per_token[0]}$ and"
+    assert f"{said} {per_token[1]}," in text("fp8.md")
+    said = f"$N = {per_token[0]}$과 {per_token[1]}에서"
+    assert said in text("fp8.md", "ko")
     for scaling in ("per-group", "per-token"):
         for n in sizes:
             by_name = {
