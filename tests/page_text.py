@@ -1,6 +1,7 @@
 """A page's text: its Markdown (front matter, fences, includes, formulas, prose), the code an
 include shows, and its built HTML, parsed once per test process."""
 
+import ast
 import re
 from functools import cache
 from pathlib import Path
@@ -102,3 +103,31 @@ def generated_text(text: str) -> str:
         for line in prose(text).splitlines()
         if (match := INCLUDE.match(line))
     )
+
+
+def is_string(statement: ast.AST) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(
+        getattr(statement.value, "value", None), str
+    )
+
+
+def written_output(source: str) -> str:
+    """The output written in a snippet, in the file's order: its #> lines and its output
+    blocks (strings standing as statements, docstrings aside), whitespace collapsed."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0])
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
+    }
+    pieces = [
+        (node.lineno, node.value.value)
+        for node in ast.walk(tree)
+        if is_string(node) and id(node) not in docstrings
+    ]
+    pieces += [
+        (number, line.strip()[2:])
+        for number, line in enumerate(source.splitlines(), start=1)
+        if line.strip().startswith("#>")
+    ]
+    return " ".join(" ".join(text for _, text in sorted(pieces)).split())

@@ -113,6 +113,10 @@ def test_the_gpus_forward_runs_at_the_copys_speed_as_the_pages_say():
     assert f"at {span} (Liger-Kernel" in text("benchmark_results.md")
     for name in ("benchmark_h100.md", "benchmark_results.md"):
         assert f"$N = {at_copy[0]}$부터 {at_copy[-1]}까지인 행에서" in text(name, "ko")
+    said = f"about [a copy's speed](glossary.md#copy-of-equal-bytes) from {at_copy[0]}"
+    assert f"{said} to {at_copy[-1]}." in text("kernel.md")
+    said = f"원소가 {at_copy[0]}개에서 {at_copy[-1]}개인 행에서 [복사]"
+    assert said in text("kernel.md", "ko")
     longer = [of_copy(H100, KERNEL, "wide", n, "forward") for n in WIDE[1:]]
     assert (round(min(longer)), int(max(longer))) == (65, 71)
     assert "65 to 71 percent" in text("benchmark_results.md")
@@ -165,6 +169,14 @@ def test_the_gpu_pages_forward_notes_for_inference_are_the_results():
     )
     assert said + " launched from Python" in text("benchmark_h100.md")
     assert "faster by median there at every $N$ and dtype" in text("benchmark_h200.md")
+    said = (
+        "at decode `torch.compile` or Liger-Kernel is the fastest under a CUDA graph,"
+    )
+    said += " and `F.rms_norm` launched from Python"
+    assert said in text("benchmark_h200.md")
+    said = "디코드에서는 CUDA 그래프로 재면 `torch.compile`이나 Liger-Kernel이, 즉시 실행으로"
+    said += " 재면 `F.rms_norm`이 가장 빠릅니다"
+    assert said in text("benchmark_h200.md", "ko")
 
 
 def test_the_forward_and_backward_claims_are_the_results():
@@ -348,6 +360,14 @@ def test_launched_from_python_the_kernel_is_slower_on_short_rows_as_home_says():
     assert overlapping == [(FP16, 4096)]
     said = "(in float16 at 4096 their [rounds](glossary.md#round) overlap)"
     assert said in text("benchmark_h200.md")
+    # 'beats it by median up to N = 4096 in the 16-bit dtypes and to 2048 in float32'.
+    assert behind[BF16] == behind[FP16]
+    said = f"beats it by median up to $N = {behind[BF16][-1]}$ in the 16-bit dtypes"
+    assert said in text("benchmark_h200.md")
+    said = f"overlap) and to {behind[FP32][-1]} in float32"
+    assert said in text("benchmark_h200.md")
+    said = f"dtype에서는 $N = {behind[BF16][-1]}$까지, float32에서는 {behind[FP32][-1]}까지"
+    assert said in text("benchmark_h200.md", "ko")
 
 
 def test_the_host_time_and_target_counts_are_the_results():
@@ -379,6 +399,30 @@ def test_the_host_time_and_target_counts_are_the_results():
     said = "the kernel costs the host more than twice what `F.rms_norm` does"
     assert said in text("benchmark_h200.md")
     assert "more than three times in forward plus backward" in text("benchmark_h200.md")
+    said = (
+        "on both GPUs the site's kernel's forward plus backward takes longer here than"
+    )
+    assert said + " some of its whole eager calls on rows" in text("benchmark.md")
+    # Kernel's next steps: how many of the four host-time targets each GPU misses.
+    missed = [
+        sum(
+            "**missed**" in line
+            for line in page.targets(results, "en")
+            if line.startswith("- Host time")
+        )
+        for results in (H100, H200)
+    ]
+    assert missed == [3, 4]
+    said = "three of the four host-time targets are missed on the H100 and all four on"
+    assert said + " the H200" in text("kernel.md")
+    said = "호스트 시간 목표 네 개 가운데 H100에서는 세 개, H200에서는 네 개 모두 미달입니다"
+    assert said in text("kernel.md", "ko")
+    said = (
+        "the forward kernel launched alone already costs more than twice `F.rms_norm`'s"
+    )
+    assert said + " whole forward" in text("kernel.md")
+    said = "순전파 커널 하나를 띄우는 것만으로도 `F.rms_norm`의 순전파 전체의 두 배보다"
+    assert said + " 오래 걸리므로" in text("kernel.md", "ko")
 
 
 def test_the_copy_notes_are_the_results():
@@ -409,6 +453,24 @@ def test_the_copy_notes_are_the_results():
         ]
 
     assert past_copy(H100) and max(past_copy(H200)) > max(past_copy(H100))
+    said = (
+        "at every $N$, the copy of a forward's bytes is the slowest and the copy of a"
+    )
+    said += " forward plus backward's, two and a half times as many, the fastest"
+    assert said in text("benchmark.md")
+    assert "figures pass it on both GPUs, and further on the H200" in text(
+        "benchmark.md"
+    )
+    said = (
+        "the copy of equal bytes reaches less of the datasheet bandwidth here than on"
+    )
+    assert said + " an H100" in text("benchmark_h200.md")
+    said = "순전파만큼의 바이트를 옮기는 복사가 가장 느리고, 순전파+역전파만큼, 곧 그 두 배"
+    said += " 반의 바이트를 옮기는 복사가 가장 빠릅니다"
+    assert said in text("benchmark.md", "ko")
+    assert "H200에서는 그 차이가 더 크며" in text("benchmark.md", "ko")
+    said = "데이터시트 대역폭에서 차지하는 비율이 H100에서보다 낮고"
+    assert said in text("benchmark_h200.md", "ko")
 
 
 def test_the_h200_pages_comparison_with_the_h100_is_the_results():

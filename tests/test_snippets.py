@@ -21,6 +21,7 @@ import tokenize
 from pathlib import Path
 
 import pytest
+from page_text import is_string, written_output
 from pytest_examples import CodeExample, EvalExample
 from site_layout import ROOT
 
@@ -118,12 +119,6 @@ def output_inside_brackets(source: str) -> bool:
     return False
 
 
-def is_string(statement: ast.AST) -> bool:
-    return isinstance(statement, ast.Expr) and isinstance(
-        getattr(statement.value, "value", None), str
-    )
-
-
 HOW_TO_PRINT = (
     "Write each print on one line (the formatter splits a longer call over several, and"
     " inside a loop its output lands inside the call), each output line shorter than 85"
@@ -177,28 +172,6 @@ def update_outputs(path: Path, eval_example: EvalExample) -> str | None:
             f"\n{error}"
         )
     return None
-
-
-def written_output(source: str) -> str:
-    """The output written in a snippet, in the file's order: its #> lines and its output
-    blocks (strings standing as statements, docstrings aside), whitespace collapsed."""
-    tree = ast.parse(source)
-    docstrings = {
-        id(node.body[0])
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
-    }
-    pieces = [
-        (node.lineno, node.value.value)
-        for node in ast.walk(tree)
-        if is_string(node) and id(node) not in docstrings
-    ]
-    pieces += [
-        (number, line.strip()[2:])
-        for number, line in enumerate(source.splitlines(), start=1)
-        if line.strip().startswith("#>")
-    ]
-    return " ".join(" ".join(text for _, text in sorted(pieces)).split())
 
 
 @pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: str(p.relative_to(ROOT)))

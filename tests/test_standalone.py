@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from page_text import built_page, includes, read, shown_code
+from page_text import built_page, includes, read, shown_code, written_output
 from site_layout import DOCS, ROOT, pages
 
 from scripts import standalone as scripts_standalone
@@ -127,10 +127,7 @@ def shown_scripts() -> tuple[dict[str, Path], dict[str, list[str]]]:
     excerpted = {
         path: parts
         for path, parts in excerpts.items()
-        if path not in shown
-        and any(
-            line.lstrip().startswith("#>") for line in read(ROOT / path).splitlines()
-        )
+        if path not in shown and written_output(read(ROOT / path))
     }
     return {**shown, **{path: page for path, (page, _) in excerpted.items()}}, {
         path: targets for path, (_, targets) in excerpted.items()
@@ -315,13 +312,14 @@ def test_output_written_where_no_print_ran_fails(tmp_path: Path, run_alone, bloc
 
 
 def test_every_script_with_output_lines_is_run_here():
-    """Every snippet file with #> lines (found in the folder, not from the pages' includes)
-    is shown on a page, whole or in excerpts, and so run here whole; one no page showed would
-    never have its lines checked. Future snippets too: nothing here lists them."""
+    """Every snippet file with output written in it (#> lines, or a block of output
+    standing as a string), found in the folder, not from the pages' includes, is shown on a
+    page, whole or in excerpts, and so run here whole; one no page showed would never have
+    its output checked. Future snippets too: nothing here lists them."""
     with_output = {
         str(path.relative_to(ROOT))
         for path in (ROOT / "snippets").rglob("*.py")
-        if any(line.lstrip().startswith("#>") for line in path.read_text().splitlines())
+        if written_output(path.read_text())
     }
     assert with_output - set(SCRIPTS) == set() and len(SCRIPTS) > 50
 
