@@ -191,7 +191,7 @@ def test_the_forward_and_backward_claims_are_the_results():
     span = f"$N = {first[0]}$ to {first[-1]}"
     assert f"the fastest of all at {span}" in text("benchmark_h100.md")
     assert f"the fastest at {span}; three targets" in text("benchmark_results.md")
-    said = f"순전파+역전파는 $N = {first[0]}$부터 {first[-1]}까지"
+    said = f"순전파+역전파에서는 $N = {first[0]}$부터 {first[-1]}까지 이 커널이"
     assert said in text("benchmark_results.md", "ko")
     # The H200 page: 'the fastest in every dtype at N = 2048 to 8192'.
     everywhere = [

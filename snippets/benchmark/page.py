@@ -523,7 +523,7 @@ WORDS = {
             "다릅니다.",
             "overlap_all": "모든 칸에서 라운드 범위가 F.rms_norm을 쓴 층의 라운드 범위와 겹치므로, "
             "F.rms_norm과의 차이는 어느 칸에서도 확정되지 않습니다.",
-            "overlap_some": "라운드 범위가 F.rms_norm을 쓴 층과 겹치지 않는 칸: {cells}.",
+            "overlap_some": "라운드 범위가 F.rms_norm을 쓴 층의 라운드 범위와 겹치지 않는 칸: {cells}.",
         },
         "fp8": {
             "title": "잔차 덧셈, RMSNorm, FP8 양자화, bfloat16, 순전파(추론)",
