@@ -3630,3 +3630,125 @@ def test_half_wrong_on_the_all_zero_row_alone_points_to_zero_rows_not_the_upcast
     half = verdict(check(divides_by_the_rms_without_eps_in_float32), "half")
     assert half.passed is False and ", not float16" in half.detail
     assert "zero rows fails too" not in half.detail
+
+
+def test_a_file_that_exits_when_imported_is_a_usage_error_not_a_pass(tmp_path):
+    # A script whose self-test runs at import and ends in sys.exit(0): without a report,
+    # status 0 would read as every check passed.
+    script = tmp_path / "norm_script.py"
+    script.write_text("import sys\n\nprint('self-test ok')\nsys.exit(0)\n")
+    status, _, errors = in_process(f"{script}:norm")
+    assert status == 2, errors
+    assert "calls sys.exit(0) when imported (code outside if __name__" in errors
+
+
+class FrozenGain(torch.nn.Module):
+    """The right norm, its gain created with requires_grad=False: no optimizer moves it."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(n), requires_grad=False)
+        self.eps = eps
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1:], self.weight, self.eps)
+
+
+def test_init_fails_a_gain_no_gradient_reaches():
+    report = check(FrozenGain)
+    assert [v.check for v in report.verdicts if v.passed is False] == ["init"]
+    assert verdict(report, "init").detail.endswith(
+        "; fresh weight has requires_grad=False: no gradient reaches it, so no optimizer"
+        " step updates it"
+    )
+
+
+def test_json_stays_json_when_the_target_prints(tmp_path):
+    # A kernel that says it is compiling: its lines go to stderr, the report alone to stdout.
+    noisy = tmp_path / "noisy.py"
+    noisy.write_text(
+        "import torch\n\nprint('loading my kernels')\n\n"
+        "def norm(x, weight, eps=1e-6):\n"
+        "    print('compiling for', x.dtype)\n"
+        "    h = x.float()\n"
+        "    y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)\n"
+        "    return (weight.float() * y).to(x.dtype)\n"
+    )
+    status, printed, errors = in_process(f"{noisy}:norm", "--json")
+    assert status == 0 and json.loads(printed)["passed"]
+    assert "loading my kernels" in errors and "compiling for torch.float16" in errors
+
+
+def detached(x, weight, eps=1e-6):
+    # No gradient reaches x: its scale and its values both detached.
+    h = x.detach().float()
+    return (weight * h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
+
+
+def test_no_input_gradient_is_said_not_reported_as_the_targets_crash():
+    report = check(detached)
+    assert not [v.detail for v in report.verdicts if "raised" in v.detail]
+    assert verdict(report, "zero rows").detail == "all-zero row: no input gradient"
+    assert "dx inf" in verdict(report, "sizes").detail
+    assert "a transposed batch (no input gradient)" in verdict(report, "strides").detail
+    assert {"gradients", "zero rows", "sizes", "strides"} <= {
+        v.check for v in report.verdicts if v.passed is False
+    }
+
+
+def rounded_to_bfloat16(x, weight, eps=1e-6):
+    # A kernel that writes bfloat16 whatever it reads.
+    h = x.float()
+    y = weight * h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+    return y.to(torch.bfloat16)
+
+
+def test_an_output_in_a_fixed_half_dtype_is_named_by_form():
+    (form,) = check(rounded_to_bfloat16).verdicts
+    assert form.check == "form" and form.passed is False
+    assert form.detail == (
+        "returns bfloat16 for float32 input (x / RMS rounded to bfloat16): a layer"
+        " returns its input's dtype (a cast to a fixed dtype?)"
+    )
+
+
+class EpsOfTheInputsDtype(torch.nn.Module):
+    """Upcast, but eps taken from the input's dtype: float32's for float32 input,
+    float16's (about 1e-3) for float16."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(n))
+
+    def forward(self, x):
+        eps = torch.finfo(x.dtype).eps
+        h = x.float()
+        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+        return (self.weight * y).to(x.dtype)
+
+
+def test_half_wrong_only_where_eps_shows_says_another_eps_in_that_dtype():
+    half = verdict(check(EpsOfTheInputsDtype), "half")
+    assert half.passed is False
+    said = "where float32 input shows eps 1.19e-07: another eps in float16 (one taken"
+    assert said + " from the input's dtype, torch.finfo(x.dtype).eps?)" in half.detail
+
+
+def at_most_4096_rows(x, weight, eps=1e-6):
+    # A kernel with a limit on rows, said in a clear error.
+    if x.reshape(-1, x.shape[-1]).shape[0] > 4096:
+        raise ValueError("at most 4096 rows")
+    h = x.float()
+    y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+    return (weight.float() * y).to(x.dtype)
+
+
+def test_batch_reports_a_refused_batch_and_compares_the_others():
+    batch = verdict(check(at_most_4096_rows), "batch")
+    assert batch.passed is None and batch.refused == [
+        "refuses 4097 rows (ValueError: at most 4096 rows)"
+    ]
+    assert batch.detail == (
+        "the same bits alone and last in batches of 7 and 256 rows; refuses 4097 rows"
+        " (ValueError: at most 4096 rows)"
+    )

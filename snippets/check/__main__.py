@@ -19,6 +19,7 @@ the target refuses an input it is given: a width, a dtype, a layout), 2 for a us
 
 import argparse
 import ast
+import contextlib
 import json
 import sys
 from dataclasses import asdict
@@ -132,18 +133,21 @@ def main(argv=None) -> int:
     )
     args = parser.parse_args(eps_joined(sys.argv[1:] if argv is None else argv))
     try:
-        report = check(
-            load(args.target),
-            args.eps,
-            args.device,
-            args.target,
-            eps_outside=args.eps_outside,
-            dim=args.dim,
-            convention=args.convention,
-            add=args.add,
-            init=dict(keyword(item) for item in args.init),
-            factory=args.factory,
-        )
+        # The target's own prints (a kernel compiling, a debug line) go to stderr: stdout
+        # holds the report alone, which --json callers parse.
+        with contextlib.redirect_stdout(sys.stderr):
+            report = check(
+                load(args.target),
+                args.eps,
+                args.device,
+                args.target,
+                eps_outside=args.eps_outside,
+                dim=args.dim,
+                convention=args.convention,
+                add=args.add,
+                init=dict(keyword(item) for item in args.init),
+                factory=args.factory,
+            )
     except UsageError as error:
         if args.json:  # a caller reading JSON gets the error as JSON too
             sys.stdout.write(json.dumps({"usage_error": str(error)}, indent=2) + "\n")

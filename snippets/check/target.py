@@ -463,6 +463,11 @@ def load(target: str):
         else:
             sys.path.insert(0, "")
             module = importlib.import_module(where)
+    except SystemExit as error:  # a script's code run at import: not a pass (status 0)
+        raise UsageError(
+            f"cannot import {target}: it calls sys.exit({error.code!r}) when imported"
+            " (code outside if __name__ == '__main__'?)"
+        ) from error
     except Exception as error:  # whatever the import raises: exit status 2
         missing = isinstance(error, ModuleNotFoundError)
         hint = ": give the file instead, path/to/file.py:name, or run from its folder"
