@@ -1403,9 +1403,12 @@ def test_page_includes_the_results_it_has(language):
         no_figures = {"en": "No GPU figures are published yet", "ko": "아직 공개된 GPU"}
         assert no_figures[language] in text
     else:
-        # The summary opens with the headline; the method's page points to it first.
+        # The summary opens with a reader's first question, RMSNorm against LayerNorm, in
+        # one bullet, then the headline, before the kernel's bullets; the method's page
+        # points to it first.
         headline = f"snippets/benchmark/results/headline.{language}.md"
-        assert results_page.index(headline) < results_page.index("\n- "), "not first"
+        before = results_page[: results_page.index(headline)]
+        assert before.count("\n    - **") == 1 and "LayerNorm" in before, "not first"
         assert headline not in text, "the headline twice: on the summary's page only"
         assert "](benchmark_results.md)" in text[: text.index("\n- ")]
     cpu_table = f"snippets/benchmark/results/cpu/table.{language}.md"

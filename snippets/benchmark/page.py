@@ -338,7 +338,8 @@ WORDS = {
         "short": {"graph": "CUDA 그래프", "eager": "즉시 실행"},
         "unit": "표의 값: GB/s(복사 대비 %, 라운드 범위)",
         "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드 범위 / 최대 대역폭 대비 %)",
-        # Its glossary links are kept in the results page's first title only (`headlines`).
+        # Its glossary links stay on each GPU's page; the results page links the terms in its
+        # In short, above the headlines (`headlines` drops them).
         "headline": "{device}, PyTorch {torch}: [순전파](glossary.md#forward-pass)+[역전파]"
         "(glossary.md#backward-pass), bfloat16, M = {m}개 행(행마다 원소 N개), 호출당 µs(괄호 "
         "안은 F.rms_norm 대비 속도로, 1배보다 크면 더 빠름)",
@@ -1407,12 +1408,11 @@ def _headline_saying(speedups, n, runs, timing, words, last) -> str:
     )
 
 def headlines(sections: list[tuple[str, dict]], language: str) -> str:
-    """The headline of each GPU, for the top of the page; how to read them, once, after
-    the last."""
+    """The headline of each GPU, for the results page's In short; how to read them, once,
+    after the last. Without links: the In short links a term at its first use, above."""
     words, lines = WORDS[language], []
     for _, results in sections:
-        found = headline(results, words, note=False)
-        lines += _unlinked(found) if lines else found  # a term is linked once a page
+        lines += _unlinked(headline(results, words, note=False))
     if lines:
         lines.append(_headline_note([results for _, results in sections], words))
     return "\n".join(lines).rstrip() + "\n"
