@@ -518,6 +518,8 @@ def test_a_korean_search_finds_a_word_whatever_particle_follows_it(
         ("ko", "엡실론", "math.md"),
         ("ko", "융합", "kernel.md"),
         ("ko", "오토캐스트", "implementations.md"),
+        ("ko", "그라디언트", "gradients.md"),
+        ("ko", "소프트캡", "activations.md"),
         ("en", "huggingface", "implementations.md"),
         ("en", "bf16", "pitfalls.md"),
         ("en", "epsilon", "math.md"),
@@ -527,7 +529,7 @@ def test_a_korean_search_finds_a_word_whatever_particle_follows_it(
 def test_a_readers_word_finds_the_page_that_answers_it_first(
     page, server, language, term, expected
 ):
-    """Words readers type for a term the site writes another way (그래디언트, 야코비 행렬,
+    """Words readers type for a term the site writes another way (그래디언트, 소프트 캡핑, 야코비 행렬,
     퓨즈, autocast, Hugging Face, LayerNorm, bfloat16), given as the page's `tags`, which Material's search
     indexes (a tag outranks any heading: claims keeps Pitfalls' "Speed claims" first over
     Benchmark results' speed); and epsilon and 엡실론, which Math's heading on where ε goes
