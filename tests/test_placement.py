@@ -139,8 +139,7 @@ def test_gemma4_normalizes_as_the_placement_page_says():
     # After each sublayer: the norm reads the sublayer's output itself.
     assert seen["post_attention_layernorm"][0] is seen["self_attn"][1][0]
     assert seen["post_feedforward_layernorm"][0] is seen["mlp"][1]
-    # The third branch reads the unnormalized stream; its norm comes after it only.
-    assert seen["per_layer_input_gate"][0] is not seen["post_feedforward_layernorm"][1]
+    # The third branch's norm comes after it only.
     assert seen["post_per_layer_input_norm"][0] is seen["per_layer_projection"][1]
     assert seen["q_norm"][0]._base is seen["q_proj"][1]  # before RoPE, per head
     assert seen["q_norm"][0].shape[-1] == attention.head_dim
@@ -148,6 +147,34 @@ def test_gemma4_normalizes_as_the_placement_page_says():
     assert not hasattr(attention.v_norm, "weight") and "v_norm" in order
     assert attention.scaling == 1.0
     assert "layer_scalar" in dict(layer.named_buffers())
+    # The third branch reads the unnormalized stream: on real tensors the gate's input is
+    # the layer's input plus the two normalized sublayer outputs, not a norm of that sum.
+    torch.manual_seed(0)
+    real = Gemma4TextModel(config).eval()
+    values = {}
+
+    def keep(name):
+        def hook(module, args, kwargs, output):
+            values[name] = (args[0] if args else kwargs["hidden_states"], output)
+
+        return hook
+
+    layer = real.layers[0]
+    layer.register_forward_hook(keep("layer"), with_kwargs=True)
+    for name in [
+        "post_attention_layernorm",
+        "post_feedforward_layernorm",
+        "per_layer_input_gate",
+    ]:
+        getattr(layer, name).register_forward_hook(keep(name), with_kwargs=True)
+    with torch.no_grad():
+        real(input_ids=torch.arange(5)[None])
+    stream = (
+        values["layer"][0]
+        + values["post_attention_layernorm"][1]
+        + values["post_feedforward_layernorm"][1]
+    )
+    assert torch.allclose(values["per_layer_input_gate"][0], stream, atol=1e-6)
 
 
 def test_each_newer_model_adds_its_branches_to_the_stream_as_it_came():
