@@ -6,6 +6,7 @@ import contextlib
 import inspect
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from transformers.models.llama4.modeling_llama4 import Llama4TextL2Norm
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNormGated
 
 from snippets.check import add, checks
-from snippets.check.__main__ import main
+from snippets.check.__main__ import main, stdout_to_stderr
 from snippets.check.checks import (
     check,
     eps_mismatch,
@@ -3743,8 +3744,9 @@ def at_most_4096_rows(x, weight, eps=1e-6):
     return (weight.float() * y).to(x.dtype)
 
 
-def test_batch_reports_a_refused_batch_and_compares_the_others():
-    batch = verdict(check(at_most_4096_rows), "batch")
+def test_a_limit_on_rows_is_reported_by_batch_and_dw_not_failed():
+    report = check(at_most_4096_rows)
+    batch = verdict(report, "batch")
     assert batch.passed is None and batch.refused == [
         "refuses 4097 rows (ValueError: at most 4096 rows)"
     ]
@@ -3752,3 +3754,50 @@ def test_batch_reports_a_refused_batch_and_compares_the_others():
         "the same bits alone and last in batches of 7 and 256 rows; refuses 4097 rows"
         " (ValueError: at most 4096 rows)"
     )
+    dw = verdict(report, "dw")
+    assert dw.passed is None
+    assert dw.refused == ["refuses 4097 bfloat16 rows (ValueError: at most 4096 rows)"]
+    assert report.passed
+
+
+def test_what_compiled_code_writes_to_stdout_goes_to_stderr_too(capfd):
+    # A C printf or a kernel's print writes to file descriptor 1, past sys.stdout.
+    with stdout_to_stderr():
+        os.write(1, b"from compiled code\n")
+        print("from python")
+    print("the report")
+    out, err = capfd.readouterr()
+    assert out == "the report\n"
+    assert "from compiled code" in err and "from python" in err
+
+
+class EpsLeftOutOfTheBackward(torch.autograd.Function):
+    """The right forward; a backward whose 1 / RMS leaves eps out."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        h = x.float()
+        r = torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+        ctx.save_for_backward(h, weight)
+        return (weight.float() * h * r).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, dy):
+        h, weight = ctx.saved_tensors
+        r = torch.rsqrt(h.pow(2).mean(-1, keepdim=True))
+        g = dy.float() * weight.float()
+        dx = r * (g - h * r.pow(2) * (g * h).mean(-1, keepdim=True))
+        dw = (dy.float() * h * r).reshape(-1, h.shape[-1]).sum(0)
+        return dx.to(dy.dtype), dw.to(weight.dtype), None
+
+
+def eps_left_out_of_the_backward(x, weight, eps=1e-6):
+    return EpsLeftOutOfTheBackward.apply(x, weight, eps)
+
+
+def test_a_backward_wrong_where_eps_shows_gets_no_hint_of_another_eps():
+    report = check(eps_left_out_of_the_backward)
+    half = verdict(report, "half")
+    assert half.passed is False and "input gradient only" in half.detail
+    assert "another eps" not in half.detail
+    assert verdict(report, "gradients").passed is False

@@ -20,7 +20,9 @@ the target refuses an input it is given: a width, a dtype, a layout), 2 for a us
 import argparse
 import ast
 import contextlib
+import ctypes
 import json
+import os
 import sys
 from dataclasses import asdict
 
@@ -57,6 +59,33 @@ def is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+def flush_c_stdio():
+    """Flush C's stdio buffers (a printf's text waits there until then)."""
+    with contextlib.suppress(OSError, AttributeError, TypeError):
+        ctypes.CDLL(None).fflush(None)
+
+@contextlib.contextmanager
+def stdout_to_stderr():
+    """While the target is loaded and checked, what it writes to stdout goes to stderr, from
+    Python or from compiled code (a C printf, a kernel's print: file descriptor 1): stdout
+    holds the report alone, which --json callers parse."""
+    sys.stdout.flush()
+    flush_c_stdio()
+    try:
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:  # no descriptors to move (Python embedded elsewhere): Python's only
+        saved = None
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        sys.stderr.flush()
+        flush_c_stdio()
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
 
 def main(argv=None) -> int:
     # Run as the site's package or as the one file the Check page offers.
@@ -133,9 +162,7 @@ def main(argv=None) -> int:
     )
     args = parser.parse_args(eps_joined(sys.argv[1:] if argv is None else argv))
     try:
-        # The target's own prints (a kernel compiling, a debug line) go to stderr: stdout
-        # holds the report alone, which --json callers parse.
-        with contextlib.redirect_stdout(sys.stderr):
+        with stdout_to_stderr():
             report = check(
                 load(args.target),
                 args.eps,

@@ -538,7 +538,7 @@ def check_half(norm, found, device):
                     f", where its eps, a tensor, is rounded to {short} with the module"
                     " (.to(dtype) converts it): keep eps a Python float"
                 )
-            elif wrong == [EPS_ROWS]:  # only where eps shows: another eps in this dtype
+            elif wrong == [EPS_ROWS] and ways != ["input gradient"]:  # the output's eps
                 detail += (
                     f", where float32 input shows eps {found['eps']:.3g}: another eps in {short}"
                     " (one taken from the input's dtype, torch.finfo(x.dtype).eps?)"
@@ -1036,7 +1036,11 @@ def check_dw(norm, found, device):
     x.requires_grad_()
     w = weight(found, device, seed=19).bfloat16().requires_grad_()
     dy = rows([1.0] * m, device, torch.bfloat16, seed=20)
-    y = norm(x, w, dtype=torch.bfloat16)
+    try:
+        y = norm(x, w, dtype=torch.bfloat16)
+    except REFUSALS as error:  # a limit on rows or dtypes: reported, as by batch
+        refused = f"refuses {m} bfloat16 rows ({said(error)})"
+        return Verdict("dw", None, refused, see, [refused])
     if not y.requires_grad:
         if records_gradients(norm, found, device):
             detail = f"bfloat16 input: {NO_GRADIENT_THERE}"
