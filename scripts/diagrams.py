@@ -258,7 +258,7 @@ WORDS = {
             "(a) LlamaRMSNorm",
             "(b) F.rms_norm, Transformer Engine",
             "(c) GemmaRMSNorm",
-            "(d) bfloat16으로 만든 1 + w(mlx-lm의 게인)",
+            "(d) bfloat16으로 만든 1 + w, mlx-lm의 게인",
             "(e) zero_centered_gamma",
             "(f) 제곱근 밖의 ε",
             "(g1) 덧셈과 정규화, float32 합",
