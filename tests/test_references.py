@@ -27,7 +27,7 @@ CITATION = re.compile(
     r"(?P<authors>(?P<surname>(?:(?:van|von|de)\s+)?[A-Z][A-Za-z-]+)"
     r"(?:\s+et\s+al\.|\s?등|(?:\s+and|과|와)\s+[A-Z][A-Za-z-]+"
     r"|(?=(?:\]\([^)\s]*\))?\s*[,(]\s*(?:19|20)\d\d)))"
-    r"(?:\]\((?P<target>[^)\s]*)\))?"
+    r"(?:\]\((?P<target>[^)\s]*)\))?(?:'s)?"
     r"[\s,(]*(?P<year>(?:19|20)\d\d)\b"
 )
 # A link to a reference whose authors end in 등 (Korean pages write et al.), year or not.
@@ -97,6 +97,24 @@ def test_every_citation_links_to_its_reference(language, page):
         # van Laarhoven -> vanlaarhoven, DeepSeek-AI -> deepseekai: keys are letters only.
         surname = citation["surname"].replace(" ", "").replace("-", "").lower()
         assert target["key"].startswith(surname + "-"), where
+
+
+# Any link to an entry, with a year after it or not ("[Sun et al.](references.md#sun-2024)").
+REFERENCE_LINK = re.compile(
+    r"\[(?P<authors>[^\]]+)\]\((?:\.\./)*references\.md#(?P<key>[a-z]+)-\d{4}[a-z0-9-]*\)"
+)
+
+
+@pytest.mark.parametrize(
+    "language, page", CITING_PAGES, ids=lambda p: p if isinstance(p, str) else str(p)
+)
+def test_every_link_to_a_reference_names_its_first_author(language, page):
+    for link in REFERENCE_LINK.finditer(read(DOCS / language / page)):
+        # van Laarhoven -> vanlaarhoven, DeepSeek-AI -> deepseekai, as the keys write them.
+        words = re.sub(r"[^a-z ]", "", link["authors"].lower().replace("-", "")).split()
+        assert link["key"] in words or "".join(words).startswith(link["key"]), (
+            f"{language}/{page}: {link[0]!r} links another author's entry"
+        )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
