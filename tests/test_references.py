@@ -32,6 +32,7 @@ CITATION = re.compile(
 )
 # A link to a reference whose authors end in 등 (Korean pages write et al.), year or not.
 KOREAN_ET_AL = re.compile(r"\[[^\]]*[A-Za-z] 등\]\((?:\.\./)*references\.md#")
+SURNAME_DEUNG = re.compile(r"\b([A-Z][A-Za-z-]+)\]?(?:\([^)]*\))? ?등")
 TARGET = re.compile(
     r"(?:\.\./)*references\.md#(?P<key>[a-z]+-(?P<year>\d{4})[a-z0-9-]*)"
 )
@@ -87,6 +88,15 @@ def test_every_citation_links_to_its_reference(language, page):
     keys = entries(language)
     deung = KOREAN_ET_AL.search(read(DOCS / language / page))
     assert not deung, f"{language}/{page}: {deung and deung[0]!r}: write et al., not 등"
+    # Unlinked and undated too ("Sun 등의 해석"), for the References page's surnames only:
+    # "Gemma 등의 모델" is Korean for "models such as Gemma".
+    surnames = {key.split("-")[0] for key in keys}
+    deung = [
+        found[0]
+        for found in SURNAME_DEUNG.finditer(prose(read(DOCS / language / page)))
+        if found[1].lower().replace("-", "") in surnames
+    ]
+    assert not deung, f"{language}/{page}: {deung}: write et al., not 등"
     for citation in citations(language, page):
         where = f"{language}/{page}: {citation[0]!r}"
         assert citation["target"], f"{where}: link the authors to references.md#..."
