@@ -42,6 +42,7 @@ GLOSSED_TERM = re.compile(r"([\w -]+?)\(([^()]+)\)")
 # the link becomes the term followed by ⟦anchor⟧.
 # A generated Korean part of a page, as the page shows it.
 GENERATED_INCLUDE = re.compile(r'^ *--8<-- "([^"]+\.ko\.md)"$', re.MULTILINE)
+ALT_TEXT = re.compile(r'<img\b[^>]*?\balt="([^"]*)"[^>]*>')
 GLOSSARY_LINK = re.compile(r"\[([^\]]+)\]\((?:\.\./)?glossary\.md#([\w-]+)\)")
 # A link to a whole page (no section), other than the glossary: its text is the page's title.
 PAGE_TITLE_LINK = re.compile(r"\[[^\]]+\]\((?!(?:\.\./)?glossary\.md)[\w./]+\.md\)")
@@ -134,13 +135,17 @@ def korean_text(
     filler: str = " ",
     titles: bool = True,
     generated: bool = False,
+    alts: bool = False,
 ) -> str:
     """A Korean page's prose with its line breaks, code and math replaced by `filler`; a
     link to the glossary kept as ⟦anchor⟧; with titles=False, the text of a link that
     names a whole page (`[FP8 양자화](fp8.md)`: a title, not a use of its words) left out;
     with generated=True, the generated Korean text it includes (the benchmark's tables and
-    notes, which may link glossary terms) in its place."""
+    notes, which may link glossary terms) in its place; with alts=True, a figure's alt
+    text in place of its tag (prose a reader's screen reader reads, but not running text)."""
     text = (DOCS / "ko" / page).read_text(encoding="utf-8")
+    if alts:
+        text = ALT_TEXT.sub(lambda image: f" {image[1]} ", text)
     if generated:
         text = GENERATED_INCLUDE.sub(
             lambda include: (ROOT / include[1]).read_text(encoding="utf-8"), text
@@ -392,16 +397,17 @@ def test_korean_pages_keep_the_term_choices(page: Path):
     # The generated Korean benchmark text included on the page is held to it too.
     if page == Path("glossary.md"):  # its first column is English
         text = korean_prose(page, generated=True).replace("docstring", "")
-    else:
-        text = korean_prose(page, generated=True)
+    else:  # and the figures' alt text
+        text = korean_prose(page, generated=True, alts=True)
     found = {term: instead for term, instead in AVOIDED.items() if term in text}
     assert found == {}, f"ko/{page}: write instead"
 
 
 @pytest.mark.parametrize("page", pages("ko"), ids=str)
 def test_korean_prose_follows_the_style_sheet(page: Path):
-    # Math and code stay where they were; the generated benchmark text is prose too.
-    text = korean_text(page, filler="§", generated=True)
+    # Math and code stay where they were; the generated benchmark text and the figures'
+    # alt text are prose too.
+    text = korean_text(page, filler="§", generated=True, alts=True)
     broken = {
         rule: [
             text[max(m.start() - 20, 0) : m.end() + 10] for m in pattern.finditer(text)
