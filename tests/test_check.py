@@ -3,6 +3,7 @@ fails a broken one; the real implementations pass; each exit status; the report 
 failing check."""
 
 import contextlib
+import functools
 import inspect
 import io
 import json
@@ -3801,3 +3802,58 @@ def test_a_backward_wrong_where_eps_shows_gets_no_hint_of_another_eps():
     assert half.passed is False and "input gradient only" in half.detail
     assert "another eps" not in half.detail
     assert verdict(report, "gradients").passed is False
+
+
+def test_a_partial_or_a_held_kernel_under_the_interpreter_is_recognized(monkeypatch):
+    # check.md wraps the kernel for its Gemma mode; functools.partial is the usual wrap.
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    gemma = functools.partial(rms_norm_triton, offset=1.0)
+    assert under_triton_interpreter(Subject(gemma))
+
+    class HoldsTheKernel(torch.nn.Module):
+        def __init__(self, n, eps=1e-6):
+            super().__init__()
+            self.weight, self.eps = torch.nn.Parameter(torch.ones(n)), eps
+            self.fn = rms_norm_triton
+
+        def forward(self, x):
+            return self.fn(x, self.weight, self.eps)
+
+    assert under_triton_interpreter(Subject(HoldsTheKernel))
+
+
+def test_a_partial_builds_through_factory_and_is_named_by_its_function():
+    built = Subject(functools.partial(LlamaRMSNorm, eps=1e-5), factory=True)
+    assert built.weight_name == "weight" and built.declared_eps == 1e-5
+    with pytest.raises(UsageError, match=r"^--init: rms_norm is a function"):
+        Subject(functools.partial(rms_norm, eps=1e-6), init={"a": 1})
+
+
+class BuiltForMultiplesOf64(torch.nn.Module):
+    """The right norm, whose constructor refuses a width that is not a multiple of 64."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        if n % 64:
+            raise ValueError(f"hidden size {n} must be a multiple of 64")
+        self.weight, self.eps = torch.nn.Parameter(torch.ones(n)), eps
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1:], self.weight, self.eps)
+
+
+def test_a_width_the_constructor_refuses_is_reported_as_a_refusal():
+    report = check(BuiltForMultiplesOf64)
+    sizes = verdict(report, "sizes")
+    assert sizes.passed is True and report.passed
+    (refused,) = sizes.refused
+    assert refused.startswith(
+        "refuses 769 features (ValueError: cannot be built for 769 features: hidden size"
+    )
+
+
+def test_an_instances_forward_is_a_usage_error_that_names_the_class():
+    with pytest.raises(
+        UsageError, match="forward of an instance of LlamaRMSNorm: give"
+    ):
+        Subject(LlamaRMSNorm(64).forward)

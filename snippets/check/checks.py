@@ -2,6 +2,7 @@
 then every check against a float64 reference of those conventions."""
 
 import contextlib
+import inspect
 import math
 import re
 import warnings
@@ -34,6 +35,7 @@ from snippets.check.target import (
     AddSubject,
     Subject,
     UsageError,
+    _name,
     under_triton_interpreter,
 )
 
@@ -1083,11 +1085,10 @@ def check_sizes(norm, found, device):
         return Verdict("sizes", None, detail, "math/#the-rmsnorm-definition")
     wrong, forward_wrong, refused, sizes, y = [], False, [], [], None
     for n in (769, 3584):
-        wide = norm.at_width(n)
         x = rows([0.5, 2.0, 30.0], device, seed=21, n=n).requires_grad_()
         w = weight(found, device, seed=22, n=n).requires_grad_()
         try:
-            y = wide(x, w)
+            y = norm.at_width(n)(x, w)
         except REFUSALS as error:  # a clear refusal of a size is reported, not failed
             refused.append(f"refuses {n} features ({said(error)})")
             continue
@@ -1429,11 +1430,12 @@ CHECKS = [
     agreement,
 ]
 
-def runs_channel_first(norm, device) -> bool:
+def runs_channel_first(norm, device, dim=1) -> bool:
     """Whether the target normalizes the checks' rows given channel-first, as --dim 1
-    does (rows of RMS 1 and 2, where eps is negligible, divided by their RMS)."""
+    does (rows of RMS 1 and 2, where eps is negligible, divided by their RMS); with
+    dim=-1, given features last."""
     channel_first = norm.at_width(N)
-    channel_first.dim = 1
+    channel_first.dim = dim
     x = rows([1.0, 2.0], device)
     try:
         y = channel_first(x, torch.ones(N, device=device))
@@ -1446,7 +1448,11 @@ def call_hint(error, norm, device) -> str:
     """What to do when calling the target as norm(x, weight) raised `error`."""
     words = str(error).lower()
     dtype = norm.last_call.get("dtype")  # read first: a hint's own calls replace it
-    if isinstance(norm, AddSubject) and isinstance(error, TypeError):
+    # The inputs the checker passes, for a wrapper's signature.
+    adds = isinstance(norm, AddSubject)
+    inputs = "f(x, residual, weight)" if adds else "f(x, weight)"
+    missing_one = "required positional argument" in words and "residual" not in words
+    if adds and isinstance(error, TypeError) and not missing_one:
         return "; is it a residual add fused with the norm? If not, drop --add"
     if "required positional argument" in words and "residual" in words:
         return "; a residual add fused with the norm: pass --add"
@@ -1455,7 +1461,17 @@ def call_hint(error, norm, device) -> str:
     named_eps = [m for m in missing if re.search(r"(^|_)(eps|epsilon)$", m.lower())]
     if "required positional argument" in words and named_eps:
         others = [m for m in missing if m != named_eps[0]]  # a gate, say
-        if named_eps[0] in EPS_ARGUMENTS:  # a module's forward(x, eps)
+        varargs = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+        hidden = norm.module is None and any(
+            p.kind in varargs for p in norm.takes.values()
+        )
+        # (*args, **kwargs), as an autograd Function's apply has: its names unseen.
+        if named_eps[0] in EPS_ARGUMENTS and hidden:
+            said = (
+                f"; it requires {named_eps[0]}, which the checker cannot pass to a"
+                " function whose parameters it cannot read (an autograd Function's apply?)"
+            )
+        elif named_eps[0] in EPS_ARGUMENTS:  # a module's forward(x, eps)
             said = (
                 f"; its forward requires {named_eps[0]}, which the checker passes to its"
                 " constructor only"
@@ -1467,13 +1483,13 @@ def call_hint(error, norm, device) -> str:
             )
         supplies = f", and supplies {' and '.join(others)}" if others else ""
         return (
-            f"{said}: check it through a function f(x, weight, eps=...) that passes it"
+            f"{said}: check it through a function {inputs[:-1]}, eps=...) that passes it"
             f" on{supplies}"
         )
     if "required positional argument" in words:  # a gate, for one
         return (
             "; it needs another input, as a gated norm does: check it through a"
-            " function of (x, weight) that supplies one"
+            f" function of {inputs.removeprefix('f')} that supplies one"
         )
     if "active drivers" in words:  # Triton finds no GPU
         return (
@@ -1495,6 +1511,8 @@ def call_hint(error, norm, device) -> str:
         return "; it took x for a size: if it builds the norm, pass --factory"
     if norm.dim == -1 and runs_channel_first(norm, device):
         return "; a norm over dim 1 (channel-first): pass --dim 1"
+    if norm.dim == 1 and runs_channel_first(norm, device, dim=-1):
+        return "; a norm over the last dim (features last): drop --dim 1"
     if isinstance(error, ValueError) and "values to unpack" in words:
         # B, T, C = x.shape: written for one rank, where a layer takes any.
         return (
@@ -1579,7 +1597,7 @@ def check(
             given += [] if norm.weightless else ["weight"]
             called = f"norm({', '.join(given)})"
         else:  # a module class, built at width n, then called
-            called = f"{norm.target.__name__}({norm.n})({', '.join(given)})"
+            called = f"{_name(norm.target)}({norm.n})({', '.join(given)})"
         hint = call_hint(error, norm, device)
         raise UsageError(
             f"calling it as {called}, x of shape {shape} in {dtype}, failed:"

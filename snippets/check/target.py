@@ -3,6 +3,7 @@ whatever its form (a module class, a function, with or without its own weight)."
 
 import contextlib
 import copy
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -37,6 +38,13 @@ EPS_ATTRIBUTES = (*EPS_ARGUMENTS, "variance_epsilon")
 # A function's gain by the names it goes by: PyTorch's, Flax's and JAX ports', and papers'.
 GAIN_ARGUMENTS = ("weight", "scale", "gamma")
 
+def _name(obj) -> str:
+    """A target's name for messages: a function's or a class's, a functools.partial's
+    function's, else its type's (a callable object)."""
+    while isinstance(obj, functools.partial):
+        obj = obj.func
+    return getattr(obj, "__name__", None) or type(obj).__name__
+
 class UsageError(Exception):
     """The target cannot be imported, built or called (exit status 2)."""
 
@@ -64,6 +72,13 @@ class Subject:
         self.target, self.given_eps, self.init, self.n = obj, eps, dict(init or {}), n
         self.device, self.declared_eps, self.factory = device, eps, factory
         self.last_call = {}  # the last input given, for a message should a call fail
+        if isinstance(getattr(obj, "__self__", None), torch.nn.Module):
+            # An instance's forward: its weight stays at the instance's width and dtype.
+            made = type(obj.__self__).__name__
+            raise UsageError(
+                f"{_name(obj)} of an instance of {made}: give the class, which is built"
+                f" as {made}({n}), or a function that builds one, with --factory"
+            )
         if isinstance(obj, torch.nn.Module):
             # Callable too, but an instance has its size and weight already: it is built
             # here, at each width the checks need.
@@ -89,13 +104,13 @@ class Subject:
                 if factory and {"x", "weight", "hidden_states"} & set(takes):
                     hint = ": it takes the norm's inputs: if it is the norm, drop --factory"
                 raise UsageError(
-                    f"cannot build {obj.__name__}({n}): {error}{hint}"
+                    f"cannot build {_name(obj)}({n}): {error}{hint}"
                 ) from error
             if not isinstance(self.module, torch.nn.Module):
                 made = type(self.module).__name__
-                raise UsageError(f"--factory: {obj.__name__}({n}) gave a {made}")
+                raise UsageError(f"--factory: {_name(obj)}({n}) gave a {made}")
             self.module = self.module.to(device)
-            self.weight_name, self.held = _gain(self.module, n, obj.__name__)
+            self.weight_name, self.held = _gain(self.module, n, _name(obj))
             self.weightless = self.weight_name is None
             if self.weightless:  # a gain kept as a buffer, which no optimizer trains?
                 shaped = (k for k, b in self.module.named_buffers() if b.shape == (n,))
@@ -111,18 +126,18 @@ class Subject:
                 self.declared_eps = default
         elif inspect.isclass(obj):  # callable too, but called with x it would build one
             raise UsageError(
-                f"{obj.__name__} is a class but not a torch.nn.Module subclass: give an"
+                f"{_name(obj)} is a class but not a torch.nn.Module subclass: give an"
                 " nn.Module class, or a function"
             )
         elif callable(obj):
             if self.init:
-                raise UsageError(f"--init: {obj.__name__} is a function, not a class")
+                raise UsageError(f"--init: {_name(obj)} is a function, not a class")
             self.module, self.function = None, obj
             self.takes = _parameters(obj)
             self.eps_argument = _eps_argument(obj, eps, self.takes)
             hint = _eps_hint(self.takes, self.eps_argument, eps)
             if hint:
-                raise UsageError(f"{obj.__name__} requires {self.eps_argument}{hint}")
+                raise UsageError(f"{_name(obj)} requires {self.eps_argument}{hint}")
             # A norm without a gain, f(x): checked as f(x) * weight, the weight applied to
             # its output as a model's next layer would.
             required = [
@@ -161,7 +176,16 @@ class Subject:
         return self._again(self.n, eps)
 
     def _again(self, n, eps):
-        other = type(self)(self.target, eps, self.device, n, self.init, self.factory)
+        try:
+            made = (self.target, eps, self.device, n, self.init, self.factory)
+            other = type(self)(*made)
+        except UsageError as error:
+            if n == self.n or error.__cause__ is None:
+                raise
+            # Built at the checker's width, not at this one: the width is refused, as a
+            # call's ValueError is (reported, not a usage error).
+            cause = error.__cause__
+            raise ValueError(f"cannot be built for {n} features: {cause}") from error
         other.eps_outside, other.dim = self.eps_outside, self.dim
         # One record: a crash at any width names the input it was given.
         other.last_call = self.last_call
@@ -243,7 +267,7 @@ class Subject:
             return {self.eps_argument: self.declared_eps}, ()
         if list(self.takes).index(self.eps_argument) != place:
             raise UsageError(
-                f"{self.function.__name__} takes {self.eps_argument} by position only,"
+                f"{_name(self.function)} takes {self.eps_argument} by position only,"
                 " after arguments the checker does not pass: check it through a function"
                 " that passes it on, f(x, weight, eps=...)"
             )
@@ -301,6 +325,8 @@ class AddSubject(Subject):
             return (x.detach(), residual.detach()) if unrecorded else (x, residual)
         if not (isinstance(out, (tuple, list)) and len(out) == 2):
             got = type(out).__name__
+            if isinstance(out, (tuple, list)):  # (y, h, rstd): a statistic returned too
+                got = f"a {got} of {len(out)}: check it through a function returning (y, h)"
             raise UsageError(f"--add: expected (y, h) or None (in place), got {got}")
         return tuple(out)
 
@@ -398,9 +424,17 @@ def _eps_argument(obj, eps, takes) -> str | None:
     required = [n for n in names if takes[n].default is inspect.Parameter.empty]
     name = (required or names or [None])[0]
     # A declared eps that the target never receives would blame the target for it.
+    kinds = {p.kind for p in takes.values()}
+    hidden = {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD} & kinds
+    if eps is not None and name is None and hidden:  # f(*args, **kwargs): names unseen
+        raise UsageError(
+            f"--eps {eps:g}: {_name(obj)} takes (*args, **kwargs), whose names the"
+            " checker cannot read (an autograd Function's apply?): check it through a"
+            " function f(x, weight, eps=...) that passes eps on"
+        )
     if eps is not None and name is None:
         raise UsageError(
-            f"--eps {eps:g}: {obj.__name__} takes no argument named"
+            f"--eps {eps:g}: {_name(obj)} takes no argument named"
             f" {', '.join(EPS_ARGUMENTS[:-1])} or {EPS_ARGUMENTS[-1]} to pass it to:"
             " drop --eps, and compare the eps the report measures with your model's"
         )
@@ -418,6 +452,13 @@ def under_triton_interpreter(norm) -> bool:
     if os.environ.get("TRITON_INTERPRET") != "1":
         return False
     target = norm.module if norm.module is not None else norm.function
+    while isinstance(target, functools.partial):  # partial(rms_norm_triton, offset=1.0)
+        target = target.func
+    target = inspect.unwrap(target) if callable(target) else target
+    held = vars(norm.module).values() if norm.module is not None else []
+    kernels = [v for v in held if callable(v) and not isinstance(v, torch.nn.Module)]
+    if any(under_triton_module(value) for value in kernels):
+        return True  # a module that calls a kernel it holds, self.fn = rms_norm_triton
     module = inspect.getmodule(target)
     if module is None:
         return False
@@ -430,6 +471,13 @@ def under_triton_interpreter(norm) -> bool:
         for source in [module, *filter(None, sources)]
         for value in vars(source).values()
     )
+
+def under_triton_module(value) -> bool:
+    """Whether a value held by a module comes from a module that uses Triton."""
+    while isinstance(value, functools.partial):
+        value = value.func
+    source = inspect.getmodule(value)
+    return source is not None and any(from_triton(v) for v in vars(source).values())
 
 def from_triton(value) -> bool:
     """Whether a module-level value is Triton's: the module itself, or one of its objects
