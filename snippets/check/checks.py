@@ -2,7 +2,6 @@
 then every check against a float64 reference of those conventions."""
 
 import contextlib
-import inspect
 import math
 import re
 import warnings
@@ -35,7 +34,8 @@ from snippets.check.target import (
     AddSubject,
     Subject,
     UsageError,
-    _name,
+    hides_its_names,
+    name_of,
     under_triton_interpreter,
 )
 
@@ -1461,12 +1461,8 @@ def call_hint(error, norm, device) -> str:
     named_eps = [m for m in missing if re.search(r"(^|_)(eps|epsilon)$", m.lower())]
     if "required positional argument" in words and named_eps:
         others = [m for m in missing if m != named_eps[0]]  # a gate, say
-        varargs = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-        hidden = norm.module is None and any(
-            p.kind in varargs for p in norm.takes.values()
-        )
-        # (*args, **kwargs), as an autograd Function's apply has: its names unseen.
-        if named_eps[0] in EPS_ARGUMENTS and hidden:
+        hidden = norm.module is None and hides_its_names(norm.takes)
+        if named_eps[0] in EPS_ARGUMENTS and hidden:  # an autograd Function's apply?
             said = (
                 f"; it requires {named_eps[0]}, which the checker cannot pass to a"
                 " function whose parameters it cannot read (an autograd Function's apply?)"
@@ -1597,7 +1593,7 @@ def check(
             given += [] if norm.weightless else ["weight"]
             called = f"norm({', '.join(given)})"
         else:  # a module class, built at width n, then called
-            called = f"{_name(norm.target)}({norm.n})({', '.join(given)})"
+            called = f"{name_of(norm.target)}({norm.n})({', '.join(given)})"
         hint = call_hint(error, norm, device)
         raise UsageError(
             f"calling it as {called}, x of shape {shape} in {dtype}, failed:"

@@ -38,12 +38,23 @@ EPS_ATTRIBUTES = (*EPS_ARGUMENTS, "variance_epsilon")
 # A function's gain by the names it goes by: PyTorch's, Flax's and JAX ports', and papers'.
 GAIN_ARGUMENTS = ("weight", "scale", "gamma")
 
-def _name(obj) -> str:
-    """A target's name for messages: a function's or a class's, a functools.partial's
-    function's, else its type's (a callable object)."""
+def unwrapped(obj):
+    """The function a functools.partial wraps, however deeply: partial(f, offset=1.0) is f."""
     while isinstance(obj, functools.partial):
         obj = obj.func
+    return obj
+
+def name_of(obj) -> str:
+    """A target's name for messages: a function's or a class's (a partial's function's),
+    else its type's (a callable object)."""
+    obj = unwrapped(obj)
     return getattr(obj, "__name__", None) or type(obj).__name__
+
+def hides_its_names(takes) -> bool:
+    """Whether a signature takes (*args, **kwargs), whose names the checker cannot read
+    (an autograd Function's apply)."""
+    hidden = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return any(parameter.kind in hidden for parameter in takes.values())
 
 class UsageError(Exception):
     """The target cannot be imported, built or called (exit status 2)."""
@@ -76,7 +87,7 @@ class Subject:
             # An instance's forward: its weight stays at the instance's width and dtype.
             made = type(obj.__self__).__name__
             raise UsageError(
-                f"{_name(obj)} of an instance of {made}: give the class, which is built"
+                f"{name_of(obj)} of an instance of {made}: give the class, which is built"
                 f" as {made}({n}), or a function that builds one, with --factory"
             )
         if isinstance(obj, torch.nn.Module):
@@ -104,13 +115,13 @@ class Subject:
                 if factory and {"x", "weight", "hidden_states"} & set(takes):
                     hint = ": it takes the norm's inputs: if it is the norm, drop --factory"
                 raise UsageError(
-                    f"cannot build {_name(obj)}({n}): {error}{hint}"
+                    f"cannot build {name_of(obj)}({n}): {error}{hint}"
                 ) from error
             if not isinstance(self.module, torch.nn.Module):
                 made = type(self.module).__name__
-                raise UsageError(f"--factory: {_name(obj)}({n}) gave a {made}")
+                raise UsageError(f"--factory: {name_of(obj)}({n}) gave a {made}")
             self.module = self.module.to(device)
-            self.weight_name, self.held = _gain(self.module, n, _name(obj))
+            self.weight_name, self.held = _gain(self.module, n, name_of(obj))
             self.weightless = self.weight_name is None
             if self.weightless:  # a gain kept as a buffer, which no optimizer trains?
                 shaped = (k for k, b in self.module.named_buffers() if b.shape == (n,))
@@ -126,18 +137,18 @@ class Subject:
                 self.declared_eps = default
         elif inspect.isclass(obj):  # callable too, but called with x it would build one
             raise UsageError(
-                f"{_name(obj)} is a class but not a torch.nn.Module subclass: give an"
+                f"{name_of(obj)} is a class but not a torch.nn.Module subclass: give an"
                 " nn.Module class, or a function"
             )
         elif callable(obj):
             if self.init:
-                raise UsageError(f"--init: {_name(obj)} is a function, not a class")
+                raise UsageError(f"--init: {name_of(obj)} is a function, not a class")
             self.module, self.function = None, obj
             self.takes = _parameters(obj)
             self.eps_argument = _eps_argument(obj, eps, self.takes)
             hint = _eps_hint(self.takes, self.eps_argument, eps)
             if hint:
-                raise UsageError(f"{_name(obj)} requires {self.eps_argument}{hint}")
+                raise UsageError(f"{name_of(obj)} requires {self.eps_argument}{hint}")
             # A norm without a gain, f(x): checked as f(x) * weight, the weight applied to
             # its output as a model's next layer would.
             required = [
@@ -267,7 +278,7 @@ class Subject:
             return {self.eps_argument: self.declared_eps}, ()
         if list(self.takes).index(self.eps_argument) != place:
             raise UsageError(
-                f"{_name(self.function)} takes {self.eps_argument} by position only,"
+                f"{name_of(self.function)} takes {self.eps_argument} by position only,"
                 " after arguments the checker does not pass: check it through a function"
                 " that passes it on, f(x, weight, eps=...)"
             )
@@ -424,17 +435,15 @@ def _eps_argument(obj, eps, takes) -> str | None:
     required = [n for n in names if takes[n].default is inspect.Parameter.empty]
     name = (required or names or [None])[0]
     # A declared eps that the target never receives would blame the target for it.
-    kinds = {p.kind for p in takes.values()}
-    hidden = {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD} & kinds
-    if eps is not None and name is None and hidden:  # f(*args, **kwargs): names unseen
+    if eps is not None and name is None and hides_its_names(takes):
         raise UsageError(
-            f"--eps {eps:g}: {_name(obj)} takes (*args, **kwargs), whose names the"
+            f"--eps {eps:g}: {name_of(obj)} takes (*args, **kwargs), whose names the"
             " checker cannot read (an autograd Function's apply?): check it through a"
             " function f(x, weight, eps=...) that passes eps on"
         )
     if eps is not None and name is None:
         raise UsageError(
-            f"--eps {eps:g}: {_name(obj)} takes no argument named"
+            f"--eps {eps:g}: {name_of(obj)} takes no argument named"
             f" {', '.join(EPS_ARGUMENTS[:-1])} or {EPS_ARGUMENTS[-1]} to pass it to:"
             " drop --eps, and compare the eps the report measures with your model's"
         )
@@ -452,8 +461,7 @@ def under_triton_interpreter(norm) -> bool:
     if os.environ.get("TRITON_INTERPRET") != "1":
         return False
     target = norm.module if norm.module is not None else norm.function
-    while isinstance(target, functools.partial):  # partial(rms_norm_triton, offset=1.0)
-        target = target.func
+    target = unwrapped(target)  # partial(rms_norm_triton, offset=1.0)
     target = inspect.unwrap(target) if callable(target) else target
     held = vars(norm.module).values() if norm.module is not None else []
     kernels = [v for v in held if callable(v) and not isinstance(v, torch.nn.Module)]
@@ -474,9 +482,7 @@ def under_triton_interpreter(norm) -> bool:
 
 def under_triton_module(value) -> bool:
     """Whether a value held by a module comes from a module that uses Triton."""
-    while isinstance(value, functools.partial):
-        value = value.func
-    source = inspect.getmodule(value)
+    source = inspect.getmodule(unwrapped(value))
     return source is not None and any(from_triton(v) for v in vars(source).values())
 
 def from_triton(value) -> bool:
