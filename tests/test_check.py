@@ -3693,7 +3693,8 @@ def test_no_input_gradient_is_said_not_reported_as_the_targets_crash():
     assert verdict(report, "zero rows").detail == "all-zero row: no input gradient"
     assert "dx inf" in verdict(report, "sizes").detail
     assert "a transposed batch (no input gradient)" in verdict(report, "strides").detail
-    assert {"gradients", "zero rows", "sizes", "strides"} <= {
+    assert "; no input gradient" in verdict(report, "dw").detail
+    assert {"gradients", "zero rows", "sizes", "strides", "dw"} <= {
         v.check for v in report.verdicts if v.passed is False
     }
 
