@@ -708,19 +708,20 @@ def test_the_h200_is_held_to_its_own_copy_targets_in_every_dtype(smoke_results):
     results = with_kernel_at(json.loads(smoke_results.read_text()), 94)
     results["device"] = "NVIDIA H200"
     lines = page.targets(results, "en")
-    forward = target(lines, "Graph, rows, forward, every dtype measured: at least 93%")
+    forward = target(lines, "Graph, rows, forward, every dtype: at least 93%")
     assert "**met** (lowest 94.0%" in forward
     assert "**met**" in target(
-        lines, "forward+backward, every dtype measured: at least 85%"
+        lines, "forward+backward, every dtype: at least 85%"
     )
     for entry in results["runs"]:
         if entry["dtype"] == "torch.float32" and entry["implementation"] == page.KERNEL:
-            entry["copy_percent"] = 92.0  # float32 too: every dtype
+            entry["copy_percent"] = 85.0  # float32 too: every dtype
     lines = page.targets(results, "en")
-    assert "**missed**: float32, N = 100 (92.0%)" in target(
+    assert "**missed**: float32, N = 100 (85.0%)" in target(
         lines, "rows, forward, every"
     )
-    assert "**missed**" not in target(lines, WIDE_FORWARD)  # bfloat16 only, 94%
+    # Below the wide rows' 90% in float32 too, whose target is bfloat16's alone.
+    assert "**missed**" not in target(lines, WIDE_FORWARD)
 
 
 def test_no_figure_may_pass_its_copy_by_more_than_one_percent(smoke_results):
@@ -1337,6 +1338,18 @@ def test_targets_count_what_a_part_left_unmeasured_as_missed(smoke_results):
     assert unmeasured in target(lines, WIDE_FORWARD)
     assert "**met**" in target(lines, ROWS_FORWARD)
     assert "**met**" in target(page.targets(results, "en"), WIDE_FORWARD)  # measured
+    # On the H200, every dtype of the run's grid: a shape or a whole dtype no part
+    # measured is a miss of the rows' target, not left out of it.
+    h200 = copy.deepcopy(results) | {"device": "NVIDIA H200"}
+    rows_forward = "Graph, rows, forward, every dtype"
+    for lost in [
+        lambda e: (e["dtype"], e["group"], e["n"]) == ("torch.float32", "rows", 256),
+        lambda e: e["dtype"] == "torch.float32",
+    ]:
+        h200["runs"] = [r for r in h200["runs"] if not lost(r)]
+        h200["copy"] = [c for c in h200["copy"] if not lost(c)]
+        said = target(page.targets(h200, "en"), rows_forward)
+        assert "**missed**" in said and "float32, N = 256: not measured" in said
 
 
 def test_a_figure_measured_twice_is_refused(smoke_results):
