@@ -710,9 +710,7 @@ def test_the_h200_is_held_to_its_own_copy_targets_in_every_dtype(smoke_results):
     lines = page.targets(results, "en")
     forward = target(lines, "Graph, rows, forward, every dtype: at least 93%")
     assert "**met** (lowest 94.0%" in forward
-    assert "**met**" in target(
-        lines, "forward+backward, every dtype: at least 85%"
-    )
+    assert "**met**" in target(lines, "forward+backward, every dtype: at least 85%")
     for entry in results["runs"]:
         if entry["dtype"] == "torch.float32" and entry["implementation"] == page.KERNEL:
             entry["copy_percent"] = 85.0  # float32 too: every dtype
