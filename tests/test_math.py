@@ -222,6 +222,26 @@ def test_the_conversion_builds_each_rms_norm_on_the_models_device_and_dtype():
     )
 
 
+@pytest.mark.parametrize("affine", [{"bias": False}, {"elementwise_affine": False}])
+def test_the_layer_norm_conversion_takes_a_layer_norm_without_beta(affine):
+    """No beta to move: the reading layer is left as it was, and the RMSNorm has the
+    LayerNorm's gain, or none, and its eps; on centered rows the two agree."""
+    from snippets.math.layer_norm_to_rms_norm import rms_norm_for
+
+    torch.manual_seed(0)
+    layer_norm = torch.nn.LayerNorm(8, eps=1e-3, **affine).double()
+    reader = torch.nn.Linear(8, 3, bias=False).double()
+    with torch.no_grad():
+        if layer_norm.weight is not None:
+            layer_norm.weight.uniform_(0.5, 1.5)
+        rms_norm = rms_norm_for(layer_norm, reader)
+    assert reader.bias is None and rms_norm.eps == 1e-3
+    assert (rms_norm.weight is None) == (layer_norm.weight is None)
+    x = torch.randn(4, 8, dtype=torch.float64)
+    x -= x.mean(-1, keepdim=True)
+    torch.testing.assert_close(rms_norm(x), layer_norm(x))
+
+
 # The pages that carry on with the Math page's worked example, each block standalone.
 WORKED_EXAMPLE_REUSED = [
     "math/worked_example_layer_norm.py",

@@ -30,14 +30,17 @@ class Model(nn.Module):
         return self.head(self.final_norm(h))
 
 def rms_norm_for(layer_norm, reader):
-    """An RMSNorm with LayerNorm's gain and eps; beta moves into the reading layer's bias
-    (a layer without a bias, as LLaMA's projections are, gets one)."""
-    if reader.bias is None:
-        reader.bias = nn.Parameter(torch.zeros_like(reader.weight[:, 0]))
-    reader.bias += reader.weight @ layer_norm.bias
-    shape, gain = layer_norm.normalized_shape, layer_norm.weight
+    """An RMSNorm with LayerNorm's gain and eps; beta, if any, moves into the reading
+    layer's bias (a layer without a bias, as LLaMA's projections are, gets one)."""
+    if layer_norm.bias is not None:  # none with bias=False or elementwise_affine=False
+        if reader.bias is None:
+            reader.bias = nn.Parameter(torch.zeros_like(reader.weight[:, 0]))
+        reader.bias += reader.weight @ layer_norm.bias
+    shape, gain, eps = layer_norm.normalized_shape, layer_norm.weight, layer_norm.eps
+    if gain is None:
+        return nn.RMSNorm(shape, eps=eps, elementwise_affine=False)
     where = {"device": gain.device, "dtype": gain.dtype}  # the model's, not defaults
-    rms_norm = nn.RMSNorm(shape, eps=layer_norm.eps, **where)
+    rms_norm = nn.RMSNorm(shape, eps=eps, **where)
     rms_norm.weight.copy_(gain)
     return rms_norm
 
