@@ -564,7 +564,7 @@ def test_generator_shows_every_figure(smoke_results, generated):
         assert results["git_commit"][:12] in table
         words = page.WORDS[language]
         for entry in results["runs"]:
-            assert f"| {page._name(entry['implementation'], words)} |" in table
+            assert f"| {page._row_name(entry['implementation'], words)} |" in table
             if "error" in entry:
                 continue
             if entry["group"] == "decode":  # µs per call
@@ -581,7 +581,7 @@ def test_generator_shows_every_figure(smoke_results, generated):
         if language == "ko":  # every reason in Korean, an import error's message aside
             assert "not installed" not in table and "설치되지 않음(" in table
         for name, costs in results["host_us"].items():
-            row = f"| {page._name(name, words)} | {costs['forward']:.1f} |"
+            row = f"| {page._row_name(name, words)} | {costs['forward']:.1f} |"
             assert row in table
             assert all(f"{us:.1f} |" in table for us in costs.values())
         for dtype in page._dtypes(results):
@@ -1373,7 +1373,7 @@ def test_cpu_table_shows_every_figure_and_the_layer_norm_ratios(tmp_path):
         assert results["cpu"] in table and results["torch"] in table
         for entry in results["runs"]:
             cell = f"{entry['ms']:.2f} ({entry['ms_min']:.2f}–{entry['ms_max']:.2f})"
-            name = page._name(entry["implementation"], words)
+            name = page._row_name(entry["implementation"], words)
             assert f"| {name} |" in table and cell in table
             if entry["implementation"] != "LayerNorm eager":
                 # Round by round, over LayerNorm's time in the same round.

@@ -175,8 +175,9 @@ def check_benchmark_rows_keep_one_line(page):
     """The benchmark's tables (of each pass, of host time, the compiled layer's and the
     CPU's), on a phone, keep each figure on one line and scroll sideways with the
     implementation's name in view, rather than wrap every cell onto four or five lines; the
-    name wraps, and leaves nearly half the screen to the figures. Rows in a tab not shown
-    have no lines and are skipped."""
+    name wraps (a Korean one before its parenthesis too, where it has no space), and leaves
+    each figure room to be read whole beside it. Rows in a tab not shown have no lines and
+    are skipped."""
     tables = page.locator("article .benchmark-results table")
     if not tables.count():
         return
@@ -184,20 +185,29 @@ def check_benchmark_rows_keep_one_line(page):
         """tables => tables
           .flatMap(table => [...table.querySelectorAll("tbody tr")])
           .map(row => {
-            const lines = [...row.cells].slice(1).map(cell => {
+            // Each figure's lines and the width of its text (not of its cell's padding).
+            const figures = [...row.cells].slice(1).map(cell => {
               const text = document.createRange();
               text.selectNodeContents(cell);
-              return new Set([...text.getClientRects()].map(r => Math.round(r.top))).size;
+              const tops = new Set([...text.getClientRects()].map(r => Math.round(r.top)));
+              return [tops.size, text.getBoundingClientRect().width];
             });
-            return [Math.max(...lines), row.cells[0].getBoundingClientRect().width,
-                    getComputedStyle(row.cells[0]).position, row.cells[0].innerText];
+            return [Math.max(...figures.map(([lines]) => lines)),
+                    row.cells[0].getBoundingClientRect().width,
+                    getComputedStyle(row.cells[0]).position, row.cells[0].innerText,
+                    Math.max(...figures.map(([, width]) => width)),
+                    row.closest(".md-typeset__scrollwrap").clientWidth];
           })"""
     )
-    for lines, name_width, position, name in rows:
+    for lines, name_width, position, name, figure_width, shown in rows:
         if not lines:
             continue
         assert lines == 1, f"{name}: a figure on {lines} lines"
         assert name_width <= 0.55 * PHONE["width"], f"{name}: {name_width:.0f}px wide"
+        assert figure_width <= shown - name_width, (
+            f"{name}: a {figure_width:.0f}px figure beside a {name_width:.0f}px name"
+            f" in {shown}px: never seen whole"
+        )
         assert position == "sticky", "the implementation's name scrolls away"
     # Sticky in name only if the table itself scrolls (Material's rule, where ours loses on
     # specificity): scrolled to its end, each shown table still shows its first column.

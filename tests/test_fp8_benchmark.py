@@ -150,7 +150,7 @@ def test_the_tables_show_every_figure_in_both_languages(smoke, tmp_path):
             f"`{(smoke['git_commit'] or '-')[:12]}`" in table
         )  # no git on a GPU machine
         for entry in smoke["runs"]:
-            name = page._name(entry["implementation"], words)
+            name = page._row_name(entry["implementation"], words)
             assert f"| {name} |" in table
             if language == "ko":
                 assert name != entry["implementation"], "no Korean name"

@@ -566,6 +566,12 @@ def _name(name: str, words) -> str:
     """An implementation's name as the tables in this language show it."""
     return words["names"].get(name, name)
 
+def _row_name(name: str, words) -> str:
+    """The name heading a table's row, which may also break before a parenthesis (a
+    Korean name has no space there): on a phone the name column is as wide as its
+    longest unbroken part, and a narrow one leaves a figure room to be seen whole."""
+    return re.sub(r"(?<=\S)\(", "<wbr>(", _name(name, words))
+
 def _dtypes(results) -> list[str]:
     present = {run["dtype"] for run in results["runs"]}
     return [dtype for dtype in DTYPE_ORDER if dtype in present]
@@ -1091,7 +1097,7 @@ def _table(results, words, dtype, timing, mode, group, family=None) -> list[str]
             if r["implementation"] == name
         }
         lines.append(
-            f"| {_name(name, words)} | "
+            f"| {_row_name(name, words)} | "
             + " | ".join(cells.get(s, "") for s in shapes)
             + " |"
         )
@@ -1234,7 +1240,8 @@ def _host_table(results, words) -> list[str]:
                     + " | "
                     + (f"{ratio:.2f}×" if ratio else "")
                 )
-        lines.append(f"| {_name(name, words)} | " + " | ".join(cells).rstrip() + " |")
+        row = " | ".join(cells).rstrip()
+        lines.append(f"| {_row_name(name, words)} | {row} |")
     return lines + [""]
 
 def _reason(why: str, words) -> str:
@@ -1601,7 +1608,7 @@ def cpu_table(results, language: str) -> str:
                 continue
             ms = f"{run['ms']:.2f} ({run['ms_min']:.2f}–{run['ms_max']:.2f})"
             cells += [ms, _times(_ratio(results, name, mode))]
-        lines.append(f"| {_name(name, words)} | " + " | ".join(cells) + " |")
+        lines.append(f"| {_row_name(name, words)} | " + " | ".join(cells) + " |")
     lines.append("")
     for mode in MODES:
         eager = [_ratio(results, name, mode) for name in names if "compile" not in name]
@@ -1752,7 +1759,7 @@ def model_section(stem, results, language: str) -> list[str]:
                 if not _overlap(run, reference):
                     apart.append(f"{_name(name, words)}, {column}")
             cells.append(cell)
-        lines.append(f"| {_name(name, words)} | " + " | ".join(cells) + " |")
+        lines.append(f"| {_row_name(name, words)} | " + " | ".join(cells) + " |")
     note = model["note"].format(
         hidden=layer["hidden_size"],
         heads=layer["num_attention_heads"],
