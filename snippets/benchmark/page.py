@@ -448,7 +448,7 @@ WORDS = {
             "not-run-or-failed": "실행하지 않았거나 실패한 측정",
         },
         "say": "수치에서 알 수 있는 점",
-        "say_line": "{mode}: {kernel} N에 따라 복사 속도의 {low}–{high}를 냈고, 가장 빠른 "
+        "say_line": "{mode}: {kernel} N에 따라 복사 속도의 {low}에서 {high}를 냈고, 가장 빠른 "
         "RMSNorm 구현은 {fastest}입니다",
         "kernels": {
             "norm": "이 사이트의 커널은",
@@ -456,7 +456,7 @@ WORDS = {
         },
         "vs_layer_norm": "{mode}: RMSNorm 시간을 같은 방식으로 실행한 LayerNorm 시간으로 "
         "나눈 값(1배보다 작으면 RMSNorm이 더 빠름)은 N에 따라 {ratios}입니다",
-        "ratio_of": "{name} {low}–{high}배",
+        "ratio_of": "{name} {low}배에서 {high}배",
         "at": "N = {sizes}에서 {name}",
         "overlapping": "{n}(다른 구현과 라운드 범위가 겹침)",
         "at_join": ", ",
@@ -539,7 +539,7 @@ WORDS = {
                 "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 즉 행 M개), 호출당 µs(괄호 "
                 "안은 라운드 범위)",
             },
-            "say_line": "{mode}: 단일 커널은 N에 따라 복사 속도의 {low}–{high}를 냈고, 가장 "
+            "say_line": "{mode}: 단일 커널은 N에 따라 복사 속도의 {low}에서 {high}를 냈고, 가장 "
             "빠른 구현은 {fastest}입니다",
             "versus_line": "{mode}: 다른 방식 가운데 가장 빠른 것의 시간을 단일 커널의 "
             "시간으로 나누면 N에 따라 {low}배에서 {high}배입니다(1배보다 크면 단일 커널이 "
