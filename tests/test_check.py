@@ -3858,3 +3858,99 @@ def test_an_instances_forward_is_a_usage_error_that_names_the_class():
         UsageError, match="forward of an instance of LlamaRMSNorm: give"
     ):
         Subject(LlamaRMSNorm(64).forward)
+
+
+def exits_on_float16(x, weight, eps=1e-6):
+    # No upcast, which half fails; float16 ends the process, "not supported".
+    if x.dtype == torch.float16:
+        sys.exit(0)
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight.to(x.dtype)
+
+
+def test_a_target_that_exits_when_called_is_a_usage_error_not_a_pass():
+    with pytest.raises(UsageError, match=r"calls sys.exit\(0\) when called"):
+        check(exits_on_float16)
+
+
+def test_a_compiled_target_stays_compiled_for_every_check(monkeypatch):
+    # torch.compile recompiles for each kind of input the checks give (about 55): past
+    # dynamo's limit of 8 it would run them eagerly. Each call records the limit.
+    from torch import _dynamo
+
+    limits = []
+
+    def norm(x, weight, eps=1e-6):
+        limits.append(_dynamo.config.recompile_limit)
+        h = x.float()
+        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+        return (weight.float() * y).to(x.dtype)
+
+    assert check(norm).passed
+    assert min(limits) >= 64 and _dynamo.config.recompile_limit == 8
+
+
+class LlamaUnderFloat64Default(LlamaRMSNorm):
+    """transformers' LlamaRMSNorm in a program that set float64 as torch's default."""
+
+    def __init__(self, n, eps=1e-6):
+        torch.set_default_dtype(torch.float64)
+        super().__init__(n, eps)
+        self.weight.data = self.weight.data.float()
+
+
+def test_a_float64_default_dtype_leaves_the_checkers_own_tensors_float32():
+    try:
+        report = check(LlamaUnderFloat64Default)
+    finally:
+        torch.set_default_dtype(torch.float32)
+    assert report.passed, report.table()
+
+
+class NormalizedInBfloat16(torch.nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.eps, self.weight = eps, torch.nn.Parameter(torch.ones(n))
+
+    def forward(self, x):
+        h = x.bfloat16()
+        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps)
+        return (y * self.weight.bfloat16()).to(x.dtype)
+
+
+def quantized_to_int8(x, weight, eps=1e-6):
+    y = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
+    return (y * 32).round().clamp(-127, 127).to(torch.int8)
+
+
+@pytest.mark.parametrize(
+    "target, said",
+    [
+        (NormalizedInBfloat16, "computed in bfloat16 for float32 input"),
+        (quantized_to_int8, "returns int8 for float32 input"),
+    ],
+)
+def test_form_names_a_norm_computed_in_a_narrower_dtype_or_quantized(target, said):
+    form = verdict(check(target), "form")
+    assert not form.passed and said in form.detail
+
+
+class KeywordOptions(torch.nn.Module):
+    """A config-style constructor, Cls(n, **kwargs), that reads its eps from the keywords."""
+
+    def __init__(self, n, **kwargs):
+        super().__init__()
+        self.eps, self.weight = (
+            kwargs.get("eps", 1e-6),
+            torch.nn.Parameter(torch.ones(n)),
+        )
+
+    def forward(self, x):
+        h = x.float()
+        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps)
+        return (self.weight.float() * y).to(x.dtype)
+
+
+def test_eps_reaches_a_constructor_through_its_keywords():
+    report = check(KeywordOptions, eps=1e-5)
+    assert report.passed, report.table()
+    assert report.conventions["eps"] == 1e-5

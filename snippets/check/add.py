@@ -145,7 +145,7 @@ def check_add_sum(norm, found, device):
         "(g2) the sum rounded to bfloat16": x + residual,
         "(g1) the sum kept in float32": x.float() + residual.float(),
     }
-    unit = torch.ones(N, device=device)
+    unit = torch.ones(N, device=device, dtype=torch.float32)
     matches = [
         f"{words}, then {name}"
         for words, total in sums.items()

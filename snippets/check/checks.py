@@ -74,7 +74,7 @@ def check_forward(norm, found, device):
     judge("", norm(x, w), x, w)
     # Trained gains can be below zero: a gain clamped at zero, or taken as |w|, is wrong
     # only there. Every other gain negated, in the target's convention.
-    signs = torch.ones(x.shape[-1], device=device)
+    signs = torch.ones(x.shape[-1], device=device, dtype=torch.float32)
     signs[1::2] = -1.0
     flipped = gain(found, w).float() * signs - (0.0 if found["gain"] == "w" else 1.0)
     judge("with every other gain negative", norm(x, flipped), x, flipped)
@@ -278,7 +278,7 @@ def adds_eps_times_largest_square(norm, found, device, eps) -> bool:
     """Whether the norm adds eps m^2, m the row's largest magnitude, as
     sqrt(mean((x / m)^2) + eps) * m does: read on rows of one value m among values m / 100,
     where eps m^2 is about eps n against the mean square, at m = 1 and m = 100."""
-    x = torch.full((2, WIDE), 1e-2, device=device)
+    x = torch.full((2, WIDE), 1e-2, device=device, dtype=torch.float32)
     x[:, 0] = 1.0
     x[1] *= 100.0
     neutral = neutral_weight(found["gain"], device, WIDE)
@@ -1369,7 +1369,8 @@ def check_init(norm, found, device):
 
 def scales_the_output(norm, name, device) -> bool:
     """Whether doubling the module's plain tensor attribute `name` changes its output."""
-    x, ones = rows([1.0, 2.0], device), torch.ones(N, device=device)
+    x = rows([1.0, 2.0], device)
+    ones = torch.ones(N, device=device, dtype=torch.float32)
     before, kept = norm(x, ones), getattr(norm.module, name)
     setattr(norm.module, name, kept * 2)
     try:
@@ -1440,7 +1441,7 @@ def runs_channel_first(norm, device, dim=1) -> bool:
     channel_first.dim = dim
     x = rows([1.0, 2.0], device)
     try:
-        y = channel_first(x, torch.ones(N, device=device))
+        y = channel_first(x, torch.ones(N, device=device, dtype=torch.float32))
     except Exception:  # noqa: BLE001 (any failure: no reason to suggest --dim 1)
         return False
     expected = x / x.pow(2).mean(-1, keepdim=True).sqrt()
@@ -1580,6 +1581,26 @@ def check(
             "--add with --dim 1: the fused add's checks take features-last rows only;"
             " check it through a function that moves the channels last"
         )
+    # A torch.compile'd target compiles a graph for each kind of input the checks give
+    # (dtypes, ranks, autograd, inference mode: about 55); past dynamo's recompile limit,
+    # 8, it would run the rest eagerly, and the checks would judge uncompiled code.
+    from torch import _dynamo  # here, not above: 1.5 s, which --help need not wait for
+
+    limits = {"recompile_limit": 256, "accumulated_recompile_limit": 4096}
+    args = (target, eps, device, name, eps_outside, dim, convention, add, init, factory)
+    with _dynamo.config.patch(**limits):
+        try:
+            return _run_checks(*args)
+        except SystemExit as error:  # the target's, while called: no report, status 0
+            raise UsageError(
+                f"it calls sys.exit({error.code!r}) when called, the checks unfinished:"
+                " raise an error instead (one that refuses an input is reported)"
+            ) from error
+
+def _run_checks(
+    target, eps, device, name, eps_outside, dim, convention, add, init, factory
+):
+    """check()'s work, its arguments validated."""
     subject = AddSubject if add else Subject
     norm = subject(target, eps, device, init=init, factory=factory)
     norm.eps_outside, norm.dim, norm.convention = eps_outside, dim, convention

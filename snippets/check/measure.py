@@ -68,6 +68,12 @@ def not_rms_norm(norm, neutral, device) -> str | None:
             f"returns {short} for float32 input (x / RMS rounded to {short}): a layer"
             " returns its input's dtype (a cast to a fixed dtype?)"
         )
+    if not out.is_floating_point() or out.element_size() == 1:  # int8, float8
+        short = str(out.dtype).removeprefix("torch.")
+        return (
+            f"returns {short} for float32 input: a layer returns its input's dtype (a"
+            " quantized output? check the norm before it is quantized)"
+        )
     centred = x - x.mean(-1, keepdim=True)
     if torch.allclose(
         y, centred / centred.pow(2).mean(-1, keepdim=True).sqrt(), rtol=1e-3
@@ -79,6 +85,17 @@ def not_rms_norm(norm, neutral, device) -> str | None:
         if torch.allclose(groups, groups[..., :1], rtol=1e-4):
             break
     else:
+        # Every output a value of a narrower dtype, x / RMS to its precision: computed
+        # there and cast back (a cast to a fixed dtype and back).
+        for narrow in (torch.float16, torch.bfloat16):
+            rounded = torch.equal(out.to(narrow).to(out.dtype), out)
+            if rounded and torch.allclose(y, right, rtol=4 * torch.finfo(narrow).eps):
+                short = str(narrow).removeprefix("torch.")
+                return (
+                    f"returns x / RMS to {short}'s precision, every output a {short}"
+                    f" value: computed in {short} for float32 input (a cast to a fixed"
+                    " dtype and back?)"
+                )
         return (
             "does not scale each row by one number (a statistic over another dim, or"
             " a term added to the output?)"
@@ -134,11 +151,11 @@ def with_zero_weight(y, x) -> str:
 def conventions(norm: Subject, device) -> dict:
     """The gain form and eps (value, and inside or outside the root), measured."""
     x = rows([100.0, 100.0], device)  # RMS 100: any plausible eps is negligible here
-    zeros = torch.zeros(N, device=device)
+    zeros = torch.zeros(N, device=device, dtype=torch.float32)
     y = norm(x, zeros).double()
     if y.abs().max() == 0:
         gain = "w"
-    elif torch.allclose(y, reference(x, torch.ones(N, device=device), 0.0), rtol=1e-3):
+    elif torch.allclose(y, reference(x, zeros + 1, 0.0), rtol=1e-3):
         gain = "1 + w"
         # A gain 1 + w doubles the output at weight 1; code that never applies its weight
         # gives x / RMS at any weight, which a weight of 0 alone would read as 1 + w.
@@ -192,7 +209,8 @@ def conventions(norm: Subject, device) -> dict:
 
 def neutral_weight(gain, device, n=N) -> torch.Tensor:
     """The weight that makes the gain 1: ones where it is w, zeros where it is 1 + w."""
-    return (torch.ones if gain == "w" else torch.zeros)(n, device=device)
+    fill = torch.ones if gain == "w" else torch.zeros
+    return fill(n, device=device, dtype=torch.float32)
 
 def scales(norm, neutral, rms) -> torch.Tensor:
     """What the norm, its gain 1, multiplies rows of these RMS values by: a number a row
@@ -247,7 +265,7 @@ def rounding(norm, found, device) -> dict:
     if under_triton_interpreter(norm):  # bfloat16 emulated, not faithfully
         return {"convention": "not measured under Triton's interpreter"}
     eps, inside = found["eps"] or 0.0, found["eps placement"] != "outside"
-    unit = torch.ones(N, device=device)
+    unit = torch.ones(N, device=device, dtype=torch.float32)
     normalized = reference(x, unit, eps, inside).float()  # x / RMS in float32
     names, measured = of_gain(found), {}
     for name in names:
@@ -265,7 +283,9 @@ def rounding(norm, found, device) -> dict:
 
 def weight(found, device, seed, n=N):
     """A random weight in the implementation's convention, its gain near 1."""
-    w = 0.1 * torch.randn(n, generator=torch.Generator().manual_seed(seed))
+    w = 0.1 * torch.randn(
+        n, generator=torch.Generator().manual_seed(seed), dtype=torch.float32
+    )
     return (w + (1.0 if found["gain"] == "w" else 0.0)).to(device)
 
 def gain(found, w):

@@ -434,6 +434,10 @@ def _eps_argument(obj, eps, takes) -> str | None:
     names = [name for name in EPS_ARGUMENTS if name in takes]
     required = [n for n in names if takes[n].default is inspect.Parameter.empty]
     name = (required or names or [None])[0]
+    # A constructor Cls(n, **kwargs), as config-style classes take their options: eps=.
+    keywords = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in takes.values())
+    if eps is not None and name is None and keywords and inspect.isclass(obj):
+        return "eps"
     # A declared eps that the target never receives would blame the target for it.
     if eps is not None and name is None and hides_its_names(takes):
         raise UsageError(
