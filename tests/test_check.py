@@ -3954,3 +3954,14 @@ def test_eps_reaches_a_constructor_through_its_keywords():
     report = check(KeywordOptions, eps=1e-5)
     assert report.passed, report.table()
     assert report.conventions["eps"] == 1e-5
+
+
+def scripted(n):
+    return torch.jit.script(LlamaRMSNorm(n))
+
+
+def test_a_torchscript_module_is_told_to_check_the_class_it_scripts():
+    with pytest.raises(
+        UsageError, match="a TorchScript module: check the Python class"
+    ):
+        check(scripted, factory=True)

@@ -1490,6 +1490,8 @@ def call_hint(error, norm, device) -> str:
             "; it needs another input, as a gated norm does: check it through a"
             f" function of {inputs.removeprefix('f')} that supplies one"
         )
+    if "jitted modules" in words:  # torch.func.functional_call refuses TorchScript
+        return "; a TorchScript module: check the Python class it scripts"
     if "active drivers" in words:  # Triton finds no GPU
         return (
             "; a Triton kernel with no GPU: set TRITON_INTERPRET=1 to run it in Triton's"
