@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 from types import SimpleNamespace
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -3872,6 +3873,27 @@ def test_a_target_that_exits_when_called_is_a_usage_error_not_a_pass():
         check(exits_on_float16)
 
 
+class ExitsWhenBuiltWide(torch.nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        if n > 64:
+            sys.exit(3)
+        self.eps, self.weight = eps, torch.nn.Parameter(torch.ones(n))
+
+    def forward(self, x):
+        h = x.float()
+        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps)
+        return (self.weight.float() * y).to(x.dtype)
+
+
+def test_a_target_that_exits_when_built_is_said_to_exit_when_built():
+    # Not a refusal of that width (which is reported), and not a call.
+    with pytest.raises(
+        UsageError, match=r"ExitsWhenBuiltWide\(4096\): it calls sys.exit"
+    ):
+        check(ExitsWhenBuiltWide)
+
+
 def test_a_compiled_target_stays_compiled_for_every_check(monkeypatch):
     # torch.compile recompiles for each kind of input the checks give (about 55): past
     # dynamo's limit of 8 it would run them eagerly. Each call records the limit.
@@ -3898,12 +3920,49 @@ class LlamaUnderFloat64Default(LlamaRMSNorm):
         self.weight.data = self.weight.data.float()
 
 
+class UpstreamRecorded(torch.autograd.Function):
+    """LlamaRMSNorm's math in float32, its backward by autograd; each upstream gradient's
+    strides written down."""
+
+    strides: ClassVar[list] = []
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        ctx.save_for_backward(x, weight)
+        ctx.eps = eps
+        return UpstreamRecorded.norm(x, weight, eps)
+
+    @staticmethod
+    def norm(x, weight, eps):
+        h = x.float()
+        return weight * (h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)).to(
+            x.dtype
+        )
+
+    @staticmethod
+    def backward(ctx, g):
+        UpstreamRecorded.strides.append(g.stride())
+        x, weight = (t.detach().requires_grad_() for t in ctx.saved_tensors)
+        with torch.enable_grad():
+            y = UpstreamRecorded.norm(x, weight, ctx.eps)
+        return *torch.autograd.grad(y, (x, weight), g), None
+
+
+def upstream_recorded(x, weight, eps=1e-6):
+    return UpstreamRecorded.apply(x, weight, eps)
+
+
 def test_a_float64_default_dtype_leaves_the_checkers_own_tensors_float32():
+    UpstreamRecorded.strides.clear()
     try:
         report = check(LlamaUnderFloat64Default)
+        torch.set_default_dtype(torch.float64)
+        check(upstream_recorded)
     finally:
         torch.set_default_dtype(torch.float32)
     assert report.passed, report.table()
+    # y.sum()'s upstream gradient reaches the target as it is, strides 0, not a copy.
+    assert (0, 0, 0) in UpstreamRecorded.strides
 
 
 class NormalizedInBfloat16(torch.nn.Module):
@@ -3917,6 +3976,13 @@ class NormalizedInBfloat16(torch.nn.Module):
         return (y * self.weight.bfloat16()).to(x.dtype)
 
 
+def rounded_to_bfloat16_and_back(x, weight, eps=1e-6):
+    # Computed in float32, its output rounded to bfloat16 once: bfloat16's values are
+    # float16's too, and the rounding is within float16's bound.
+    y = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
+    return y.bfloat16().to(x.dtype)
+
+
 def quantized_to_int8(x, weight, eps=1e-6):
     y = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
     return (y * 32).round().clamp(-127, 127).to(torch.int8)
@@ -3926,6 +3992,7 @@ def quantized_to_int8(x, weight, eps=1e-6):
     "target, said",
     [
         (NormalizedInBfloat16, "computed in bfloat16 for float32 input"),
+        (rounded_to_bfloat16_and_back, "computed in bfloat16 for float32 input"),
         (quantized_to_int8, "returns int8 for float32 input"),
     ],
 )

@@ -931,7 +931,8 @@ def check_gradients(norm, found, device):
     # transposed view, then as y.sum() gives it (strides 0: writing into it raises, and
     # reading it as rows of its own reads past its one element): only these may be refused.
     upstream = g.reshape(2, 2, N)
-    one = torch.ones((), device=device)
+    # In g's dtype: in another, autograd would pass the target a contiguous cast copy.
+    one = torch.ones((), device=device, dtype=g.dtype)
     refusals = []
     cases = {
         "3-D": upstream,

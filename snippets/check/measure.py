@@ -87,7 +87,8 @@ def not_rms_norm(norm, neutral, device) -> str | None:
     else:
         # Every output a value of a narrower dtype, x / RMS to its precision: computed
         # there and cast back (a cast to a fixed dtype and back).
-        for narrow in (torch.float16, torch.bfloat16):
+        # bfloat16 first: its values are float16's too.
+        for narrow in (torch.bfloat16, torch.float16):
             rounded = torch.equal(out.to(narrow).to(out.dtype), out)
             if rounded and torch.allclose(y, right, rtol=4 * torch.finfo(narrow).eps):
                 short = str(narrow).removeprefix("torch.")

@@ -110,6 +110,11 @@ class Subject:
             sized = next(iter(takes), None) not in EPS_ARGUMENTS
             try:
                 self.module = obj(n, **kwargs) if sized else obj(**kwargs)
+            except SystemExit as error:  # not a refusal of a width: no check can go on
+                raise UsageError(
+                    f"cannot build {name_of(obj)}({n}): it calls sys.exit({error.code!r})"
+                    " when built: raise an error instead"
+                ) from None
             except Exception as error:
                 hint = _init_hint(error, takes, self.eps_argument)
                 if factory and {"x", "weight", "hidden_states"} & set(takes):
