@@ -264,7 +264,11 @@ def test_a_negative_eps_on_the_command_line_gets_the_checks_message(capsys):
 @pytest.mark.parametrize(
     "returned, words",
     [
-        (lambda y: (y, None), "TypeError('it returned tuple, not a tensor')"),
+        (
+            lambda y: (y, None),
+            "TypeError('it returned a tuple of 2 ((2, 64), NoneType) for x of (2, 64),"
+            " not a tensor')",
+        ),
         (lambda y: None, "TypeError('it returned NoneType, not a tensor')"),
         (
             lambda y: y[..., :-1],
@@ -288,8 +292,16 @@ def test_a_tuple_and_a_triton_kernel_without_a_gpu_get_what_to_do():
     def no_gpu(x, weight, eps=1e-6):  # what Triton raises when it finds no GPU
         raise RuntimeError("0 active drivers ([]). There should only be one.")
 
-    with pytest.raises(UsageError, match="returns the norm's output alone"):
+    def with_rstd(x, weight, eps=1e-6):
+        rstd = torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps)
+        return F.rms_norm(x, (x.shape[-1],), weight, eps), rstd
+
+    with pytest.raises(
+        UsageError, match="returns the norm's output alone .*pass --add"
+    ):
         check(pair)
+    with pytest.raises(UsageError, match="returns the norm's output alone$"):
+        check(with_rstd)
     with pytest.raises(UsageError, match="set TRITON_INTERPRET=1"):
         check(no_gpu)
 

@@ -1498,11 +1498,13 @@ def call_hint(error, norm, device) -> str:
             "; a Triton kernel with no GPU: set TRITON_INTERPRET=1 to run it in Triton's"
             " interpreter, or check it on a GPU with --device cuda"
         )
-    if isinstance(error, TypeError) and "it returned tuple" in words:
-        return (
-            "; check it through a function that returns the norm's output alone (a norm"
-            " fused with a residual add, returning the sum too: pass --add)"
-        )
+    if isinstance(error, TypeError) and "it returned a tuple" in words:
+        # Two items of x's shape: the output and the sum, as a fused add returns them.
+        shape = words.rsplit(" for x of ", 1)[-1].removesuffix(", not a tensor")
+        pair = words.startswith(f"it returned a tuple of 2 ({shape}, {shape})")
+        fused = " (a norm fused with a residual add, returning the sum too: pass --add)"
+        alone = "; check it through a function that returns the norm's output alone"
+        return alone + (fused if pair else "")
     if "Interpreter" in type(error).__name__:
         return (
             "; Triton's interpreter (TRITON_INTERPRET=1) cannot run this kernel:"

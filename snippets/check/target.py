@@ -356,6 +356,12 @@ def _copy_with_strides(t):
 
 def _tensor_like(y, x):
     """y, if it is a tensor of x's shape, as a norm's output is."""
+    if isinstance(y, tuple):  # (y, rstd), (y, sum): what each item is, for the hint
+        items = [tuple(t.shape) if torch.is_tensor(t) else type(t).__name__ for t in y]
+        raise TypeError(
+            f"it returned a tuple of {len(y)} ({', '.join(map(str, items))}) for x of"
+            f" {tuple(x.shape)}, not a tensor"
+        )
     if not isinstance(y, torch.Tensor):
         raise TypeError(f"it returned {type(y).__name__}, not a tensor")
     if y.shape != x.shape:
