@@ -266,8 +266,10 @@ def test_a_negative_eps_on_the_command_line_gets_the_checks_message(capsys):
     [
         (
             lambda y: (y, None),
-            "TypeError('it returned a tuple of 2 ((2, 64), NoneType) for x of (2, 64),"
-            " not a tensor')",
+            (
+                "TypeError('it returned a tuple of 2 ((2, 64), NoneType) for x of"
+                " (2, 64), not a tensor')"
+            ),
         ),
         (lambda y: None, "TypeError('it returned NoneType, not a tensor')"),
         (
@@ -4039,6 +4041,9 @@ def scripted(n):
     return torch.jit.script(LlamaRMSNorm(n))
 
 
+@pytest.mark.filterwarnings(
+    "ignore:`torch.jit.script` is deprecated:DeprecationWarning"
+)
 def test_a_torchscript_module_is_told_to_check_the_class_it_scripts():
     with pytest.raises(
         UsageError, match="a TorchScript module: check the Python class"
