@@ -2748,9 +2748,9 @@ def test_the_one_file_checker_the_check_page_offers_runs_alone(built_site, tmp_p
     (agreement,) = [v for v in report["verdicts"] if v["check"] == "agreement"]
     assert "torch.nn.RMSNorm" in agreement["detail"], agreement
     assert "LlamaRMSNorm" not in agreement["detail"], agreement  # transformers' norm
-    # The CI test imports RMSNorm from my_norm: here the norm above under that name.
+    # The CI test imports MyRMSNorm from my_norm: here the norm above under that name.
     with (tmp_path / "my_norm.py").open("a") as my_norm:
-        my_norm.write("\nRMSNorm = rms_norm\n")
+        my_norm.write("\nMyRMSNorm = rms_norm\n")
     ci_test = shown_code("snippets/check/examples.py:ci")
     (tmp_path / "test_rmsnorm.py").write_text(ci_test)
     result = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "test_rmsnorm.py")

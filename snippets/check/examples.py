@@ -160,15 +160,15 @@ for name, target, init in norms:
 # The CI test imports the downloaded checker and the reader's norm by their file names:
 # here they are the site's checker and RMSNorm.
 sys.modules["check_rmsnorm"] = SimpleNamespace(check=check)
-sys.modules["my_norm"] = SimpleNamespace(RMSNorm=RMSNorm)
+sys.modules["my_norm"] = SimpleNamespace(MyRMSNorm=RMSNorm)
 
 # --8<-- [start:ci]
 # test_rmsnorm.py, beside check_rmsnorm.py downloaded from the Check page
 from check_rmsnorm import check
-from my_norm import RMSNorm  # your norm: a module class or a function of (x, weight)
+from my_norm import MyRMSNorm  # your norm: a module class or a function of (x, weight)
 
 def test_rmsnorm_has_none_of_the_mistakes():
-    report = check(RMSNorm)
+    report = check(MyRMSNorm)
     assert report.passed, report.table()  # a failure shows the whole report
     assert not report.refusals, report.table()  # every width, dtype, layout taken
 
