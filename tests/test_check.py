@@ -4049,3 +4049,100 @@ def test_a_torchscript_module_is_told_to_check_the_class_it_scripts():
         UsageError, match="a TorchScript module: check the Python class"
     ):
         check(scripted, factory=True)
+
+
+class UsesAnotherEps(torch.nn.Module):
+    """Declares 1e-5, computes with 1e-6."""
+
+    def __init__(self, n, eps=1e-5):
+        super().__init__()
+        self.eps, self.weight = eps, torch.nn.Parameter(torch.ones(n))
+
+    def forward(self, x):
+        h = x.float()
+        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)
+        return (self.weight.float() * y).to(x.dtype)
+
+
+class Wrapped(torch.nn.Module):
+    """A wrapper, as PEFT's around a layer: the eps is its base layer's."""
+
+    def __init__(self, base):
+        super().__init__()
+        self.base_layer = base
+
+    def forward(self, x):
+        return self.base_layer(x)
+
+
+class FromConfig(UsesAnotherEps):
+    """Built from a configuration that declares the eps, kept as self.config."""
+
+    def __init__(self, n):
+        super().__init__(n)
+        del self.eps
+        self.config = SimpleNamespace(rms_norm_eps=1e-5)
+
+
+@pytest.mark.parametrize(
+    "factory",
+    [lambda n: Wrapped(UsesAnotherEps(n)), FromConfig],
+    ids=["wrapped", "config"],
+)
+def test_an_eps_declared_by_a_held_module_or_a_config_is_compared(factory):
+    eps = verdict(check(factory, factory=True), "eps")
+    assert not eps.passed and "declares 1e-05" in eps.detail
+
+
+def residual_first(residual, x, weight, eps=1e-6):
+    h = x + residual
+    return F.rms_norm(h, (h.shape[-1],), weight, eps), h
+
+
+def sum_not_returned(x, residual, weight, eps=1e-6):
+    h = x + residual
+    return F.rms_norm(h, (h.shape[-1],), weight, eps), None
+
+
+def test_a_fused_add_takes_its_arguments_in_any_order_and_must_return_the_sum():
+    assert check(residual_first, add=True).passed
+    with pytest.raises(UsageError, match=r"got \(Tensor, NoneType\): return the sum"):
+        check(sum_not_returned, add=True)
+
+
+def normalizes_the_input_rounded(x, weight, eps=1e-6):
+    # The input cast to bfloat16 first, the rest in float32.
+    h = x.bfloat16().float()
+    return weight * h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+
+
+def test_form_names_a_norm_of_its_input_rounded_to_a_narrower_dtype():
+    form = verdict(check(normalizes_the_input_rounded), "form")
+    assert not form.passed and "normalizes x rounded to bfloat16 first" in form.detail
+
+
+class TakesADtype(torch.nn.Module):
+    def __init__(self, n, eps=1e-6, dtype=None):
+        super().__init__()
+        self.eps, self.weight = eps, torch.nn.Parameter(torch.ones(n, dtype=dtype))
+
+    def forward(self, x):
+        h = x.float()
+        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps)
+        return (self.weight.float() * y).to(x.dtype)
+
+
+class ArgsNorm(torch.nn.Module):
+    """Meta's style: built from the model's arguments, read as an object."""
+
+    def __init__(self, args):
+        super().__init__()
+        self.eps, self.weight = args.norm_eps, torch.nn.Parameter(torch.ones(args.dim))
+
+
+def test_init_takes_a_dtype_and_a_class_built_from_arguments_is_told_to_use_factory():
+    target = f"{__name__}:TakesADtype"
+    status, _, errors = in_process(target, "--init", "dtype=torch.float32")
+    assert status == 0, errors
+    with pytest.raises(UsageError, match="built from a configuration object"):
+        check(ArgsNorm)

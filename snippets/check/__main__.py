@@ -26,16 +26,22 @@ import os
 import sys
 from dataclasses import asdict
 
+import torch
+
 from snippets.check.checks import check
 from snippets.check.measure import CONVENTIONS
 from snippets.check.report import SITE
 from snippets.check.target import UsageError, load
 
 def keyword(item: str) -> tuple:
-    """NAME=VALUE, the value read as a Python literal (16, False, 'x'), else as text."""
+    """NAME=VALUE, the value read as a Python literal (16, False, 'x') or a dtype
+    (torch.float32), else as text."""
     name, equals, value = item.partition("=")
     if not equals or not name.isidentifier():
         raise UsageError(f"--init {item}: expected NAME=VALUE")
+    dtype = getattr(torch, value.removeprefix("torch."), None)
+    if value.startswith("torch.") and isinstance(dtype, torch.dtype):
+        return name, dtype
     try:
         return name, ast.literal_eval(value)
     except (ValueError, SyntaxError):

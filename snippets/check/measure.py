@@ -97,6 +97,15 @@ def not_rms_norm(norm, neutral, device) -> str | None:
                     f" value: computed in {short} for float32 input (a cast to a fixed"
                     " dtype and back?)"
                 )
+        # x / RMS of x rounded first: its input, or a sum with a residual, in bfloat16.
+        for narrow in (torch.bfloat16, torch.float16):
+            of_rounded = reference(x.to(narrow), torch.ones_like(x[0]), eps, inside)
+            if torch.allclose(y, of_rounded, rtol=1e-4):
+                short = str(narrow).removeprefix("torch.")
+                return (
+                    f"normalizes x rounded to {short} first, not x: its input (or a sum"
+                    f" with a residual) cast to {short} for float32 input"
+                )
         return (
             "does not scale each row by one number (a statistic over another dim, or"
             " a term added to the output?)"

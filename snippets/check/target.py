@@ -131,11 +131,8 @@ class Subject:
             if self.weightless:  # a gain kept as a buffer, which no optimizer trains?
                 shaped = (k for k, b in self.module.named_buffers() if b.shape == (n,))
                 self.buffer_gain = next(shaped, None)
-            for name in EPS_ATTRIBUTES:
-                if self.declared_eps is None and isinstance(
-                    getattr(self.module, name, None), float
-                ):
-                    self.declared_eps = getattr(self.module, name)
+            if self.declared_eps is None:
+                self.declared_eps = _declared_eps(self.module)
             # Else the constructor's default, as a function's: kept under another name.
             default = getattr(takes.get(self.eps_argument), "default", None)
             if self.declared_eps is None and isinstance(default, float):
@@ -325,7 +322,13 @@ class AddSubject(Subject):
             only = inspect.Parameter.POSITIONAL_ONLY
             named = [self.takes.get(name) for name in ("residual", "weight")]
             if all(p and p.kind is not only for p in named):
-                out = self.function(x, residual=residual, weight=weight, **kwargs)
+                # x by name too where residual or weight comes first: f(residual, x, weight).
+                others = [n for n in self.takes if n not in ("residual", "weight")]
+                if next(iter(self.takes)) in ("residual", "weight"):
+                    kwargs = {**kwargs, others[0]: x}
+                    out = self.function(residual=residual, weight=weight, **kwargs)
+                else:
+                    out = self.function(x, residual=residual, weight=weight, **kwargs)
             else:
                 out = self.function(x, residual, weight, *eps, **kwargs)
         return self._pair(out, x, residual, clones)
@@ -344,6 +347,12 @@ class AddSubject(Subject):
             if isinstance(out, (tuple, list)):  # (y, h, rstd): a statistic returned too
                 got = f"a {got} of {len(out)}: check it through a function returning (y, h)"
             raise UsageError(f"--add: expected (y, h) or None (in place), got {got}")
+        if not all(torch.is_tensor(t) for t in out):  # (y, None): the sum not returned
+            got = ", ".join(type(t).__name__ for t in out)
+            raise UsageError(
+                f"--add: expected (y, h), two tensors, got ({got}): return the sum"
+                " h = x + residual too"
+            )
         return tuple(out)
 
 def _copy_with_strides(t):
@@ -398,6 +407,23 @@ def _gain(module, n, name):
         )
     return gain, held
 
+def _declared_eps(module) -> float | None:
+    """The eps a module declares: an attribute by one of EPS_ATTRIBUTES on it, else on
+    the modules it holds (a wrapper's base_layer) and its configuration object (config,
+    cfg, args), where those give one value."""
+    for name in EPS_ATTRIBUTES:
+        if isinstance(getattr(module, name, None), float):
+            return getattr(module, name)
+    held = [m for _, m in module.named_modules()][1:]
+    held += [v for k, v in vars(module).items() if k in ("config", "cfg", "args")]
+    found = {
+        getattr(holder, name)
+        for holder in held
+        for name in EPS_ATTRIBUTES
+        if isinstance(getattr(holder, name, None), float)
+    }
+    return found.pop() if len(found) == 1 else None
+
 def _eps_hint(takes, eps_argument, eps) -> str:
     """What to pass when the target requires an eps and none was given."""
     argument = takes.get(eps_argument)
@@ -407,7 +433,8 @@ def _eps_hint(takes, eps_argument, eps) -> str:
 def _init_hint(error, takes, eps_argument) -> str:
     """What to pass when a constructor lacks arguments beyond the size: every missing one,
     or a builder function for a class built from a configuration object."""
-    if next(iter(takes), None) in ("config", "cfg"):
+    # Its first argument named as a configuration, or read as one: the size given there.
+    if next(iter(takes), None) in ("config", "cfg") or "'int' object" in str(error):
         return (
             ": it is built from a configuration object: pass a function f(n) that"
             " builds it, with --factory"
