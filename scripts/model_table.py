@@ -67,11 +67,15 @@ def markdown(entries: list[dict], language: str) -> str:
 
     # A space after each line break: the search index, which drops the tag, keeps the entries
     # apart ("1e-06 4B:", not "1e-064B:"); a browser draws no space at a line's start.
+    def whole(model: str) -> str:  # "3 8B: 4096, 1e-05": "3" not above "8B" on a phone
+        name, colon, rest = model.partition(":")
+        return name.replace(" ", "\u00a0") + colon + rest
+
     lines = ["| " + " | ".join(HEADERS[language]) + " |", "| --- | --- | --- |"]
     for entry in entries:
         cells = [
             f"{entry['family']} (`{entry['type']}`)",
-            "<br> ".join(entry["models"]),
+            "<br> ".join(whole(model) for model in entry["models"]),
             "<br> ".join(code(norm) for norm in entry["norms"]),
         ]
         lines.append("| " + " | ".join(cells) + " |")
