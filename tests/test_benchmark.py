@@ -1414,12 +1414,17 @@ def test_page_includes_the_results_it_has(language):
         no_figures = {"en": "No GPU figures are published yet", "ko": "아직 공개된 GPU"}
         assert no_figures[language] in text
     else:
-        # The summary opens with a reader's first question, RMSNorm against LayerNorm, in
-        # one bullet, then the headline, before the kernel's bullets; the method's page
-        # points to it first.
+        # The summary opens with a reader's first question, RMSNorm against LayerNorm; the
+        # headline tables follow it, below the In short box (whose bullets answer first),
+        # before Which to use; the method's page points to it first.
         headline = f"snippets/benchmark/results/headline.{language}.md"
-        before = results_page[: results_page.index(headline)]
-        assert before.count("\n    - **") == 1 and "LayerNorm" in before, "not first"
+        first = results_page.index("\n    - **")
+        assert (
+            "LayerNorm"
+            in results_page[first : results_page.index("\n    - **", first + 1)]
+        )
+        below = f'{{ #at-a-glance }}\n\n--8<-- "{headline}"'
+        assert below in results_page, "not in its section below the In short box"
         assert headline not in text, "the headline twice: on the summary's page only"
         assert "](benchmark_results.md)" in text[: text.index("\n- ")]
     cpu_table = f"snippets/benchmark/results/cpu/table.{language}.md"

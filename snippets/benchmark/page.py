@@ -126,7 +126,6 @@ WORDS = {
         "headline_unsettled": ", its rounds overlapping another's",
         "headline_unsettled_alone": ", its rounds overlapping another's",
         "headline_join": "; ",
-        "round_term": "rounds",  # as the headline says it, linked there
         "headline_ends": ("", ""),  # of a saying inside a sentence, of its last
         "plot_y": "% of copy bandwidth",
         "plot_x": "N (row length, log scale)",
@@ -370,7 +369,6 @@ WORDS = {
         "headline_unsettled": "다른 구현과 라운드 범위가 겹침, ",
         "headline_unsettled_alone": "(다른 구현과 라운드 범위가 겹침)",
         "headline_join": ", ",
-        "round_term": "라운드",
         "headline_ends": ("", "입니다"),
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N(행 길이, 로그 스케일)",
@@ -1419,17 +1417,15 @@ def _headline_saying(speedups, n, runs, timing, words, last) -> str:
     )
 
 def headlines(sections: list[tuple[str, dict]], language: str) -> str:
-    """The headline of each GPU, for the results page's In short; how to read them, once,
-    after the last. Without links: the In short links a term at its first use, above."""
+    """The headline of each GPU, for the results page, below its In short; how to read
+    them, once, after the last. Without links: the In short links a term at its first
+    use, above."""
     words, lines = WORDS[language], []
     for _, results in sections:
         lines += _unlinked(headline(results, words, note=False))
     if lines:
         lines.append(_headline_note([results for _, results in sections], words))
-    # The first mention of rounds links the glossary: the page says what one is further on.
-    rounds, text = words["round_term"], "\n".join(lines)
-    text = re.sub(rf"\b{rounds}\b", f"[{rounds}](glossary.md#round)", text, count=1)
-    return text.rstrip() + "\n"
+    return "\n".join(lines).rstrip() + "\n"
 
 def _unlinked(lines: list[str]) -> list[str]:
     """The lines with each Markdown link replaced by its text."""
