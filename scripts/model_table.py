@@ -65,12 +65,12 @@ def markdown(entries: list[dict], language: str) -> str:
         name, _, gain = norm.partition(" ")
         return f"`{name}` {gain}"
 
-    # A space after each line break: the search index, which drops the tag, keeps the entries
-    # apart ("1e-06 4B:", not "1e-064B:"); a browser draws no space at a line's start.
     def whole(model: str) -> str:  # "3 8B: 4096, 1e-05": "3" not above "8B" on a phone
         name, colon, rest = model.partition(":")
         return name.replace(" ", "\u00a0") + colon + rest
 
+    # A space after each line break: the search index, which drops the tag, keeps the entries
+    # apart ("1e-06 4B:", not "1e-064B:"); a browser draws no space at a line's start.
     lines = ["| " + " | ".join(HEADERS[language]) + " |", "| --- | --- | --- |"]
     for entry in entries:
         cells = [
