@@ -3887,17 +3887,11 @@ def test_a_target_that_exits_when_called_is_a_usage_error_not_a_pass():
         check(exits_on_float16)
 
 
-class ExitsWhenBuiltWide(torch.nn.Module):
+class ExitsWhenBuiltWide(RMSNorm):
     def __init__(self, n, eps=1e-6):
-        super().__init__()
         if n > 64:
             sys.exit(3)
-        self.eps, self.weight = eps, torch.nn.Parameter(torch.ones(n))
-
-    def forward(self, x):
-        h = x.float()
-        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps)
-        return (self.weight.float() * y).to(x.dtype)
+        super().__init__(n, eps)
 
 
 def test_a_target_that_exits_when_built_is_said_to_exit_when_built():
@@ -4015,20 +4009,11 @@ def test_form_names_a_norm_computed_in_a_narrower_dtype_or_quantized(target, sai
     assert not form.passed and said in form.detail
 
 
-class KeywordOptions(torch.nn.Module):
+class KeywordOptions(RMSNorm):
     """A config-style constructor, Cls(n, **kwargs), that reads its eps from the keywords."""
 
     def __init__(self, n, **kwargs):
-        super().__init__()
-        self.eps, self.weight = (
-            kwargs.get("eps", 1e-6),
-            torch.nn.Parameter(torch.ones(n)),
-        )
-
-    def forward(self, x):
-        h = x.float()
-        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps)
-        return (self.weight.float() * y).to(x.dtype)
+        super().__init__(n, kwargs.get("eps", 1e-6))
 
 
 def test_eps_reaches_a_constructor_through_its_keywords():
@@ -4051,17 +4036,14 @@ def test_a_torchscript_module_is_told_to_check_the_class_it_scripts():
         check(scripted, factory=True)
 
 
-class UsesAnotherEps(torch.nn.Module):
+class UsesAnotherEps(RMSNorm):
     """Declares 1e-5, computes with 1e-6."""
 
     def __init__(self, n, eps=1e-5):
-        super().__init__()
-        self.eps, self.weight = eps, torch.nn.Parameter(torch.ones(n))
+        super().__init__(n, eps)
 
     def forward(self, x):
-        h = x.float()
-        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)
-        return (self.weight.float() * y).to(x.dtype)
+        return rms_norm(x, self.normalized_shape, self.weight, 1e-6)
 
 
 class Wrapped(torch.nn.Module):
@@ -4121,17 +4103,6 @@ def test_form_names_a_norm_of_its_input_rounded_to_a_narrower_dtype():
     assert not form.passed and "normalizes x rounded to bfloat16 first" in form.detail
 
 
-class TakesADtype(torch.nn.Module):
-    def __init__(self, n, eps=1e-6, dtype=None):
-        super().__init__()
-        self.eps, self.weight = eps, torch.nn.Parameter(torch.ones(n, dtype=dtype))
-
-    def forward(self, x):
-        h = x.float()
-        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps)
-        return (self.weight.float() * y).to(x.dtype)
-
-
 class ArgsNorm(torch.nn.Module):
     """Meta's style: built from the model's arguments, read as an object."""
 
@@ -4141,7 +4112,7 @@ class ArgsNorm(torch.nn.Module):
 
 
 def test_init_takes_a_dtype_and_a_class_built_from_arguments_is_told_to_use_factory():
-    target = f"{__name__}:TakesADtype"
+    target = "snippets.implementations.rms_norm_module:RMSNorm"  # it takes a dtype
     status, _, errors = in_process(target, "--init", "dtype=torch.float32")
     assert status == 0, errors
     with pytest.raises(UsageError, match="built from a configuration object"):
