@@ -1,7 +1,7 @@
 """A real browser: Playwright driving Debian's Chromium over the built site on localhost. The
-fixtures (server, browser, page, empty_search_index) are registered by tests/conftest.py; the
-helpers (all_answered, open_collapsed_blocks, search, settle, toggle_scheme) are imported by the
-tests that use them."""
+fixtures (server, browser, page, empty_search_index, home_page) are registered by
+tests/conftest.py; the helpers (all_answered, open_collapsed_blocks, search, settle,
+toggle_scheme) are imported by the tests that use them."""
 
 import http.server
 import json
@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from site_layout import LANGUAGES
+from site_layout import LANGUAGES, url_path
 
 # Debian's headless shell of Chromium (the browser without a window, as Playwright runs
 # headless); CHROMIUM_PATH points elsewhere (e.g. /usr/bin/chromium) if needed.
@@ -110,6 +110,24 @@ def page(browser, server):
     context.close()
 
 
+@pytest.fixture(scope="module")
+def home_page(browser, server):
+    """A language's home page, in a tab kept open for the searches of the test file that
+    asks for it (one tab per language): its search worker builds the index, about a second
+    of CPU here, once rather than for every query. The tab does not record problems."""
+    context = browser.new_context(base_url=server)
+    tabs = {}
+
+    def home(language: str):
+        if language not in tabs:
+            tabs[language] = context.new_page()
+            tabs[language].goto(url_path(language, Path("index.md")))
+        return tabs[language]
+
+    yield home
+    context.close()
+
+
 # What a page requests after it has loaded: the sitemap of each language, which the language
 # selector reads, and the search index, the last thing the search worker loads.
 LATE_REQUESTS = {"sitemap.xml": len(LANGUAGES), "search_index.json": 1}
@@ -184,6 +202,10 @@ def search(page, term: str):
         field.focus()
     else:
         field.click()
+    if field.input_value():  # searched before: the old results go first
+        field.fill("")
+        field.press("End")
+        page.locator(".md-search-result__item").first.wait_for(state="detached")
 
     def enter(text):
         # The whole text at once (as a paste or an input method enters it), then a key,

@@ -35,6 +35,7 @@ if not torch.cuda.is_available():
 from browser_fixtures import (  # noqa: F401
     browser,
     empty_search_index,
+    home_page,
     page,
     server,
 )

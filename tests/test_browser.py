@@ -500,23 +500,22 @@ def test_search_finds_a_term_in_the_readers_language_and_opens_the_page(
     assert page.problems == []
 
 
-def result_pages(page, query: str, language: str = "ko") -> list[str]:
+def result_pages(home_page, query: str, language: str = "ko") -> list[str]:
     """The addresses of what a search from the home page lists, in order."""
-    page.goto(url_path(language, Path("index.md")))
-    links = search(page, query)
+    links = search(home_page(language), query)
     return links.evaluate_all("links => links.map(a => a.href.split('?')[0])")
 
 
 @pytest.mark.parametrize("word, particle", [("오버플로", "를"), ("RMSNorm", "은")])
 def test_a_korean_search_finds_a_word_whatever_particle_follows_it(
-    page, word, particle
+    home_page, word, particle
 ):
     """The index keeps 오버플로를 and 오버플로가 as two words, and a query's word matches
     the words it begins: "오버플로를" found one page of the 11 that "오버플로" finds, until
     hooks/search.py dropped a particle from a query's word."""
-    bare = result_pages(page, word)
+    bare = result_pages(home_page, word)
     assert len(bare) >= 5
-    assert result_pages(page, word + particle) == bare
+    assert result_pages(home_page, word + particle) == bare
 
 
 @pytest.mark.parametrize(
@@ -537,14 +536,14 @@ def test_a_korean_search_finds_a_word_whatever_particle_follows_it(
     ],
 )
 def test_a_readers_word_finds_the_page_that_answers_it_first(
-    page, server, language, term, expected
+    home_page, server, language, term, expected
 ):
     """Words readers type for a term the site writes another way (그래디언트, 소프트 캡핑, 야코비 행렬,
     퓨즈, autocast, Hugging Face, LayerNorm, bfloat16), given as the page's `tags`, which Material's search
     indexes (a tag outranks any heading: claims keeps Pitfalls' "Speed claims" first over
     Benchmark results' speed); and epsilon and 엡실론, which Math's heading on where ε goes
     names (Frameworks and Implementations came first before it did)."""
-    found = result_pages(page, term, language)
+    found = result_pages(home_page, term, language)
     assert found[0] == server + url_path(language, Path(expected))
 
 
@@ -552,13 +551,12 @@ def test_a_readers_word_finds_the_page_that_answers_it_first(
     "language, term",
     [("en", "QK-norm"), ("en", "Llama 3 eps"), ("ko", "Llama 3 엡실론")],
 )
-def test_search_lists_a_page_that_explains_the_term_first(page, language, term):
+def test_search_lists_a_page_that_explains_the_term_first(home_page, language, term):
     """The Exercises (search boost 0.1) and the notebooks (0.25) touch every topic, the
     Exercises' numbered titles match a query's numbers, and so do the GPU pages' tables
     (0.5): unboosted, the first result for each of these terms was one of them (for the
     Korean one, the Exercises at 0.25)."""
-    page.goto(url_path(language, Path("index.md")))
-    href = search(page, term).first.get_attribute("href").split("?")[0]
+    href = result_pages(home_page, term, language)[0]
     assert not any(
         url_path(language, Path(demoted)) in href
         for demoted in ["exercises.md", "notebooks/playground.md", "benchmark_h200.md"]
