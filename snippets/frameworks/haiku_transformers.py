@@ -7,14 +7,14 @@ from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
 from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
 # transformers' cast orders with Haiku, which computes in its input's dtype: the input
-# cast to float32 first. LLaMA's rounds x̂ to bfloat16 before the bfloat16 weight;
+# cast to float32 first. LLaMA's rounds x̂ to the input's dtype before the weight;
 # Gemma's forms 1 + w in float32 as the scale and rounds the output once.
 def llama_order(x, weight):
     normalize = hk.RMSNorm(axis=-1, eps=1e-6, create_scale=False)  # no gain
-    return weight * normalize(x.astype(jnp.float32)).astype(jnp.bfloat16)
+    return weight * normalize(x.astype(jnp.float32)).astype(x.dtype)
 
 def gemma_order(x):
-    return hk.RMSNorm(axis=-1, eps=1e-6)(x.astype(jnp.float32)).astype(jnp.bfloat16)
+    return hk.RMSNorm(axis=-1, eps=1e-6)(x.astype(jnp.float32)).astype(x.dtype)
 
 def to_jax(t):  # bfloat16 to JAX: NumPy has none, so through float32, which is exact
     return jnp.asarray(t.float().numpy()).astype(jnp.bfloat16)
