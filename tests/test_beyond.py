@@ -180,6 +180,8 @@ def test_dyt_is_gamma_tanh_alpha_x_plus_beta():
     x = torch.randn(3, 8, dtype=torch.float64) * 3
     expected = dyt.weight * torch.tanh(1.7 * x) + dyt.bias
     assert torch.allclose(dyt(x), expected)
+    # A whole number, as a reader picking α per model size may write it, is a float α too.
+    assert DyT(8, alpha=1).alpha.dtype == torch.float32
 
 
 def test_dyt_is_elementwise_and_rmsnorm_is_not():

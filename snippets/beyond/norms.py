@@ -9,7 +9,9 @@ def deepnorm_constants(layers):
     return (2 * layers) ** 0.25, (8 * layers) ** -0.25
 
 def unit(x):
-    """nGPT's Norm: divide by the Euclidean length, onto the unit sphere (norm 1, not RMS 1)."""
+    """nGPT's Norm: divide by the Euclidean length, onto the unit sphere (norm 1, not RMS 1).
+    An all-zero row has no direction and gives NaN; transformers' DoryL2Norm adds its eps
+    (1e-6 by default) under the root, which gives zeros."""
     return x / x.norm(dim=-1, keepdim=True)
 
 class DyT(nn.Module):
@@ -20,7 +22,7 @@ class DyT(nn.Module):
         # The paper's default start. Its LLaMA 2 runs (other_tasks/LLaMA/README.md in
         # jiachenzhu/DyT) start alpha before attention / before the MLP and the final one
         # at 0.8 / 0.2 (7B), 0.6 / 0.15 (13B) and 0.2 / 0.05 (34B and 70B).
-        self.alpha = nn.Parameter(torch.tensor(alpha))  # one learned scalar
+        self.alpha = nn.Parameter(torch.tensor(float(alpha)))  # one learned scalar
         self.weight = nn.Parameter(torch.ones(width))  # γ
         self.bias = nn.Parameter(torch.zeros(width))  # β
 
