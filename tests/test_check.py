@@ -3178,6 +3178,19 @@ def test_a_fused_add_that_returns_h_first_is_told_y_comes_first():
     assert form.passed is False and "y comes first" in form.detail
 
 
+def add_without_its_return(x, residual, weight, eps=1e-6):
+    rms_norm(x + residual, x.shape[-1], weight, eps)  # `return` forgotten
+
+
+def test_a_fused_add_that_returns_none_and_writes_nothing_is_told_so():
+    # None reads as vLLM's in-place form; with x and residual as they were, a missing
+    # return is the likely cause, not an h returned first.
+    form = verdict(check(add_without_its_return, add=True), "form")
+    assert form.passed is False
+    assert "it returned None and wrote into neither x nor residual" in form.detail
+    assert "y comes first" not in form.detail
+
+
 def test_add_mode_on_a_plain_norm_is_a_usage_error_naming_what_it_expects(tmp_path):
     (tmp_path / "plain.py").write_text(
         "import torch\n\n"

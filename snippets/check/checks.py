@@ -1639,7 +1639,13 @@ def _run_checks(
         }
     if "form" in found:  # not an RMSNorm: one verdict that says what it is
         detail = found["form"]
-        if add and "returns its input unchanged" in detail:  # h = x, the residual zero
+        if add and norm.wrote_nothing:  # None returned, nothing written in place
+            detail += (
+                " (--add: it returned None and wrote into neither x nor residual:"
+                " return y, h, or write y into x and h into residual)"
+            )
+        elif add and "returns its input unchanged" in detail:
+            # h = x, the residual zero
             detail += " (--add: is h returned first, or written into x? y comes first)"
         verdict = Verdict("form", False, detail, "math/#the-rmsnorm-definition")
         return Report(name, found, [verdict])

@@ -293,6 +293,10 @@ class AddSubject(Subject):
     as norm(x, weight) it is f with a zero residual, returning y: an RMSNorm, which every
     check of a plain norm takes."""
 
+    # Set once a call returned None and wrote into neither x nor residual: a return
+    # forgotten, more likely than an in-place form (the form check's message says so).
+    wrote_nothing = False
+
     def _call(self, x, weight, dtype=None):
         return self.added(x, torch.zeros_like(x), weight, dtype)[0]
 
@@ -304,6 +308,7 @@ class AddSubject(Subject):
         self.last_call["input"] = shape.replace("torch.", "")
         x, residual = _copy_with_strides(x), _copy_with_strides(residual)
         clones = (x.grad_fn, residual.grad_fn)
+        given = (x.detach().clone(), residual.detach().clone())
         if self.module is not None:
             module = self.module
             if dtype is not None:
@@ -312,7 +317,7 @@ class AddSubject(Subject):
                 out = module(x, residual)
                 if isinstance(out, (tuple, list)) and len(out) == 2:
                     out = (out[0] * weight.to(out[0].dtype), out[1])
-                return self._pair(out, x, residual, clones)
+                return self._pair(out, x, residual, clones, given)
             held = {name: torch.zeros_like(weight) for name in self.held}
             parameters = {**held, self.weight_name: weight}
             out = functional_call(module, parameters, (x, residual))
@@ -331,12 +336,14 @@ class AddSubject(Subject):
                     out = self.function(x, residual=residual, weight=weight, **kwargs)
             else:
                 out = self.function(x, residual, weight, *eps, **kwargs)
-        return self._pair(out, x, residual, clones)
+        return self._pair(out, x, residual, clones, given)
 
-    @staticmethod
-    def _pair(out, x, residual, clones):
-        """(y, h) from what the target returned, or from x and residual written in place."""
+    def _pair(self, out, x, residual, clones, given):
+        """(y, h) from what the target returned, or from x and residual written in place
+        (`given`: their values before the call)."""
         if out is None:  # written in place
+            unwritten = [_same(t, before) for t, before in zip((x, residual), given)]
+            self.wrote_nothing |= x.numel() > 0 and all(unwritten)
             # A write that autograd did not record (an inference kernel, under no_grad or
             # without a backward) left the clones' graphs as they were: nothing flows back
             # through the norm, and the outputs say so.
@@ -354,6 +361,10 @@ class AddSubject(Subject):
                 " h = x + residual too"
             )
         return tuple(out)
+
+def _same(t, before):
+    """Whether t holds the values it held before, NaN where it held NaN."""
+    return bool(((t == before) | (t.isnan() & before.isnan())).all())
 
 def _copy_with_strides(t):
     """A copy of t laid out as t is, even a view that skips elements (clone would make
