@@ -3089,8 +3089,11 @@ def test_a_fused_add_that_refuses_every_case_is_reported_not_passed():
     (add,) = [
         v for v in check(refuses_a_residual, add=True).verdicts if v.check == "add"
     ]
-    assert add.passed is None and "refuses in float32 (RuntimeError)" in add.detail
-    assert "refuses in float32 (RuntimeError)" in add.refused
+    refusal = (
+        "refuses in float32 (RuntimeError: fused kernel not built for this device)"
+    )
+    assert add.passed is None and refusal in add.detail
+    assert refusal in add.refused
 
 
 def test_a_fused_add_taking_the_weight_before_the_residual_is_called_by_name():
@@ -3616,7 +3619,7 @@ def add_with_gradients_in_bfloat16(x, residual, weight, eps=1e-6):
         (
             add_with_gradients_in_bfloat16,
             add.check_add_grads,
-            "refuses strided dy and dh (ValueError)",
+            "refuses strided dy and dh (ValueError: ",
         ),
     ],
     ids=lambda v: getattr(v, "__name__", None),

@@ -8,7 +8,7 @@ from math import inf
 import torch
 
 from snippets.check.measure import ROUNDED, gain, of_gain, reference, rows, weight
-from snippets.check.report import NO_AUTOGRAD, REFUSALS, Verdict
+from snippets.check.report import NO_AUTOGRAD, REFUSALS, Verdict, said
 from snippets.check.target import LARGE_BATCH, N, WIDE, under_triton_interpreter
 
 SEE = "numerics/#rounding-conventions-in-production-code"
@@ -37,7 +37,7 @@ def check_add(norm, found, device):
         try:
             y, h = added(x, residual, w)
         except REFUSALS as error:
-            refused.append(f"refuses {name} ({type(error).__name__})")
+            refused.append(f"refuses {name} ({said(error)})")
             return
         expected = x + residual  # in the dtype the two promote to
         if h.dtype != expected.dtype:
@@ -47,8 +47,8 @@ def check_add(norm, found, device):
             # Say what came instead, where it is one of the inputs.
             given = "the residual given" if torch.equal(h, residual) else None
             given = "x itself" if torch.equal(h, x) else given
-            said = f": it is {given}" if given else ""
-            wrong.append(f"h is not x + residual {name}{said}")
+            what = f": it is {given}" if given else ""
+            wrong.append(f"h is not x + residual {name}{what}")
         eps = found["eps"] or 0.0
         ref = reference(expected.double(), gain(found, w), eps, inside)
         error = relative_error(y, ref)
@@ -138,7 +138,7 @@ def check_add_sum(norm, found, device):
     try:
         y, _ = norm.added(x, residual, w, dtype=torch.bfloat16)
     except REFUSALS as error:  # reported, as the check is
-        refused = f"refuses bfloat16 ({type(error).__name__})"
+        refused = f"refuses bfloat16 ({said(error)})"
         return Verdict("add sum", None, refused, SEE, [refused])
     eps, inside = found["eps"] or 0.0, found["eps placement"] != "outside"
     sums = {
@@ -208,7 +208,7 @@ def check_add_grads(norm, found, device):
     try:
         errors = add_gradient_errors(norm, found, device, *strided)
     except REFUSALS as error:
-        refusals.append(f"refuses strided dy and dh ({type(error).__name__})")
+        refusals.append(f"refuses strided dy and dh ({said(error)})")
         detail += f"; {refusals[-1]}"
     else:
         ok &= max(errors) < 1e-4

@@ -23,7 +23,7 @@ from snippets.check.measure import (
     weight,
     where_eps_shows,
 )
-from snippets.check.report import NO_AUTOGRAD, REFUSALS, Report, Verdict
+from snippets.check.report import NO_AUTOGRAD, REFUSALS, Report, Verdict, cut, said
 from snippets.check.target import (
     EPS_ARGUMENTS,
     EPS_ATTRIBUTES,
@@ -579,10 +579,6 @@ def check_half(norm, found, device):
         notes,
     )
 
-def cut(text: str, limit: int) -> str:
-    """A long message kept short: text, or its first limit - 1 characters and an ellipsis."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
 def no_weight_gradient(norm, x, w, upstream) -> str:
     """Why no gradient reached the weight: none at all, or none while x needs no gradient
     (frozen embeddings), as a backward that computes dw only beside dx gives."""
@@ -851,11 +847,6 @@ def check_zero_rows(norm, found, device):
             f"all-zero row: input gradient up to {got:.2g}, the formula's {want:.2g}"
         )
     return Verdict("zero rows", ok, detail, see)
-
-def said(error) -> str:
-    """An error in a few words: its type and its message's first line, cut at 60."""
-    message = str(error).splitlines()[0] if str(error) else ""
-    return type(error).__name__ + (f": {cut(message, 60)}" if message else "")
 
 def gradient_errors(norm, found, x, w, g, between=None):
     """The input and weight gradients' errors against float64 autograd for upstream gradient

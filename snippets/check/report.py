@@ -11,6 +11,15 @@ NO_AUTOGRAD = "not run: no autograd through it (forward only)"
 # (an assert fails: it is a check of the code's own, and python -O removes it).
 REFUSALS = (TypeError, ValueError, RuntimeError)
 
+def cut(text: str, limit: int) -> str:
+    """A long message kept short: text, or its first limit - 1 characters and an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+def said(error) -> str:
+    """An error in a few words: its type and its message's first line, cut at 60."""
+    message = str(error).splitlines()[0] if str(error) else ""
+    return type(error).__name__ + (f": {cut(message, 60)}" if message else "")
+
 @dataclass
 class Verdict:
     check: str
