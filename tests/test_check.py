@@ -1679,6 +1679,23 @@ def test_a_channel_first_norm_is_checked_at_dim_1_and_told_so_otherwise():
     assert verdict(report, "shapes").detail.startswith(shapes)
 
 
+class ChannelFirstOverEveryDim(ChannelFirstRMSNorm):
+    """A slip: the mean square over channels, height and width, not channels alone."""
+
+    def forward(self, x):
+        inv_r = x.float().pow(2).mean((1, 2, 3), keepdim=True).add(self.eps).rsqrt()
+        return (x.float() * inv_r).to(x.dtype) * self.weight[None, :, None, None]
+
+
+def test_a_channel_first_statistic_over_more_dims_names_the_shapes_it_was_given():
+    shapes = verdict(check(ChannelFirstOverEveryDim, dim=1), "shapes")
+    assert shapes.passed is False
+    # The shapes as the norm got them, and dim 1 as the one to reduce, not the last.
+    assert "3-D (2, 6, 64) as (2, 64, 6, 1)" in shapes.detail
+    assert "the same rows given as (12, 64, 1, 1)" in shapes.detail
+    assert shapes.detail.endswith("(a statistic over more than dim 1, the channels?)")
+
+
 class RankGenericChannelFirstRMSNorm(ChannelFirstRMSNorm):
     """Over dim 1 of any rank: on 2-D rows dim 1 is the last, so it fails only past them."""
 

@@ -1144,8 +1144,9 @@ def runs_in_float64(norm, found, device) -> bool:
     )
     return y.dtype == torch.float64 and bool(torch.allclose(y, ref, rtol=1e-12, atol=0))
 
-# shapes' hint where 3-D inputs disagree with 2-D rows (blame_the_statistic reads it too).
-STATISTIC_OVER_DIMS = "(a statistic over more than the last dim?)"
+# shapes' hint where 3-D inputs disagree with 2-D rows (blame_the_statistic reads it too),
+# naming the dim the norm should reduce: the last, or 1 when channel-first.
+STATISTIC_OVER_DIMS = "(a statistic over more than {}?)"
 
 def check_shapes(norm, found, device):
     w = weight(found, device, seed=6)
@@ -1153,6 +1154,13 @@ def check_shapes(norm, found, device):
     x = rows([0.5 + 0.25 * i for i in range(12)], device, seed=7)
     flat = norm(x, w)
     disagree, raised, lone = [], [], True  # lone: only one-row inputs disagree
+
+    def named(shape):  # and, channel-first, the (N, C, H, W) the target gets it as
+        if norm.dim == -1:
+            return f"{len(shape)}-D {shape}"
+        batch, *middle = shape[:-1] or (1,)
+        return f"{len(shape)}-D {shape} as {(batch, N, *middle, *(1,) * (2 - len(middle)))}"
+
     for shape in ((N,), (2, 6, N), (2, 2, 3, N)):
         rows_in = math.prod(shape[:-1])
         try:  # each shape on its own: a 1-D row that raises says nothing of 3-D
@@ -1160,24 +1168,26 @@ def check_shapes(norm, found, device):
         except UsageError:
             raise
         except Exception as error:  # noqa: BLE001 (that shape's failure, reported)
-            raised.append(f"{len(shape)}-D {shape} raises {said(error)}")
+            raised.append(f"{named(shape)} raises {said(error)}")
             continue
         if not torch.allclose(y, flat[:rows_in], rtol=1e-6, atol=1e-7):
-            disagree.append(f"{len(shape)}-D {shape}")
+            disagree.append(named(shape))
             lone = lone and rows_in == 1
     changed = x.clone()
     changed[0] *= 10
     independent = torch.equal(norm(changed, w)[1:], flat[1:])
     problems = raised
     if disagree:
-        problems.append(f"{', '.join(disagree)} differ from the same rows in 2-D")
+        as_rows = "in 2-D" if norm.dim == -1 else f"given as {(len(x), N, 1, 1)}"
+        problems.append(f"{', '.join(disagree)} differ from the same rows {as_rows}")
     if not independent:
         problems.append("scaling row 0 changes the other rows' outputs")
     detail = "; ".join(problems)
     if disagree and independent and lone:
         detail += " (a path of its own for a single row, as a decode step takes?)"
     elif disagree or not independent:
-        detail += f" {STATISTIC_OVER_DIMS}"
+        reduced = "the last dim" if norm.dim == -1 else "dim 1, the channels"
+        detail += f" {STATISTIC_OVER_DIMS.format(reduced)}"
     agree = "1-D, 3-D and 4-D inputs agree; rows independent"
     if norm.dim != -1:  # every shape reaches the target as (N, C, H, W)
         agree = "1-D, 3-D and 4-D inputs, each given as (N, C, H, W), agree; rows independent"
@@ -1733,7 +1743,7 @@ def blame_the_statistic(verdicts):
     """The verdicts, with half's and gradients' failures on 3-D inputs put down to shapes'
     finding, and half's link moved there when 3-D inputs are all it gets wrong."""
     shapes = next((v for v in verdicts if v.check == "shapes"), None)
-    if shapes is None or STATISTIC_OVER_DIMS not in shapes.detail:
+    if shapes is None or STATISTIC_OVER_DIMS.split("{")[0] not in shapes.detail:
         return verdicts
     blamed = []
     for v in verdicts:
