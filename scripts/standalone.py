@@ -363,6 +363,14 @@ def _distributions() -> dict[str, list[str]]:
     return importlib.metadata.packages_distributions()
 
 
+@functools.cache
+def _version(distribution: str) -> str:
+    """Its installed version without a local label: torch's 2.13.0+cpu is the CPU build of
+    2.13.0, the version a reader asks pip for. Once per process: each lookup searches
+    every installed package's metadata."""
+    return importlib.metadata.version(distribution).partition("+")[0]
+
+
 @functools.lru_cache(maxsize=1024)  # each block is described once per language
 def requirements(source: str) -> tuple[tuple[str, str], ...]:
     """(distribution, installed version) of each third-party package the code imports, in
@@ -381,10 +389,7 @@ def requirements(source: str) -> tuple[tuple[str, str], ...]:
             continue
         if top in distributions:
             for name in distributions[top]:
-                # Without a local label: torch's 2.13.0+cpu is the CPU build of 2.13.0,
-                # the version a reader asks pip for.
-                version = importlib.metadata.version(name).partition("+")[0]
-                found.setdefault(name, version)
+                found.setdefault(name, _version(name))
         else:
             # Not installed here (scripts/serve installs what the build needs, not the
             # libraries the tests compare against): the version the tests run.
