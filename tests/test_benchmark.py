@@ -943,6 +943,16 @@ def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm(
     assert page.headline(results, page.WORDS["en"]) == []
 
 
+@pytest.mark.parametrize("path", GPU_RESULTS, ids=lambda path: path.stem)
+@pytest.mark.parametrize("language", page.WORDS)
+def test_a_headline_links_nothing(path, language):
+    # It stands on a GPU's page and, again, on Benchmark results: each links a term at its
+    # first use in its own text, above the headline.
+    results = json.loads(path.read_text())
+    lines = page.headline(results, page.WORDS[language])
+    assert lines and not [line for line in lines if "](" in line]
+
+
 def test_only_a_fused_figure_that_ran_and_failed_is_called_failed():
     names = [page.FUSED, page.UNFUSED, page.FUSED_PEER]
     results = made_up(

@@ -338,10 +338,8 @@ WORDS = {
         "short": {"graph": "CUDA 그래프", "eager": "즉시 실행"},
         "unit": "표의 값: GB/s(복사 대비 %, 라운드 범위)",
         "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드 범위 / 최대 대역폭 대비 %)",
-        # Its glossary links stay on each GPU's page; the results page links the terms in its
-        # In short, above the headlines (`headlines` drops them).
-        "headline": "{device}, PyTorch {torch}: [순전파](glossary.md#forward-pass)+[역전파]"
-        "(glossary.md#backward-pass), bfloat16, M = {m}개 행(행마다 원소 N개), 호출당 µs(괄호 "
+        "headline": "{device}, PyTorch {torch}: 순전파+역전파, bfloat16, M = {m}개 행(행마다 "
+        "원소 N개), 호출당 µs(괄호 "
         "안은 F.rms_norm 대비 속도로, 1배보다 크면 더 빠름)",
         "headline_timing": "측정 방식",
         "headline_timings": {"graph": "GPU 시간", "eager": "Python에서 호출"},
@@ -1418,18 +1416,14 @@ def _headline_saying(speedups, n, runs, timing, words, last) -> str:
 
 def headlines(sections: list[tuple[str, dict]], language: str) -> str:
     """The headline of each GPU, for the results page, below its In short; how to read
-    them, once, after the last. Without links: the In short links a term at its first
-    use, above."""
+    them, once, after the last. The headlines link nothing: a term is linked at its first
+    use, in the text above them."""
     words, lines = WORDS[language], []
     for _, results in sections:
-        lines += _unlinked(headline(results, words, note=False))
+        lines += headline(results, words, note=False)
     if lines:
         lines.append(_headline_note([results for _, results in sections], words))
     return "\n".join(lines).rstrip() + "\n"
-
-def _unlinked(lines: list[str]) -> list[str]:
-    """The lines with each Markdown link replaced by its text."""
-    return [re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", line) for line in lines]
 
 def _heading(words, anchor: str) -> list[str]:
     return [f"## {words['sections'][anchor]} {{ #{anchor} }}", ""]
@@ -1445,8 +1439,7 @@ def gpu_section(stem, results, language: str) -> list[str]:
     if len(keys) != len(set(keys)):
         raise ValueError(f"{stem}: a figure appears twice (parts merged that overlap)")
     lines = []
-    # The GPU page's own text links the headline's terms before it.
-    if against := _unlinked(headline(results, words)):
+    if against := headline(results, words):
         lines += _heading(words, "against-f-rms-norm") + against
     lines += _heading(words, "device-and-versions") + [_header(results, words), ""]
     lines += _heading(words, "targets") + targets(results, language) + [""]
