@@ -374,6 +374,44 @@ class BackwardOf(torch.autograd.Function):
         return dx, (grad * x_hat).reshape(-1, x_hat.shape[-1]).sum(0), None, None
 
 
+class RstdSavedBeforeEps(BackwardOf):
+    """A slip of hand-written backwards: the forward adds eps, the rstd saved does not."""
+
+    @staticmethod
+    def forward(ctx, x, weight, read, dim):
+        r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True))  # inf on an all-zero row
+        ctx.save_for_backward(x * r, weight, r)
+        ctx.read, ctx.dim = read, dim
+        return weight * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+
+
+class XHatFromTheOutput(BackwardOf):
+    """Apex's memory-efficient backward: x / RMS rebuilt as the output over the gain."""
+
+    @staticmethod
+    def forward(ctx, x, weight, read, dim):
+        r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+        y = weight * x * r
+        ctx.save_for_backward(y / weight, weight, r)  # 0 / 0 where the gain is 0
+        ctx.read, ctx.dim = read, dim
+        return y
+
+
+def test_a_backward_that_loses_eps_or_divides_by_the_gain_is_told_why():
+    zero_rows = verdict(
+        check(lambda x, w: RstdSavedBeforeEps.apply(x, w, None, -1)), "zero rows"
+    )
+    assert zero_rows.passed is False
+    assert "the backward divides by a statistic without eps" in zero_rows.detail
+    assert zero_rows.see == "gradients/#a-custom-autograd-function"
+    gradients = verdict(
+        check(lambda x, w: XHatFromTheOutput.apply(x, w, None, -1)), "gradients"
+    )
+    assert gradients.passed is False
+    said = "a gain of 0 on one feature: nan, nan (x / RMS rebuilt as the saved output"
+    assert said in gradients.detail
+
+
 def backward_over_the_sequence_too(x, weight, eps=1e-6):
     return BackwardOf.apply(x, weight, None, 1)  # dim 1 is -1 only for 2-D rows
 
@@ -1894,6 +1932,17 @@ def test_a_norm_written_for_one_rank_is_told_to_read_the_last_size():
         check(written_for_three_dims)
 
 
+def statistic_over_dim_2(x, weight, eps=1e-6):
+    h = x.float()  # (batch, tokens, features) in mind: the 2-D rows have no dim 2
+    h = h * torch.rsqrt(h.pow(2).mean(dim=2, keepdim=True) + eps)
+    return (h * weight.float()).to(x.dtype)
+
+
+def test_a_statistic_over_a_fixed_dim_is_told_to_use_the_last():
+    with pytest.raises(UsageError, match=r"a statistic over a fixed dim.*use dim=-1"):
+        check(statistic_over_dim_2)
+
+
 def make_norm(hidden_size):
     return torch.nn.RMSNorm(hidden_size, eps=1e-6)
 
@@ -2456,6 +2505,13 @@ def normalizes_in_place(x, weight, eps=1e-6):
     return x.mul_(torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)).mul_(weight)
 
 
+def in_place_after_float(x, weight, eps=1e-6):
+    # nano-vllm's rms_forward: x.float() copies a half x, but is x itself in float32.
+    h = x.float()
+    h.mul_(torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps))
+    return (h * weight.float()).to(x.dtype)
+
+
 def in_place_returning_nothing(x, weight, eps=1e-6):
     normalizes_in_place(x, weight, eps)
 
@@ -2479,6 +2535,21 @@ class GemmaGainFormedInPlace(torch.nn.Module):
         return F.rms_norm(x, x.shape[-1:], self.weight, self.eps)
 
 
+@pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated")
+def test_a_torchscript_module_or_function_is_told_to_check_what_it_scripts():
+    scripted = torch.jit.script(ChannelFirstRMSNorm(64))
+    with pytest.raises(UsageError, match=r"TorchScript module .* check the Python class"
+                       r" it scripts, ChannelFirstRMSNorm"):  # fmt: skip
+        check(scripted)
+
+    @torch.jit.script
+    def scripted_norm(x, weight, eps: float = 1e-6):
+        return F.rms_norm(x, [x.shape[-1]], weight, eps)
+
+    with pytest.raises(UsageError, match=r"TorchScript function .* scripted_norm"):
+        check(scripted_norm)
+
+
 def test_a_norm_that_writes_into_its_weight_is_told_to_form_the_gain_anew():
     with pytest.raises(UsageError, match=r"writes into its weight.*1 \+ weight"):
         check(GemmaGainFormedInPlace)
@@ -2487,6 +2558,9 @@ def test_a_norm_that_writes_into_its_weight_is_told_to_form_the_gain_anew():
 def test_a_norm_that_writes_into_its_input_is_told_to_be_given_a_copy():
     with pytest.raises(UsageError, match=r"writes into its input x.*x\.clone\(\)"):
         check(normalizes_in_place)
+    # Written after x.float(), which is x itself in float32: told why.
+    with pytest.raises(UsageError, match=r"x\.float\(\) is x itself for float32 input"):
+        check(in_place_after_float)
     # Met first inside a check (half): a usage error still, not that check's failure.
     with pytest.raises(UsageError, match="writes into its input x"):
         check(in_place_in_float16)
@@ -3095,6 +3169,24 @@ def add_returning_x_as_the_stream(x, residual, weight, eps=1e-6):
 )
 def test_the_add_check_says_what_came_instead(target, words):
     assert words in verdict(check(target, add=True), "add").detail
+
+
+def add_as_vllm_forward_native(x, residual, weight, eps=1e-6):
+    # vLLM's (and SGLang's) forward_native: the sum in float32, h rounded once to x's dtype.
+    dtype = x.dtype
+    h = x.to(torch.float32) + residual.to(torch.float32)
+    y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+    return (y.to(dtype) * weight).to(dtype), h.to(dtype)
+
+
+def test_a_fused_add_keeping_the_stream_in_xs_dtype_is_reported_not_failed():
+    report = check(add_as_vllm_forward_native, add=True)
+    assert report.passed, report.table()
+    add = verdict(report, "add")
+    kept = "keeps h in x's bfloat16 with a float32 residual stream (their sum rounded once)"
+    assert add.passed and kept in add.refused
+    # Rounded before the add, the stream's float32 bits are lost: a failure still.
+    assert verdict(check(add_rounding_the_stream, add=True), "add").passed is False
 
 
 def test_a_fused_add_that_refuses_every_case_is_reported_not_passed():

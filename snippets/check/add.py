@@ -40,7 +40,13 @@ def check_add(norm, found, device):
             refused.append(f"refuses {name} ({said(error)})")
             return
         expected = x + residual  # in the dtype the two promote to
-        if h.dtype != expected.dtype:
+        # Their exact sum rounded once to x's dtype: a stream kept in x's dtype (vLLM's and
+        # SGLang's forward_native), right where it is; a float32 stream loses its bits.
+        once = h.dtype == x.dtype != expected.dtype
+        if once and torch.equal(h, expected.to(x.dtype)):
+            got = str(h.dtype).removeprefix("torch.")
+            refused.append(f"keeps h in x's {got} {name} (their sum rounded once)")
+        elif h.dtype != expected.dtype:
             got = str(h.dtype).removeprefix("torch.")
             wrong.append(f"h is not x + residual {name}: it comes back {got}")
         elif not torch.equal(h, expected):
@@ -59,7 +65,7 @@ def check_add(norm, found, device):
             which = ": it is the norm of x" if relative_error(y, of_x) <= bound else ""
             wrong.append(f"y is not the norm of h {name} (error {error:.1e}){which}")
         worst = max(worst, error / bound)
-        held.append(name)
+        held.extend([] if once else [name])
 
     dtypes = [torch.float32] + ([] if emulated else [torch.bfloat16])
     for dtype in dtypes:

@@ -828,6 +828,13 @@ def check_zero_rows(norm, found, device):
                 " does not remove it: clamp the mean square, or add eps inside the root)"
             )
             see = "math/#where-goes-and-why-it-matters"
+        elif x.grad is not None and not torch.isfinite(x.grad).all():
+            # eps inside, zeros out: only a backward of its own can lose eps.
+            detail += (
+                " (zeros out, eps inside the root: the backward divides by a statistic"
+                " without eps, an rstd saved or recomputed before eps is added?)"
+            )
+            see = "gradients/#a-custom-autograd-function"
         return Verdict("zero rows", False, detail, see)
     if not found["eps"]:  # a clamp, or no eps: no formula to hold the gradient to
         return Verdict(
@@ -993,8 +1000,11 @@ def check_gradients(norm, found, device):
             detail += f"; {name}: no gradient recorded (a path without autograd)"
             continue
         errors, _ = measured
+        right_so_far = ok  # NaN at a gain of 0 alone: x / RMS rebuilt as y / gain
         ok &= max(errors) < 1e-4  # a NaN fails too
         detail += f"; {name}: {errors[0]:.1e}, {errors[1]:.1e}"
+        if name.startswith("a gain of 0") and right_so_far and math.isnan(max(errors)):
+            detail += " (x / RMS rebuilt as the saved output over the gain: 0 / 0?)"
     if wrote:
         detail += "; the backward wrote into the upstream gradient (allowed, noted)"
     if runs_in_float64(norm, found, device):
@@ -1518,6 +1528,13 @@ def call_hint(error, norm, device) -> str:
         return "; a norm over dim 1 (channel-first): pass --dim 1"
     if norm.dim == 1 and runs_channel_first(norm, device, dim=-1):
         return "; a norm over the last dim (features last): drop --dim 1"
+    if isinstance(error, IndexError) and "dimension out of range" in words:
+        # mean(dim=2): written for (batch, tokens, features) alone.
+        return (
+            "; it takes a statistic over a fixed dim, written for one rank, where a norm"
+            " over the last dim takes any (the checker passes 1-D to 4-D inputs): use"
+            " dim=-1"
+        )
     if isinstance(error, ValueError) and "values to unpack" in words:
         # B, T, C = x.shape: written for one rank, where a layer takes any.
         return (

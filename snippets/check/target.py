@@ -83,6 +83,17 @@ class Subject:
         self.target, self.given_eps, self.init, self.n = obj, eps, dict(init or {}), n
         self.device, self.declared_eps, self.factory = device, eps, factory
         self.last_call = {}  # the last input given, for a message should a call fail
+        if isinstance(obj, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):
+            # torch.func cannot call a scripted module with the checker's weight, nor can
+            # Python read a scripted function's parameters: the Python source is checked.
+            module = isinstance(obj, torch.jit.ScriptModule)
+            scripted = obj.original_name if module else obj.name
+            what = "class" if module else "function"
+            raise UsageError(
+                f"a TorchScript {'module' if module else 'function'} (torch.jit.script of"
+                f" {scripted}): check the Python {what} it scripts, {scripted}, without"
+                " torch.jit.script"
+            )
         if isinstance(getattr(obj, "__self__", None), torch.nn.Module):
             # An instance's forward: its weight stays at the instance's width and dtype.
             made = type(obj.__self__).__name__
@@ -217,10 +228,13 @@ class Subject:
             y = self._at_dim(x, weight, dtype)
         except TypeError as error:  # no tensor returned: was the output written into x?
             not_a_tensor = error
-        kept = (before == x) | (before.isnan() & x.isnan())
-        if not kept.all():
+        if not _same(x, before):
+            # x.float() and x.to(torch.float32) are x itself for float32 input: an in-place
+            # op after them writes into the caller's tensor there, and only there.
+            why = " (x.float() is x itself for float32 input: an in-place op after it?)"
             raise UsageError(
-                "it writes into its input x, which in a model is the residual stream:"
+                f"it writes into its input x{why if x.dtype == torch.float32 else ''},"
+                " which in a model is the residual stream:"
                 " write the output to a new tensor (to check it anyway, check a"
                 " function that calls it on x.clone(): the checks reuse x)"
             )
