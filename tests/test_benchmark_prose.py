@@ -205,6 +205,16 @@ def test_the_forward_and_backward_claims_are_the_results():
     assert everywhere == [2048, 4096, 8192]  # a span of ROWS, said as one
     span = f"$N = {everywhere[0]}$ to {everywhere[-1]}"
     assert f"the fastest in every dtype at {span}" in text("benchmark_h200.md")
+    # '... and ahead of F.rms_norm at every N', in every dtype (the Korean says so).
+    for dtype in (BF16, FP16, FP32):
+        both = "forward+backward"
+        behind = [
+            n for n in ROWS if slower(H200, KERNEL, F, "rows", n, both, dtype=dtype)
+        ]
+        assert behind == [], dtype
+    assert "또 모든 dtype의 모든 $N$에서 `F.rms_norm`보다" in text(
+        "benchmark_h200.md", "ko"
+    )
     said = "(`torch.compile` is faster at 1024, Liger-Kernel at 16384)"
     assert said in text("benchmark_h100.md")
     # benchmark_h100.md: 'at 76 to 92 percent of the copy (the backward alone at 70 to 88)'.
