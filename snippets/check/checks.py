@@ -15,6 +15,7 @@ from snippets.check.measure import (
     conventions,
     eps_rows,
     gain,
+    largest,
     neutral_weight,
     reference,
     rounding,
@@ -489,7 +490,8 @@ def check_half(norm, found, device):
         ungraded |= no_gradient
         # The input's dtype out, as a layer's; and a gradient where float32 records one.
         bad = bool(wrong) or outs != {short} or no_gradient
-        truncated = max(errors) <= TRUNCATION * 3 * ulp and gradient <= HALF_GRADIENT
+        within = largest(errors) <= TRUNCATION * 3 * ulp
+        truncated = within and gradient <= HALF_GRADIENT
         if (
             bad
             and dtype == torch.bfloat16
@@ -500,7 +502,7 @@ def check_half(norm, found, device):
             unreliable = True
             details.append(
                 f"{short} unreliable under Triton's interpreter (error"
-                f" {max(errors) / ulp:.1f} ulp, within the {TRUNCATION * 3} its"
+                f" {largest(errors) / ulp:.1f} ulp, within the {TRUNCATION * 3} its"
                 " truncation allows)"
             )
             continue
@@ -508,7 +510,7 @@ def check_half(norm, found, device):
         rows_failed |= bool(wrong)
         if 0 < len(other_dtype) < len(out_dtypes):  # some paths only: name them
             out = " and ".join(f"{name} {way}" for way, name in other_dtype.items())
-        detail = f"error {max(errors) / ulp:.1f} ulp, out {out}"
+        detail = f"error {largest(errors) / ulp:.1f} ulp, out {out}"
         if outs != {short}:
             detail += f", not {short}"
         if no_gradient:
@@ -630,9 +632,8 @@ def check_mixed(norm, found, device):
         else:  # against the first weight's output: a weight kept from the first call
             kept = off(y, first).max().item() <= 3 * ulp
     out = str(y.dtype).removeprefix("torch.")
-    detail = (
-        f"float32 weight, bfloat16 input: error {max(errors) / ulp:.1f} bfloat16 ulp"
-    )
+    worst = largest(errors) / ulp
+    detail = f"float32 weight, bfloat16 input: error {worst:.1f} bfloat16 ulp"
     if errors[1] > 3 * ulp >= errors[0] and kept:
         detail += " with a second weight (the first one kept)"
     detail += f", out {out}"
@@ -916,7 +917,7 @@ def check_gradients(norm, found, device):
     if measured is None:
         return Verdict("gradients", None, NO_AUTOGRAD, see)
     errors, wrote = measured
-    ok = max(errors) < 1e-4
+    ok = largest(errors) < 1e-4
     # An input gradient wrong on plain rows of RMS 1e-3 to 10: the hand-written backward's
     # mistake that Pitfalls names (dividing only part of it by r).
     if not errors[0] < 1e-4:
@@ -952,7 +953,7 @@ def check_gradients(norm, found, device):
             refusals.append(f"refuses {name.removeprefix('3-D, ')} ({said(error)})")
             detail += f"; {refusals[-1]}"
             continue
-        ok &= max(errors) < 1e-4
+        ok &= largest(errors) < 1e-4
         wrote |= wrote_too
         detail += f"; {name}: {errors[0]:.1e}, {errors[1]:.1e}"
     # Another forward before the first one's backward, as pipelined micro-batches or a norm
@@ -961,7 +962,7 @@ def check_gradients(norm, found, device):
     again = x.detach().requires_grad_(), w.detach().clone().requires_grad_()
     other = rows([5.0, 0.2, 3.0, 0.7], device, seed=6)
     errors, _ = gradient_errors(norm, found, *again, g, between=other)
-    ok &= max(errors) < 1e-4
+    ok &= largest(errors) < 1e-4
     detail += f"; after a second forward: {errors[0]:.1e}, {errors[1]:.1e}"
     # Two backwards into one weight, as gradient accumulation runs them: its gradient is
     # the sum of the two it gives apart (said only where it is not: a backward that sets
@@ -1001,9 +1002,10 @@ def check_gradients(norm, found, device):
             continue
         errors, _ = measured
         right_so_far = ok  # NaN at a gain of 0 alone: x / RMS rebuilt as y / gain
-        ok &= max(errors) < 1e-4  # a NaN fails too
+        ok &= largest(errors) < 1e-4  # a NaN fails too, dx's or dw's
         detail += f"; {name}: {errors[0]:.1e}, {errors[1]:.1e}"
-        if name.startswith("a gain of 0") and right_so_far and math.isnan(max(errors)):
+        nan = math.isnan(largest(errors))
+        if name.startswith("a gain of 0") and right_so_far and nan:
             detail += " (x / RMS rebuilt as the saved output over the gain: 0 / 0?)"
     if wrote:
         detail += "; the backward wrote into the upstream gradient (allowed, noted)"
@@ -1113,10 +1115,10 @@ def check_sizes(norm, found, device):
         errors = [
             ((a.double() - b).abs().max() / b.abs().max()).item() for a, b in pairs
         ]
-        if errors[0] > 1e-5 or max(errors[1:], default=0.0) > 1e-4:
+        if not (errors[0] <= 1e-5 and largest(errors[1:], default=0.0) <= 1e-4):
             named = zip(["y", "dx", "dw"], errors)
             wrong.append(f"{n} (errors {', '.join(f'{v} {e:.1e}' for v, e in named)})")
-            forward_wrong |= errors[0] > 1e-5
+            forward_wrong |= not errors[0] <= 1e-5  # NaN too
     see = "math/#the-rmsnorm-definition"
     if y is None:
         return Verdict("sizes", None, "; ".join(refused), see, refused)
@@ -1529,11 +1531,11 @@ def call_hint(error, norm, device) -> str:
     if norm.dim == 1 and runs_channel_first(norm, device, dim=-1):
         return "; a norm over the last dim (features last): drop --dim 1"
     if isinstance(error, IndexError) and "dimension out of range" in words:
-        # mean(dim=2): written for (batch, tokens, features) alone.
+        # mean(dim=2) or x.size(2): written for (batch, tokens, features) alone.
         return (
-            "; it takes a statistic over a fixed dim, written for one rank, where a norm"
-            " over the last dim takes any (the checker passes 1-D to 4-D inputs): use"
-            " dim=-1"
+            "; it indexes a fixed dim (a statistic over dim 2, or x.size(2)), written for"
+            " one rank, where a norm over the last dim takes any (the checker passes 1-D"
+            " to 4-D inputs): index the features as -1 (mean(dim=-1), x.size(-1))"
         )
     if isinstance(error, ValueError) and "values to unpack" in words:
         # B, T, C = x.shape: written for one rank, where a layer takes any.

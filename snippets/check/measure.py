@@ -40,6 +40,11 @@ def unit_rows(count, n, seed) -> torch.Tensor:
     x = torch.randn(count, n, generator=g, dtype=torch.float64)
     return x / x.pow(2).mean(-1, keepdim=True).sqrt()
 
+def largest(errors, default=-math.inf):
+    """The largest error, or NaN if any is NaN: max() skips a NaN that is not first (no
+    number compares above it), and a NaN compared with a bound is never past it."""
+    return max(errors, key=lambda e: math.inf if math.isnan(e) else e, default=default)
+
 def reference(x, gain, eps, inside=True):
     """Float64 RMSNorm of the detected conventions."""
     x = x.double()

@@ -84,15 +84,15 @@ class Subject:
         self.device, self.declared_eps, self.factory = device, eps, factory
         self.last_call = {}  # the last input given, for a message should a call fail
         if isinstance(obj, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):
-            # torch.func cannot call a scripted module with the checker's weight, nor can
-            # Python read a scripted function's parameters: the Python source is checked.
+            # torch.func cannot call a scripted or traced module with the checker's weight,
+            # nor can Python read a scripted function's parameters: check the Python code.
             module = isinstance(obj, torch.jit.ScriptModule)
-            scripted = obj.original_name if module else obj.name
+            compiled = obj.original_name if module else obj.name
             what = "class" if module else "function"
             raise UsageError(
-                f"a TorchScript {'module' if module else 'function'} (torch.jit.script of"
-                f" {scripted}): check the Python {what} it scripts, {scripted}, without"
-                " torch.jit.script"
+                f"a TorchScript {'module' if module else 'function'} of {compiled}"
+                f" (torch.jit.script or torch.jit.trace): check the Python {what}"
+                f" {compiled} itself"
             )
         if isinstance(getattr(obj, "__self__", None), torch.nn.Module):
             # An instance's forward: its weight stays at the instance's width and dtype.
@@ -231,7 +231,10 @@ class Subject:
         if not _same(x, before):
             # x.float() and x.to(torch.float32) are x itself for float32 input: an in-place
             # op after them writes into the caller's tensor there, and only there.
-            why = " (x.float() is x itself for float32 input: an in-place op after it?)"
+            why = (
+                " (if it upcasts with x.float() or x.to(torch.float32) and then writes in"
+                " place: for float32 input those return x itself)"
+            )
             raise UsageError(
                 f"it writes into its input x{why if x.dtype == torch.float32 else ''},"
                 " which in a model is the residual stream:"
