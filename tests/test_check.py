@@ -408,6 +408,19 @@ class DwFromTheOutput(BackwardOf):
         return dx, (grad * rebuilt).reshape(-1, x_hat.shape[-1]).sum(0), *rest
 
 
+def nan_on_a_served_decode_step(x, weight, eps=1e-6):
+    # A fast path for one row when not training, wrong: NaN out.
+    y = rms_norm(x, x.shape[-1], weight, eps)
+    one_row = x.dim() == 2 and len(x) == 1
+    return y * float("nan") if one_row and torch.is_inference_mode_enabled() else y
+
+
+def test_a_served_decode_step_is_checked_one_row_at_a_time():
+    forward = verdict(check(nan_on_a_served_decode_step), "forward")
+    assert forward.passed is False
+    assert "one row at a time in eval mode under inference_mode" in forward.detail
+
+
 def test_a_backward_that_loses_eps_or_divides_by_the_gain_is_told_why():
     zero_rows = verdict(
         check(lambda x, w: RstdSavedBeforeEps.apply(x, w, None, -1)), "zero rows"
@@ -988,7 +1001,9 @@ def float64_for_one_row(x, weight, eps=1e-6):
 def test_the_forward_check_names_the_path_that_returns_another_dtype():
     forward = verdict(check(float64_for_one_row), "forward")
     assert forward.passed is False
-    assert "comes back float64 one row at a time, not float32" in forward.detail
+    # Both one-row paths, in training and served, named.
+    said = "comes back float64 one row at a time and float64 one row at a time in eval mode"
+    assert said + " under inference_mode, not float32" in forward.detail
 
 
 def out_in_autocast_dtype(x, weight, eps=1e-6):

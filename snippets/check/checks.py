@@ -107,6 +107,9 @@ def check_forward(norm, found, device):
     # Served, the input is made under inference_mode too (x.is_inference() is True).
     with norm.serving():
         judge("in eval mode under inference_mode", norm(x.clone(), w), x, w)
+        # A decode step served: a fast path for one row when not training is common.
+        y = torch.cat([norm(row[None].clone(), w) for row in x])
+        judge("one row at a time in eval mode under inference_mode", y, x, w)
     # In place, as load_state_dict and an optimizer's step update a weight: a gain cached
     # by the tensor's address would be the old one.
     w.copy_(weight(found, device, seed=29))
