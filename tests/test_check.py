@@ -421,6 +421,24 @@ def test_a_served_decode_step_is_checked_one_row_at_a_time():
     assert "one row at a time in eval mode under inference_mode" in forward.detail
 
 
+class GainTakenAsItsSizeInTheBackward(BackwardOf):
+    """The backward reads |w|: right for gains above zero only, as fresh ones are."""
+
+    @staticmethod
+    def forward(ctx, x, weight, read, dim):
+        r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+        ctx.save_for_backward(x * r, weight.abs(), r)
+        ctx.read, ctx.dim = read, dim
+        return weight * x * r
+
+
+def test_a_backward_wrong_for_negative_gains_fails_gradients():
+    report = check(lambda x, w: GainTakenAsItsSizeInTheBackward.apply(x, w, None, -1))
+    gradients = verdict(report, "gradients")
+    assert verdict(report, "forward").passed and gradients.passed is False
+    assert re.search(r"every other gain negative: [1-9]", gradients.detail)
+
+
 def test_a_backward_that_loses_eps_or_divides_by_the_gain_is_told_why():
     zero_rows = verdict(
         check(lambda x, w: RstdSavedBeforeEps.apply(x, w, None, -1)), "zero rows"

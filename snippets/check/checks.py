@@ -73,11 +73,7 @@ def check_forward(norm, found, device):
 
     x, w = rows(tried, device), weight(found, device, seed=1)
     judge("", norm(x, w), x, w)
-    # Trained gains can be below zero: a gain clamped at zero, or taken as |w|, is wrong
-    # only there. Every other gain negated, in the target's convention.
-    signs = torch.ones(x.shape[-1], device=device, dtype=torch.float32)
-    signs[1::2] = -1.0
-    flipped = gain(found, w).float() * signs - (0.0 if found["gain"] == "w" else 1.0)
+    flipped = every_other_gain_negative(found, w)
     judge("with every other gain negative", norm(x, flipped), x, flipped)
     judge("one row at a time", torch.cat([norm(row[None], w) for row in x]), x, w)
     # Autocast runs matmuls in bfloat16: a statistic taken as x @ x would be one. And
@@ -988,13 +984,16 @@ def check_gradients(norm, found, device):
     if not summed:
         ok = False
         detail += "; two backwards into one weight: its gradient is not their sum"
-    # One row, as a decode step has it; and a gain of 0 on one feature (one a model turned
-    # off), where a backward that rebuilds x / RMS as y / gain divides by 0.
+    # One row, as a decode step has it; a gain of 0 on one feature (one a model turned
+    # off), where a backward that rebuilds x / RMS as y / gain divides by 0; and negative
+    # gains, as trained ones can be.
     switched_off = weight(found, device, seed=4)
     switched_off[5] = 0.0 if found["gain"] == "w" else -1.0
+    negative = every_other_gain_negative(found, w.detach())
     cases = {
         "one row": (x.detach()[2:3], w.detach(), g[2:3]),
         "a gain of 0 on one feature": (x.detach(), switched_off, g),
+        "every other gain negative": (x.detach(), negative, g),
     }
     for name, (rows_in, gains, upstream) in cases.items():
         inputs = rows_in.clone().requires_grad_(), gains.clone().requires_grad_()
@@ -1162,6 +1161,14 @@ def runs_in_float64(norm, found, device) -> bool:
 # shapes' hint where 3-D inputs disagree with 2-D rows (blame_the_statistic reads it too),
 # naming the dim the norm should reduce: the last, or 1 when channel-first.
 STATISTIC_OVER_DIMS = "(a statistic over more than {}?)"
+
+def every_other_gain_negative(found, w):
+    """The weight with every other gain negated, in the target's convention (w or 1 + w):
+    trained gains can be below zero, and a gain clamped at zero, or taken as |w|, is wrong
+    only there."""
+    signs = torch.ones(w.shape[-1], device=w.device, dtype=torch.float32)
+    signs[1::2] = -1.0
+    return gain(found, w).float() * signs - (0.0 if found["gain"] == "w" else 1.0)
 
 def check_shapes(norm, found, device):
     w = weight(found, device, seed=6)
