@@ -51,14 +51,13 @@ def check_add(norm, found, device):
         # Their exact sum rounded once to x's dtype: a stream kept in x's dtype (vLLM's and
         # SGLang's forward_native), right where it is; a float32 stream loses its bits.
         once = h.dtype == x.dtype != expected.dtype
+        got = str(h.dtype).removeprefix("torch.")
         if once and torch.equal(h, expected.to(x.dtype)):
-            got = str(h.dtype).removeprefix("torch.")
             refused.append(
                 f"keeps h in x's {got} {name} (their sum rounded once: a stream kept in"
                 f" {got}, not judged; --strict fails it)"
             )
         elif h.dtype != expected.dtype:
-            got = str(h.dtype).removeprefix("torch.")
             wrong.append(f"h is not x + residual {name}: it comes back {got}")
         elif not torch.equal(h, expected):
             # Say what came instead, where it is one of the inputs.
