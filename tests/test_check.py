@@ -646,6 +646,12 @@ class BackwardSlip(torch.autograd.Function):
             dx = r * g
         if slip == "dx without its term along x / RMS in half precision" and half:
             dx = r * g
+        if slip == "dw rounded to float16 row after row" and x.dtype == torch.float16:
+            dw = torch.zeros_like(weight)
+            for row in (grad.float() * x_hat).reshape(-1, n):
+                dw = dw + row.half()
+        if slip == "all-zero rows skipped in half precision" and half:  # dx of 0 there
+            dx = torch.where(x.eq(0).all(-1, keepdim=True), 0.0, dx)
         return dx.to(x.dtype), dw.to(weight.dtype), None, None
 
 
@@ -940,6 +946,8 @@ def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
         (with_backward_slip("rows squeezed"), "gradients"),
         (with_backward_slip("x / RMS rebuilt as y / gain"), "gradients"),
         (with_backward_slip("dw of whole blocks only"), "sizes"),
+        (with_backward_slip("dw rounded to float16 row after row"), "dw"),
+        (with_backward_slip("all-zero rows skipped in half precision"), "zero rows"),
         (with_backward_slip("x read as contiguous"), "strides"),
         (rows_read_as_contiguous_in_half, "strides"),
         (IgnoresItsConfigEps, "eps"),
@@ -1637,10 +1645,12 @@ class ScaledWeightGradient(torch.autograd.Function):
 
 
 def dw_off_by(ulps):
-    """A norm whose weight gradient is `ulps` bfloat16 ulps too large."""
+    """A norm whose weight gradient is `ulps` bfloat16 ulps too large, a float16 one
+    right (the interpreter's truncation is bfloat16's)."""
 
     def norm(x, weight, eps=1e-6):
-        factor = 1 + ulps * torch.finfo(torch.bfloat16).eps
+        off = weight.dtype != torch.float16
+        factor = 1 + ulps * torch.finfo(torch.bfloat16).eps * off
         return rms_norm(x, x.shape[-1], ScaledWeightGradient.apply(weight, factor), eps)
 
     return norm
@@ -1654,7 +1664,9 @@ def test_under_the_interpreter_a_dw_error_past_twice_its_bound_fails(monkeypatch
     )
     within = verdict(check(dw_off_by(1.5)), "dw")
     assert within.passed is None
-    assert within.detail.endswith("(within the 2 ulps its truncation allows)")
+    assert "(within the 2 ulps its truncation allows); in float16, error under 1" in (
+        within.detail
+    )
     assert verdict(check(dw_off_by(4)), "dw").passed is False
     assert verdict(check(dw_summed_in_bfloat16), "dw").passed is False
 
@@ -1671,7 +1683,9 @@ def refuses_mixed_dtypes(x, weight, eps=1e-6):
 
 def test_a_weight_without_gradient_fails_dw_and_a_refused_mix_is_reported():
     report = check(no_weight_gradient)
-    assert verdict(report, "dw").detail == "no gradient reaches the weight"
+    assert verdict(report, "dw").detail == (
+        "over 4097 rows: in bfloat16 and float16, no gradient reaches the weight"
+    )
     # Named in the other checks too, not a crash where they read it.
     assert verdict(report, "zero rows").detail == "all-zero row: no weight gradient"
     assert ", inf;" in verdict(report, "gradients").detail
@@ -1736,13 +1750,20 @@ def normalized_and_scaled(x, weight):
 def test_eps_as_a_clamp_on_the_norm_passes_but_not_its_float16_zero_row():
     report = check(normalized_and_scaled)
     assert report.conventions["eps placement"].startswith("none added")
-    assert verdict(report, "eps").passed and verdict(report, "zero rows").passed
+    assert verdict(report, "eps").passed
     # In float16 F.normalize's clamp, 1e-12, rounds to 0: an all-zero row gives NaN.
     half = verdict(report, "half").detail
     assert half.startswith(
         "float16 wrong (error inf ulp, out float16, on the all-zero row (not finite)"
     )
-    assert failing(normalized_and_scaled) == {"half"}
+    assert verdict(report, "zero rows").detail.startswith(
+        "all-zero row in float16: output not zeros, input gradient not finite"
+    )
+    assert verdict(report, "zero rows").detail.endswith(
+        " (right in float32 and bfloat16: an eps or clamp too small for float16, which"
+        " rounds it to 0?)"
+    )
+    assert failing(normalized_and_scaled) == {"half", "zero rows"}
 
 
 class ChannelFirstRMSNorm(torch.nn.Module):
@@ -2834,7 +2855,7 @@ def test_eps_outside_the_root_is_read_as_outside_and_passes_when_intended(target
     told = check(target, eps_outside=True)  # --eps-outside: the form intended
     assert next(v for v in told.verdicts if v.check == "eps").passed
     if target is rms_norm_paper_code:  # but its eps, 1e-8, rounds to 0 in float16
-        assert failing(rms_norm_paper_code, eps_outside=True) == {"half"}
+        assert failing(rms_norm_paper_code, eps_outside=True) == {"half", "zero rows"}
 
 
 @pytest.mark.parametrize(
@@ -2893,7 +2914,8 @@ def test_the_one_file_checker_the_check_page_offers_runs_alone(built_site, tmp_p
     )
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)
-    assert [v["check"] for v in report["verdicts"] if v["passed"] is False] == ["half"]
+    failed = [v["check"] for v in report["verdicts"] if v["passed"] is False]
+    assert failed == ["half", "zero rows"]
     (agreement,) = [v for v in report["verdicts"] if v["check"] == "agreement"]
     assert "torch.nn.RMSNorm" in agreement["detail"], agreement
     assert "LlamaRMSNorm" not in agreement["detail"], agreement  # transformers' norm
@@ -3475,6 +3497,47 @@ class DxSplitByFloor(torch.autograd.Function):
         return dx, dw, None
 
 
+class YSplitByFloorPast1024Rows(torch.autograd.Function):
+    """A right backward whose forward, past 1024 rows, takes a persistent kernel's path and
+    splits the rows by floor division, leaving the last ones unwritten (zeros): right in
+    every batch of 257 rows."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        ctx.save_for_backward(x, weight)
+        ctx.eps = eps
+        y = F.rms_norm(x, x.shape[-1:], weight, eps)
+        m = y.reshape(-1, y.shape[-1]).shape[0]
+        if m > 1024:
+            y.reshape(m, -1)[rows_done(m) :] = 0
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, weight = ctx.saved_tensors
+        with torch.enable_grad():
+            x_, w_ = x.detach().requires_grad_(), weight.detach().requires_grad_()
+            y = F.rms_norm(x_, x_.shape[-1:], w_, ctx.eps)
+            return *torch.autograd.grad(y, (x_, w_), dy), None
+
+
+def test_outputs_wrong_only_past_a_few_hundred_rows_fail_forward_and_half():
+    """The forward and half checks judge every row of a batch of 4097 rows of 64 features
+    too, where the dw check judges gradients only."""
+
+    def target(x, weight, eps=1e-6):
+        return YSplitByFloorPast1024Rows.apply(x, weight, eps)
+
+    forward = one_check(target, checks.check_forward)
+    assert forward.passed is False
+    assert "in a batch of 4097 rows 1.0e+00, wrong on 5 of 4097 rows (rows 4092 to" in (
+        forward.detail
+    )
+    half = one_check(target, checks.check_half)
+    assert half.passed is False and "in a batch of 4097 rows only" in half.detail
+    assert one_check(target, checks.check_dw).passed
+
+
 def test_rows_a_kernel_leaves_unwritten_at_the_end_of_a_large_batch_fail():
     """The checker compares every row of its large batches: a split by floor division
     that skips the last rows fails the forward and half checks, and one in the backward
@@ -3960,7 +4023,7 @@ def test_a_limit_on_rows_is_reported_by_batch_and_dw_not_failed():
     )
     dw = verdict(report, "dw")
     assert dw.passed is None
-    assert dw.refused == ["refuses 4097 bfloat16 rows (ValueError: at most 4096 rows)"]
+    assert dw.refused == ["refuses 4097 rows (ValueError: at most 4096 rows)"]
     assert report.passed
 
 

@@ -22,6 +22,9 @@ WIDE = 4096
 # Rows of WIDE features in the large batch: over 2**20 elements, as code that picks its
 # path by the input's size may switch there.
 LARGE_BATCH = 257
+# Rows of N features in a batch of tokens: past a kernel's blocks of 256, 1024 or 4096
+# rows, where code may take a path of its own from a few hundred rows on.
+MANY_ROWS = 4097
 # The names an eps goes by: PyTorch's `eps`, `epsilon` in code ported from Flax or Keras,
 # and a configuration's `rms_norm_eps` (transformers), `norm_eps` (Meta's params.json),
 # `layer_norm_epsilon` (T5's, Falcon's) or `layer_norm_eps` in code that takes it as it
