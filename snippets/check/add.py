@@ -16,7 +16,7 @@ from snippets.check.measure import (
     rows,
     weight,
 )
-from snippets.check.report import NO_AUTOGRAD, REFUSALS, Verdict, said
+from snippets.check.report import NO_AUTOGRAD, REFUSALS, Verdict, said, short_name
 from snippets.check.target import LARGE_BATCH, N, WIDE, under_triton_interpreter
 
 SEE = "numerics/#rounding-conventions-in-production-code"
@@ -51,7 +51,7 @@ def check_add(norm, found, device):
         # Their exact sum rounded once to x's dtype: a stream kept in x's dtype (vLLM's and
         # SGLang's forward_native), right where it is; a float32 stream loses its bits.
         once = h.dtype == x.dtype != expected.dtype
-        got = str(h.dtype).removeprefix("torch.")
+        got = short_name(h.dtype)
         if once and torch.equal(h, expected.to(x.dtype)):
             refused.append(
                 f"keeps h in x's {got} {name} (their sum rounded once: a stream kept in"
@@ -83,7 +83,7 @@ def check_add(norm, found, device):
         residual = rows([8.0, 1.0, 0.1], device, dtype, seed=31)
         w = weight(found, device, seed=32).to(dtype)
         as_model = None if dtype == torch.float32 else dtype
-        short = str(dtype).removeprefix("torch.")
+        short = short_name(dtype)
         added = lambda x, r, w, as_model=as_model: norm.added(x, r, w, dtype=as_model)
         judge(f"in {short}", added, x, residual, w)
     w = weight(found, device, seed=42)  # float32

@@ -24,7 +24,15 @@ from snippets.check.measure import (
     weight,
     where_eps_shows,
 )
-from snippets.check.report import NO_AUTOGRAD, REFUSALS, Report, Verdict, cut, said
+from snippets.check.report import (
+    NO_AUTOGRAD,
+    REFUSALS,
+    Report,
+    Verdict,
+    cut,
+    said,
+    short_name,
+)
 from snippets.check.target import (
     EPS_ARGUMENTS,
     EPS_ATTRIBUTES,
@@ -71,7 +79,7 @@ def check_forward(norm, found, device):
         errors[way] = (y.double() - ref).abs().amax(-1) / ref.abs().amax(-1)
         bounds[way] = 3 * torch.finfo(y.dtype).eps if y.dtype in allowed else bound
         if y.dtype != x.dtype and y.dtype not in allowed:  # the next layer's input
-            other_dtype[way or "at once"] = str(y.dtype).removeprefix("torch.")
+            other_dtype[way or "at once"] = short_name(y.dtype)
 
     x, w = rows(tried, device), weight(found, device, seed=1)
     judge("", norm(x, w), x, w)
@@ -452,7 +460,7 @@ def check_half(norm, found, device):
     refused = refuses_wide_rows(norm, found, device)
     widths = [N] if norm.init or refused else [N, WIDE]  # --init: set for 64
     for dtype in (torch.float16, torch.bfloat16):
-        ulp, short = torch.finfo(dtype).eps, str(dtype).removeprefix("torch.")
+        ulp, short = torch.finfo(dtype).eps, short_name(dtype)
         errors, wrong, wrong_widths, outs, lost = [], [], [], set(), True
         ways, gradient = [], 0.0  # the ways of calling it that go wrong; dx's error
         other_dtype = {}  # the ways of calling it that return another dtype: which
@@ -475,7 +483,7 @@ def check_half(norm, found, device):
             in_3d &= "as (1, tokens, features)" in by_way
             among_many &= n != N or f"in a batch of {MANY_ROWS} rows" in by_way
             for way, out_dtype in out_dtypes.items():
-                outs.add(name := str(out_dtype).removeprefix("torch."))
+                outs.add(name := short_name(out_dtype))
                 if out_dtype != dtype:
                     other_dtype[way or "at once"] = name
             scaled = by_way.get("input gradient", [0.0])
@@ -652,7 +660,7 @@ def check_mixed(norm, found, device):
             first = ref
         else:  # against the first weight's output: a weight kept from the first call
             kept = off(y, first).max().item() <= 3 * ulp
-    out = str(y.dtype).removeprefix("torch.")
+    out = short_name(y.dtype)
     worst = largest(errors) / ulp
     detail = f"float32 weight, bfloat16 input: error {worst:.1f} bfloat16 ulp"
     if errors[1] > 3 * ulp >= errors[0] and kept:
@@ -903,7 +911,7 @@ def check_zero_rows(norm, found, device):
     failures, run, forward_only = [], [], []
     float32_gradient = x.grad[0].double().abs().max().item()
     for dtype in (torch.float32, torch.bfloat16, torch.float16):
-        short = str(dtype).removeprefix("torch.")
+        short = short_name(dtype)
         if dtype != torch.float32:
             try:
                 y, x, w, wrong = zero_row(norm, found, device, dtype, float32_gradient)
@@ -1122,7 +1130,7 @@ def check_dw(norm, found, device):
     see = "gradients/#the-derivation"
     judged, refusals = {}, {}  # by dtype's name
     for dtype in (torch.bfloat16, torch.float16):
-        short = str(dtype).removeprefix("torch.")
+        short = short_name(dtype)
         try:
             result = dw_in(norm, found, device, dtype)
         except REFUSALS as error:  # a limit on rows or dtypes: reported, as by batch
@@ -1346,7 +1354,7 @@ def check_strides(norm, found, device):
         # The same rows in another layout: the same bits, or a few last-bit differences.
         close = {"rtol": 1e-6 if dtype == torch.float32 else 2**-7, "atol": 1e-7}
         in_half = "" if dtype == torch.float32 else " in bfloat16"
-        dtype_name = str(dtype).removeprefix("torch.")
+        dtype_name = short_name(dtype)
         for name, (base, view_of) in views.items():
             leaf = base.clone().requires_grad_()
             view = view_of(leaf)
@@ -1482,7 +1490,7 @@ def check_init(norm, found, device):
     # 2^-7 apart (float16's 2^-10), and AdamW's steps, about the learning rate, round away.
     narrow = fresh.dtype in (torch.float16, torch.bfloat16)
     if narrow:
-        half = str(fresh.dtype).removeprefix("torch.")
+        half = short_name(fresh.dtype)
         at_one = " (1 + 3e-4 rounds to 1)" if found["gain"] == "w" else ""
         detail += (
             f"; fresh {norm.weight_name} is {half}: an optimizer steps it in {half}, which"
@@ -1754,7 +1762,7 @@ def _run_checks(
         raise
     except Exception as error:
         shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
-        dtype = str(norm.last_call.get("dtype", torch.float32)).removeprefix("torch.")
+        dtype = short_name(norm.last_call.get("dtype", torch.float32))
         given = ["x", "residual"] if add else ["x"]
         if norm.module is None:  # a function, given the weight
             given += [] if norm.weightless else ["weight"]

@@ -7,6 +7,7 @@ import math
 
 import torch
 
+from snippets.check.report import short_name
 from snippets.check.target import N, Subject, under_triton_interpreter
 from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded
 from snippets.numerics.conventions import ulps
@@ -68,13 +69,13 @@ def not_rms_norm(norm, neutral, device) -> str | None:
     if out.dtype in (torch.float16, torch.bfloat16) and torch.allclose(
         y, right, rtol=torch.finfo(out.dtype).eps
     ):
-        short = str(out.dtype).removeprefix("torch.")
+        short = short_name(out.dtype)
         return (
             f"returns {short} for float32 input (x / RMS rounded to {short}): a layer"
             " returns its input's dtype (a cast to a fixed dtype?)"
         )
     if not out.is_floating_point() or out.element_size() == 1:  # int8, float8
-        short = str(out.dtype).removeprefix("torch.")
+        short = short_name(out.dtype)
         return (
             f"returns {short} for float32 input: a layer returns its input's dtype (a"
             " quantized output? check the norm before it is quantized)"
@@ -96,7 +97,7 @@ def not_rms_norm(norm, neutral, device) -> str | None:
         for narrow in (torch.bfloat16, torch.float16):
             rounded = torch.equal(out.to(narrow).to(out.dtype), out)
             if rounded and torch.allclose(y, right, rtol=4 * torch.finfo(narrow).eps):
-                short = str(narrow).removeprefix("torch.")
+                short = short_name(narrow)
                 return (
                     f"returns x / RMS to {short}'s precision, every output a {short}"
                     f" value: computed in {short} for float32 input (a cast to a fixed"
@@ -106,7 +107,7 @@ def not_rms_norm(norm, neutral, device) -> str | None:
         for narrow in (torch.bfloat16, torch.float16):
             of_rounded = reference(x.to(narrow), torch.ones_like(x[0]), eps, inside)
             if torch.allclose(y, of_rounded, rtol=1e-4):
-                short = str(narrow).removeprefix("torch.")
+                short = short_name(narrow)
                 return (
                     f"normalizes x rounded to {short} first, not x: its input (or a sum"
                     f" with a residual) cast to {short} for float32 input"

@@ -11,6 +11,10 @@ NO_AUTOGRAD = "not run: no autograd through it (forward only)"
 # (an assert fails: it is a check of the code's own, and python -O removes it).
 REFUSALS = (TypeError, ValueError, RuntimeError)
 
+def short_name(dtype) -> str:
+    """A dtype as the messages name it: bfloat16, not torch.bfloat16."""
+    return str(dtype).removeprefix("torch.")
+
 def cut(text: str, limit: int) -> str:
     """A long message kept short: text, or its first limit - 1 characters and an ellipsis."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
