@@ -3060,7 +3060,8 @@ def add_forgetting_the_sum_when(takes_the_path, name):
 
 
 # A bfloat16 kernel, a path for a model's 3-D activations, one for inputs past 2**20
-# elements (a prefill), one for a float32 weight beside bfloat16 inputs.
+# elements (a prefill), one for batches past 1024 rows, one for a float32 weight beside
+# bfloat16 inputs.
 add_forgetting_the_sum_in_bfloat16 = add_forgetting_the_sum_when(
     lambda x, weight: x.dtype == torch.bfloat16, "add_forgetting_the_sum_in_bfloat16"
 )
@@ -3069,6 +3070,10 @@ add_forgetting_the_sum_in_3d = add_forgetting_the_sum_when(
 )
 add_forgetting_the_sum_in_large_inputs = add_forgetting_the_sum_when(
     lambda x, weight: x.numel() > 2**20, "add_forgetting_the_sum_in_large_inputs"
+)
+add_forgetting_the_sum_past_1024_rows = add_forgetting_the_sum_when(
+    lambda x, weight: x.shape[:-1].numel() > 1024,
+    "add_forgetting_the_sum_past_1024_rows",
 )
 add_forgetting_the_sum_beside_a_float32_weight = add_forgetting_the_sum_when(
     lambda x, weight: weight.dtype != x.dtype,
@@ -3208,6 +3213,7 @@ def add_returning_h_first(x, residual, weight, eps=1e-6):
         (add_forgetting_the_sum_in_bfloat16, "add"),
         (add_forgetting_the_sum_in_3d, "add"),
         (add_forgetting_the_sum_in_large_inputs, "add"),
+        (add_forgetting_the_sum_past_1024_rows, "add"),
         (add_forgetting_the_sum_beside_a_float32_weight, "add"),
         (add_keeping_the_stream_on_one_row, "add"),
         (add_dropping_dx_from_the_residual_in_bfloat16, "add grads"),

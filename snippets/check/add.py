@@ -17,7 +17,13 @@ from snippets.check.measure import (
     weight,
 )
 from snippets.check.report import NO_AUTOGRAD, REFUSALS, Verdict, said, short_name
-from snippets.check.target import LARGE_BATCH, N, WIDE, under_triton_interpreter
+from snippets.check.target import (
+    LARGE_BATCH,
+    MANY_ROWS,
+    N,
+    WIDE,
+    under_triton_interpreter,
+)
 
 SEE = "numerics/#rounding-conventions-in-production-code"
 
@@ -30,7 +36,8 @@ def check_add(norm, found, device):
     float64 (within 1e-5 in float32, 3 ulps where an input is bfloat16, whichever rounding
     of the sum its statistic reads): on rows at once in float32 and bfloat16; then, with a
     float32 weight, on the paths a model reaches: one row (a decode step), 3-D bfloat16
-    (batch, tokens, features), a large batch of wide rows, a residual laid out column by
+    (batch, tokens, features), a batch of many rows, a large batch of wide rows, a residual
+    laid out column by
     column, a strided x, bfloat16 inputs beside the float32 weight and a float32 residual
     stream beside a bfloat16 sublayer output (h then their float32 sum), float16, a batch
     of decode steps (batch, 1, features) and as a model serves (eval mode under
@@ -99,6 +106,12 @@ def check_add(norm, found, device):
         "with a strided residual": (x, residual.t().contiguous().t(), norm.added),
         "with a strided x": (x.t().contiguous().t(), residual, norm.added),
         "in eval mode under inference_mode": (x, residual, serving),
+        # A batch of tokens: a path taken from a few hundred rows on, every row compared.
+        f"in a batch of {MANY_ROWS} rows": (
+            rows([1.0] * MANY_ROWS, device, seed=54),
+            rows([1.0] * MANY_ROWS, device, seed=55),
+            norm.added,
+        ),
     }
     if not norm.init:  # --init sets the arguments for 64 features
         big, dtype = [1.0] * LARGE_BATCH, dtypes[-1]  # bfloat16, as a model's prefill
