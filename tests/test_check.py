@@ -7,6 +7,7 @@ import functools
 import inspect
 import io
 import json
+import math
 import os
 import re
 import subprocess
@@ -35,7 +36,7 @@ from snippets.check.checks import (
     under_triton_interpreter,
 )
 from snippets.check.measure import conventions
-from snippets.check.report import NO_AUTOGRAD, SITE
+from snippets.check.report import NO_AUTOGRAD, SITE, short_name
 from snippets.check.target import AddSubject, Subject, UsageError, load
 from snippets.implementations.rms_norm_module import RMSNorm, rms_norm
 from snippets.implementations.variants import rms_norm_llama, rms_norm_paper_code
@@ -652,6 +653,11 @@ class BackwardSlip(torch.autograd.Function):
                 dw = dw + row.half()
         if slip == "all-zero rows skipped in half precision" and half:  # dx of 0 there
             dx = torch.where(x.eq(0).all(-1, keepdim=True), 0.0, dx)
+        if (
+            slip == "all-zero rows' dx negated in bfloat16"
+            and x.dtype == torch.bfloat16
+        ):
+            dx = torch.where(x.eq(0).all(-1, keepdim=True), -dx, dx)  # the right size
         return dx.to(x.dtype), dw.to(weight.dtype), None, None
 
 
@@ -948,6 +954,7 @@ def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
         (with_backward_slip("dw of whole blocks only"), "sizes"),
         (with_backward_slip("dw rounded to float16 row after row"), "dw"),
         (with_backward_slip("all-zero rows skipped in half precision"), "zero rows"),
+        (with_backward_slip("all-zero rows' dx negated in bfloat16"), "zero rows"),
         (with_backward_slip("x read as contiguous"), "strides"),
         (rows_read_as_contiguous_in_half, "strides"),
         (IgnoresItsConfigEps, "eps"),
@@ -1745,6 +1752,21 @@ def test_a_required_eps_is_asked_for_by_its_option():
 def normalized_and_scaled(x, weight):
     # x-transformers' form: F.normalize clamps the norm (at 1e-12) instead of adding eps.
     return weight * F.normalize(x, dim=-1) * x.shape[-1] ** 0.5
+
+
+def rstd_cast_to_the_inputs_dtype(x, weight, eps=1e-12):
+    # eps added in float32, but 1 / sqrt(eps) = 1e6 cast to float16 is inf: 0 * inf.
+    rstd = torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps)
+    return x * rstd.to(x.dtype) * weight
+
+
+def test_a_float16_zero_row_names_an_rstd_past_float16s_range_as_a_cause():
+    zero = one_check(rstd_cast_to_the_inputs_dtype, checks.check_zero_rows)
+    assert zero.passed is False
+    assert zero.detail.startswith("all-zero row in float16: output not zeros")
+    assert "or an rstd cast to x's dtype, 1 / sqrt(eps) = 1e+06 here, past" in (
+        zero.detail
+    )
 
 
 def test_eps_as_a_clamp_on_the_norm_passes_but_not_its_float16_zero_row():
@@ -3542,6 +3564,28 @@ def test_outputs_wrong_only_past_a_few_hundred_rows_fail_forward_and_half():
     half = one_check(target, checks.check_half)
     assert half.passed is False and "in a batch of 4097 rows only" in half.detail
     assert one_check(target, checks.check_dw).passed
+
+
+def wrong_mid_batch_in(dtype, rows_past):
+    """A right norm but for a path of its own, in dtype only and for batches of more than
+    rows_past rows, whose output is NaN on one row in the middle of the batch (row 200)."""
+
+    def norm(x, weight, eps=1e-6):
+        y = F.rms_norm(x.float(), x.shape[-1:], weight.float(), eps).to(x.dtype)
+        if x.dtype == dtype and x.reshape(-1, x.shape[-1]).shape[0] > rows_past:
+            y.reshape(-1, y.shape[-1])[200] = math.nan
+        return y
+
+    return norm
+
+
+@pytest.mark.parametrize(
+    "dtype, rows_past", [(torch.float16, 1024), (torch.bfloat16, 256)], ids=str
+)
+def test_half_judges_every_row_of_its_large_batches(dtype, rows_past):
+    half = one_check(wrong_mid_batch_in(dtype, rows_past), checks.check_half)
+    assert half.passed is False
+    assert f"{short_name(dtype)} wrong" in half.detail and "rows only" in half.detail
 
 
 def test_rows_a_kernel_leaves_unwritten_at_the_end_of_a_large_batch_fail():

@@ -343,16 +343,22 @@ def half_errors(norm, found, device, dtype, n):
     with contextlib.suppress(TypeError, ValueError):
         outputs["as (1, tokens, features)"] = norm(x[None], w, dtype=dtype)[0]
         outputs["as (batch, 1, features)"] = norm(x[:, None], w, dtype=dtype)[:, 0]
+    # The rows last in a large batch: a kernel whose programs leave the last rows
+    # unwritten fails. Each batch in, and its output.
+    batches = {}
     if n == WIDE:
         filler = rows([1.0] * (LARGE_BATCH - len(x)), device, dtype, seed=25, n=n)
-        # The rows last: a kernel whose programs leave the last rows unwritten fails.
-        large = norm(torch.cat([filler, x]), w, dtype=dtype)[-len(x) :]
-        outputs[f"in a batch of {LARGE_BATCH} rows"] = large
+        large = torch.cat([filler, x])
+        way = f"in a batch of {LARGE_BATCH} rows"
+        batches[way] = large, norm(large, w, dtype=dtype)
     else:  # a batch of tokens; a limit on rows is batch's and dw's to say
         filler = rows([1.0] * (MANY_ROWS - len(x)), device, dtype, seed=53, n=n)
+        many = torch.cat([filler, x])
         with contextlib.suppress(*REFUSALS):
-            many = norm(torch.cat([filler, x]), w, dtype=dtype)[-len(x) :]
-            outputs[f"in a batch of {MANY_ROWS} rows"] = many
+            way = f"in a batch of {MANY_ROWS} rows"
+            batches[way] = many, norm(many, w, dtype=dtype)
+    for way, (_, out) in batches.items():
+        outputs[way] = out[-len(x) :]
     with norm.serving():  # the input made there too, as a served model's activations
         outputs["in eval mode under inference_mode"] = norm(x.clone(), w, dtype=dtype)
     # The all-zero row's output is zeros, also where no eps is added (a clamp's form).
@@ -366,6 +372,11 @@ def half_errors(norm, found, device, dtype, n):
         return error.amax(-1).nan_to_num(nan=math.inf).tolist()
 
     errors = {way: relative(out, ref) for way, out in outputs.items()}
+    # Every row of a batch judged: the filler rows' worst, against their own reference,
+    # counts as the row of RMS 1's, a row like them (a path may go wrong mid-batch).
+    for way, (batch, out) in batches.items():
+        filler = reference(batch[: -len(x)].double(), gain(found, w), eps, inside)
+        errors[way][0] = largest([errors[way][0], *relative(out[: -len(x)], filler)])
     # Called as training calls it, recording gradients (a path of its own, whose forward
     # may differ), on every row but the all-zero one (a clamp's form has its own gradient
     # at zeros; a backward without eps shows on the rows where eps shows); then its
@@ -834,34 +845,37 @@ def zero_row(norm, found, device, dtype=torch.float32, float32_gradient=0.0):
     ]
     return y, x, w, wrong
 
-def formula_gradient(found, w) -> float:
-    """The input gradient's largest entry at x = 0 for an upstream gradient of ones: the
-    gain over sqrt(eps), or over eps outside the root (0 where no eps is measured)."""
+def formula_gradient(found, w):
+    """The input gradient at x = 0 for an upstream gradient of ones, entry by entry: the
+    gain over sqrt(eps), or over eps outside the root; None without a measured eps."""
     eps = found["eps"]
     if not eps:
-        return 0.0
+        return None
     scale = math.sqrt(eps) if found["eps placement"] == "inside" else eps
-    return gain(found, w.detach()).double().abs().max().item() / scale
+    return gain(found, w.detach()).double() / scale
 
 def half_cause(failures, found) -> str:
     """Why an all-zero row may fail in half precision alone, where float32 gets it right:
-    in float16, an eps or clamp that rounds to 0, or a backward without the upcast, which
-    meets the root's derivative at eps."""
+    in float16, an eps or clamp that rounds to 0, an rstd past float16's range, or a
+    backward in float16, which meets the root's derivative at eps."""
     if failures[0].startswith("all-zero row:"):  # float32 wrong: its cause is said
         return ""
     eps, inside = found["eps"], found["eps placement"] == "inside"
     slope = 0.5 / eps**1.5 if eps and inside else 0.0  # |d rsqrt(v) / dv| at v = eps
     if failures[0].startswith("all-zero row in float16: output not zeros"):
-        return (
-            " (right in float32 and bfloat16: an eps or clamp too small for float16,"
-            " which rounds it to 0?)"
-        )
+        causes = "an eps or clamp too small for float16, which rounds it to 0"
+        if eps and inside and eps**-0.5 > 65504:  # an rstd of 1 / sqrt(eps) overflows
+            causes += (
+                f", or an rstd cast to x's dtype, 1 / sqrt(eps) = {eps**-0.5:.2g} here,"
+                " past float16's largest value, 65504"
+            )
+        return f" (right in float32 and bfloat16: {causes}?)"
     if failures == [f"all-zero row in float16: {NOT_FINITE}"] and slope > 65504:
         return (
             " (right in float32 and bfloat16: a backward in float16 overflows there, where"
             f" the derivative of 1 / sqrt(v) at v = eps, 0.5 / eps^1.5 = {slope:.2g} in"
-            " size, passes float16's largest value, 65504: take the mean square of"
-            " x.float())"
+            " size, passes float16's largest value, 65504: keep the backward in float32,"
+            " from the mean square of x.float() to an rstd saved in float32)"
         )
     return " (right in float32: a half-precision path of its own?)"
 
@@ -924,12 +938,19 @@ def check_zero_rows(norm, found, device):
             forward_only.append(short)
         # Finite is not enough: a far larger gradient than the formula's means a tinier
         # eps than the one measured (to better than 1%).
-        want = formula_gradient(found, w)
+        formula = formula_gradient(found, w)
+        want = 0.0 if formula is None else formula.abs().max().item()
         if y.requires_grad and not wrong and 0 < want < torch.finfo(dtype).max:
-            got = x.grad[0].double().abs().max().item()
-            if not abs(got - want) <= 1e-2 * want:
+            got = x.grad[0].double()
+            size, off = got.abs().max().item(), (got - formula).abs().max().item()
+            if not abs(size - want) <= 1e-2 * want:
                 wrong.append(
-                    f"input gradient up to {got:.2g}, the formula's {want:.2g}"
+                    f"input gradient up to {size:.2g}, the formula's {want:.2g}"
+                )
+            elif not off <= 1e-2 * want:  # the right size, not the right entries
+                wrong.append(
+                    f"input gradient off the formula's by up to {off:.2g}, its largest"
+                    f" entry right ({want:.2g}): a sign or the gain misapplied?"
                 )
         if wrong:
             where = "" if dtype == torch.float32 else f" in {short}"

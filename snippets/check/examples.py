@@ -231,8 +231,8 @@ my_norm.py:MyRMSNorm: gain w, eps 1e-06, eps placement inside, rounding none
   FAIL  zero rows   all-zero row in float16: input gradient not finite (right in float32
                     and bfloat16: a backward in float16 overflows there, where the
                     derivative of 1 / sqrt(v) at v = eps, 0.5 / eps^1.5 = 5e+08 in size,
-                    passes float16's largest value, 65504: take the mean square of
-                    x.float())
+                    passes float16's largest value, 65504: keep the backward in float32,
+                    from the mean square of x.float() to an rstd saved in float32)
                     see https://rmsnorm-reference.github.io/gradients/#the-all-zero-row
   pass  gradients   input and weight gradients (each pair: dx, dw) against float64
                     autograd, each relative to its largest entry (bound 1e-4): 6.2e-08,
