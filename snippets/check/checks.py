@@ -961,6 +961,14 @@ def check_zero_rows(norm, found, device):
     in_dtypes = ", ".join(run[:-1]) + " and " * (len(run) > 1) + run[-1]
     detail = f"all-zero row in {in_dtypes}: zeros out, finite gradients"
     detail += ", as the formula's" if found["eps"] else ""
+    # Where the right gradient passes a dtype's range, only a NaN was wrong there.
+    largest_of = {name: torch.finfo(getattr(torch, name)).max for name in run}
+    past = [name for name in run if not float32_gradient < largest_of[name] / 2]
+    if past:
+        detail += (
+            f"; in {' and '.join(past)} not NaN, the right input gradient"
+            f" ({float32_gradient:.2g}) past its largest value"
+        )
     if forward_only:
         detail += f"; {' and '.join(forward_only)} forward only (no gradient recorded)"
     return Verdict("zero rows", True, detail, see)
@@ -1432,7 +1440,7 @@ def check_batch(norm, found, device):
     x = rows([0.3 + 0.4 * i for i in range(7)], device, seed=15)
     alone = torch.cat([norm(row[None], w) for row in x])
     compared, differ, refused = [], [], []
-    for size in [7, 256, 4097]:
+    for size in [7, 256, MANY_ROWS]:
         batch = torch.cat([rows([1.0] * (size - 7), device, seed=16), x])
         try:
             y = norm(batch, w)
