@@ -613,6 +613,9 @@ class BackwardSlip(torch.autograd.Function):
             r = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + ctx.eps).float()
         if slip == "eps dropped in half precision" and half:  # a half path's own kernel
             r = torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True))
+        if slip == "eps read in x's dtype":  # 1e-8 is 0 in float16
+            ms = x.float().pow(2).mean(-1, keepdim=True)
+            r = torch.rsqrt(ms + x.new_tensor(ctx.eps).float())
         if slip == "upstream gradient read as contiguous in half precision" and half:
             contiguous = torch.empty_like(grad, memory_format=torch.contiguous_format)
             grad = grad.as_strided(
@@ -651,6 +654,11 @@ class BackwardSlip(torch.autograd.Function):
             dw = torch.zeros_like(weight)
             for row in (grad.float() * x_hat).reshape(-1, n):
                 dw = dw + row.half()
+        many = x.reshape(-1, n).shape[0] > 1024
+        if slip == "dx without its term along x / RMS past 1024 float32 rows" and (
+            x.dtype == torch.float32 and many
+        ):
+            dx = r * g
         if slip == "all-zero rows skipped in half precision" and half:  # dx of 0 there
             dx = torch.where(x.eq(0).all(-1, keepdim=True), 0.0, dx)
         if (
@@ -955,6 +963,12 @@ def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
         (with_backward_slip("dw rounded to float16 row after row"), "dw"),
         (with_backward_slip("all-zero rows skipped in half precision"), "zero rows"),
         (with_backward_slip("all-zero rows' dx negated in bfloat16"), "zero rows"),
+        (
+            with_backward_slip(
+                "dx without its term along x / RMS past 1024 float32 rows"
+            ),
+            "gradients",
+        ),
         (with_backward_slip("x read as contiguous"), "strides"),
         (rows_read_as_contiguous_in_half, "strides"),
         (IgnoresItsConfigEps, "eps"),
@@ -1758,6 +1772,70 @@ def rstd_cast_to_the_inputs_dtype(x, weight, eps=1e-12):
     # eps added in float32, but 1 / sqrt(eps) = 1e6 cast to float16 is inf: 0 * inf.
     rstd = torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps)
     return x * rstd.to(x.dtype) * weight
+
+
+def test_a_float16_zero_row_names_an_eps_that_rounds_to_0_in_the_backward():
+    def eps_read_in_the_inputs_dtype(x, weight, eps=1e-8):
+        return BackwardSlip.apply(x, weight, "eps read in x's dtype", eps)
+
+    zero = one_check(eps_read_in_the_inputs_dtype, checks.check_zero_rows)
+    assert zero.detail.startswith("all-zero row in float16: input gradient not finite")
+    assert (
+        "eps, 1e-08, rounded to float16 is 0, where a backward reads it" in zero.detail
+    )
+
+
+def first_rows_unwritten_in_wide_float16_batches(x, weight, eps=1e-6):
+    # A float16 kernel for large batches of wide rows that leaves its first block of 128
+    # rows unwritten (zeros); the rows tried, last in the batch, come out right.
+    y = F.rms_norm(x.float(), x.shape[-1:], weight.float(), eps).to(x.dtype)
+    rows_in = y.reshape(-1, y.shape[-1])
+    if x.dtype == torch.float16 and len(rows_in) > 200 and x.shape[-1] == 4096:
+        rows_in[:128] = 0
+    return y
+
+
+def test_half_names_a_large_batchs_other_rows_when_they_alone_are_wrong():
+    half = one_check(first_rows_unwritten_in_wide_float16_batches, checks.check_half)
+    assert half.passed is False
+    assert "on the batch's other rows (of RMS 1) (all lost), of 4096 features" in (
+        half.detail
+    )
+    assert (
+        "the rows tried, last in the batch, right: rows left unwritten" in half.detail
+    )
+    assert half.see == "check/#check-half"
+
+
+class AddDroppingDhPast1024Rows(torch.autograd.Function):
+    """A fused add whose backward adds the residual stream's gradient dh only up to 1024
+    rows: past them, x and the residual get y's part alone."""
+
+    @staticmethod
+    def forward(ctx, x, residual, weight, eps):
+        h = x + residual
+        ctx.save_for_backward(h, weight)
+        ctx.eps = eps
+        return F.rms_norm(h, h.shape[-1:], weight, eps), h
+
+    @staticmethod
+    def backward(ctx, dy, dh):
+        h, weight = ctx.saved_tensors
+        with torch.enable_grad():
+            h_, w_ = h.detach().requires_grad_(), weight.detach().requires_grad_()
+            y = F.rms_norm(h_, h_.shape[-1:], w_, ctx.eps)
+            dx, dw = torch.autograd.grad(y, (h_, w_), dy)
+        if h.reshape(-1, h.shape[-1]).shape[0] <= 1024:
+            dx = dx + dh
+        return dx, dx, dw, None
+
+
+def test_add_grads_judges_a_batch_of_4097_rows():
+    def add_dropping_dh_past_1024_rows(x, residual, weight, eps=1e-6):
+        return AddDroppingDhPast1024Rows.apply(x, residual, weight, eps)
+
+    grads = one_check(add_dropping_dh_past_1024_rows, add.check_add_grads, AddSubject)
+    assert grads.passed is False and "; 4097 rows: " in grads.detail
 
 
 def test_a_float16_zero_row_names_an_rstd_past_float16s_range_as_a_cause():

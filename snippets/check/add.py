@@ -193,9 +193,12 @@ def add_gradient_errors(norm, found, device, dy, dh):
     with dy and dh arriving at y and h, in their dtype (inf for one that does not reach
     its input; an output cut from the graph, h.detach(), drops its part); None when no
     gradient flows."""
-    dtype = dy.dtype
-    x = rows([0.1, 1.0, 10.0], device, dtype, seed=36).requires_grad_()
-    residual = rows([1.0, 3.0, 8.0], device, dtype, seed=37).requires_grad_()
+    dtype, m = dy.dtype, len(dy)
+    x_scales, residual_scales = [0.1, 1.0, 10.0], [1.0, 3.0, 8.0]
+    if m != 3:  # a batch of tokens, as many rows as dy has
+        x_scales, residual_scales = [1.0] * m, [3.0] * m
+    x = rows(x_scales, device, dtype, seed=36).requires_grad_()
+    residual = rows(residual_scales, device, dtype, seed=37).requires_grad_()
     w = weight(found, device, seed=38).to(dtype).requires_grad_()
     as_model = None if dtype == torch.float32 else dtype
     y, h = norm.added(x, residual, w, dtype=as_model)
@@ -218,8 +221,8 @@ def add_gradient_errors(norm, found, device, dy, dh):
 def check_add_grads(norm, found, device):
     """Gradients of x, residual and the weight, with gradients arriving at both outputs
     (y feeds the next sublayer, h the residual stream), against float64 autograd; then
-    with both arriving as views laid out column by column (a clear refusal is reported);
-    then in bfloat16, within a tenth of each gradient's largest entry (a dropped term is
+    with both arriving as views laid out column by column, and on a batch of 4097 rows
+    (a clear refusal of either is reported); then in bfloat16, within a tenth of each gradient's largest entry (a dropped term is
     off by more; rounding, by a few ulps)."""
     see = "kernel/#fused-with-the-residual-add"
     dy, dh = rows([1.0] * 3, device, seed=39), rows([1.0] * 3, device, seed=40)
@@ -242,6 +245,16 @@ def check_add_grads(norm, found, device):
     else:
         ok &= largest(errors) < 1e-4
         detail += "; strided dy and dh: " + ", ".join(f"{e:.1e}" for e in errors)
+    # A batch of tokens: a path taken from a few hundred rows on may drop dh there alone.
+    many = [rows([1.0] * MANY_ROWS, device, seed=seed) for seed in (56, 57)]
+    try:
+        errors = add_gradient_errors(norm, found, device, *many)
+    except REFUSALS as error:  # a limit on rows
+        refusals.append(f"refuses {MANY_ROWS} rows ({said(error)})")
+        detail += f"; {refusals[-1]}"
+    else:
+        ok &= largest(errors) < 1e-4
+        detail += f"; {MANY_ROWS} rows: " + ", ".join(f"{e:.1e}" for e in errors)
     if not under_triton_interpreter(norm):  # its bfloat16 rounding is not faithful
         errors = add_gradient_errors(norm, found, device, dy.bfloat16(), dh.bfloat16())
         ok &= largest(errors) < 0.1

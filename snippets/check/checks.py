@@ -312,6 +312,8 @@ HALF_ROWS = [
 ]
 PAST_FLOAT16 = HALF_ROWS[1:]
 EPS_ROWS, ZERO_ROW = "the rows where eps shows", "the all-zero row"
+# The rows before the ones tried in a large batch, each judged too.
+FILLER_ROWS = "the batch's other rows (of RMS 1)"
 # The input gradient's bound, relative to its largest entry: a row lost to overflow is off
 # by about 1; the rounding of a right one, a few ulps.
 HALF_GRADIENT = 0.1
@@ -372,11 +374,12 @@ def half_errors(norm, found, device, dtype, n):
         return error.amax(-1).nan_to_num(nan=math.inf).tolist()
 
     errors = {way: relative(out, ref) for way, out in outputs.items()}
-    # Every row of a batch judged: the filler rows' worst, against their own reference,
-    # counts as the row of RMS 1's, a row like them (a path may go wrong mid-batch).
+    # Every row of a batch judged (a path may go wrong mid-batch): the filler rows' worst,
+    # against their own reference, after the rows tried.
+    names += [FILLER_ROWS] if batches else []
     for way, (batch, out) in batches.items():
         filler = reference(batch[: -len(x)].double(), gain(found, w), eps, inside)
-        errors[way][0] = largest([errors[way][0], *relative(out[: -len(x)], filler)])
+        errors[way].append(largest(relative(out[: -len(x)], filler)))
     # Called as training calls it, recording gradients (a path of its own, whose forward
     # may differ), on every row but the all-zero one (a clamp's form has its own gradient
     # at zeros; a backward without eps shows on the rows where eps shows); then its
@@ -463,6 +466,7 @@ def check_half(norm, found, device):
     details, failed, unreliable = [], False, False
     refusals = []  # a dtype the norm refuses with a clear error: reported, not failed
     rows_failed = False  # rows wrong, not only the output's dtype
+    tried_rows_failed = False  # rows wrong besides a large batch's other rows
     in_3d = True  # whether the norm took the 3-D inputs (one that refuses fails shapes)
     among_many = True  # whether it took the batch of many rows (batch says a refusal)
     graded = False  # whether an input gradient was compared (none without autograd)
@@ -540,6 +544,7 @@ def check_half(norm, found, device):
             continue
         failed |= bad
         rows_failed |= bool(wrong)
+        tried_rows_failed |= bool(set(wrong) - {FILLER_ROWS})
         if 0 < len(other_dtype) < len(out_dtypes):  # some paths only: name them
             out = " and ".join(f"{name} {way}" for way, name in other_dtype.items())
         detail = f"error {largest(errors) / ulp:.1f} ulp, out {out}"
@@ -574,6 +579,11 @@ def check_half(norm, found, device):
                     f", where its eps, a tensor, is rounded to {short} with the module"
                     " (.to(dtype) converts it): keep eps a Python float"
                 )
+            elif wrong == [FILLER_ROWS]:
+                detail += (
+                    ", the rows tried, last in the batch, right: rows left unwritten or"
+                    " misplaced (a kernel's grid or row offsets?)"
+                )
             elif wrong == [EPS_ROWS] and ways != ["input gradient"]:  # the output's eps
                 detail += (
                     f", where float32 input shows eps {found['eps']:.3g}: another eps in {short}"
@@ -606,8 +616,10 @@ def check_half(norm, found, device):
     if ZERO_ROW in wrong:  # bfloat16's, the last dtype: not float16's own problem
         details = [detail.replace(FLOAT16_ZERO_ROW, "") for detail in details]
     # A right output in another dtype is a matter of where the norm casts.
-    upcast = rows_failed or not failed
+    upcast = tried_rows_failed or not failed
     see = f"pitfalls/#{'no-float32-upcast' if upcast else 'cast-order-and-the-output-dtype'}"
+    if rows_failed and not tried_rows_failed:  # a batch's other rows alone
+        see = "check/#check-half"
     if ungraded and not rows_failed:
         see = "gradients/#a-custom-autograd-function"
     if not details:  # both half dtypes refused: nothing checked
@@ -870,13 +882,26 @@ def half_cause(failures, found) -> str:
                 " past float16's largest value, 65504"
             )
         return f" (right in float32 and bfloat16: {causes}?)"
-    if failures == [f"all-zero row in float16: {NOT_FINITE}"] and slope > 65504:
-        return (
-            " (right in float32 and bfloat16: a backward in float16 overflows there, where"
-            f" the derivative of 1 / sqrt(v) at v = eps, 0.5 / eps^1.5 = {slope:.2g} in"
-            " size, passes float16's largest value, 65504: keep the backward in float32,"
-            " from the mean square of x.float() to an rstd saved in float32)"
+    # Only gradients wrong, in float16 alone: the backward's arithmetic there.
+    backward_only = failures in (
+        [f"all-zero row in float16: {NOT_FINITE}"],
+        [f"all-zero row in float16: {NOT_FINITE}, weight gradient not finite"],
+    )
+    causes = []
+    if backward_only and eps and eps < 2**-25:  # under half float16's smallest value
+        causes.append(
+            f"eps, {eps:.2g}, rounded to float16 is 0, where a backward reads it in x's"
+            " dtype"
         )
+    if failures == [f"all-zero row in float16: {NOT_FINITE}"] and slope > 65504:
+        causes.append(
+            "a backward in float16 overflows there, where the derivative of 1 / sqrt(v)"
+            f" at v = eps, 0.5 / eps^1.5 = {slope:.2g} in size, passes float16's largest"
+            " value, 65504: keep the backward in float32, from the mean square of"
+            " x.float() to an rstd saved in float32"
+        )
+    if causes:
+        return f" (right in float32 and bfloat16: {'; or '.join(causes)})"
     return " (right in float32: a half-precision path of its own?)"
 
 def check_zero_rows(norm, found, device):
@@ -1023,9 +1048,10 @@ def check_gradients(norm, found, device):
     """Input and weight gradients on 2-D rows, then on a (2, 2, n) batch: a backward that
     reduces over the sequence too goes wrong there; and on that batch with the upstream
     gradient a transposed view, where one that reads it as contiguous goes wrong, and as
-    y.sum() gives it, one element expanded (only these two may be refused); then on the
-    2-D rows with another forward run before their backward, where one that keeps state
-    between calls goes wrong."""
+    y.sum() gives it, one element expanded (only these two, and a limit on rows, may be
+    refused); then on the 2-D rows with another forward run before their backward, where
+    one that keeps state between calls goes wrong; then on one row, on gains of 0 and
+    below, and on a batch of 4097 rows."""
     see = "gradients/#a-custom-autograd-function"
     x = rows([1e-3, 1e-1, 1.0, 10.0], device).requires_grad_()
     w = weight(found, device, seed=4).requires_grad_()
@@ -1108,14 +1134,26 @@ def check_gradients(norm, found, device):
     switched_off = weight(found, device, seed=4)
     switched_off[5] = 0.0 if found["gain"] == "w" else -1.0
     negative = every_other_gain_negative(found, w.detach())
+    # And a batch of tokens: a path taken from a few hundred rows on may differ there.
+    many = f"a batch of {MANY_ROWS} rows"
     cases = {
         "one row": (x.detach()[2:3], w.detach(), g[2:3]),
         "a gain of 0 on one feature": (x.detach(), switched_off, g),
         "every other gain negative": (x.detach(), negative, g),
+        many: (
+            rows([1.0] * MANY_ROWS, device, seed=58),
+            w.detach(),
+            rows([1.0] * MANY_ROWS, device, seed=59),
+        ),
     }
     for name, (rows_in, gains, upstream) in cases.items():
         inputs = rows_in.clone().requires_grad_(), gains.clone().requires_grad_()
-        measured = gradient_errors(norm, found, *inputs, upstream)
+        try:
+            measured = gradient_errors(norm, found, *inputs, upstream)
+        except REFUSALS:  # a limit on rows: batch and dw report it
+            if name != many:
+                raise
+            continue
         if measured is None:  # a path of its own (a decode kernel) without autograd
             ok = False
             detail += f"; {name}: no gradient recorded (a path without autograd)"
