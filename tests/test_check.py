@@ -1821,10 +1821,7 @@ class AddDroppingDhPast1024Rows(torch.autograd.Function):
     @staticmethod
     def backward(ctx, dy, dh):
         h, weight = ctx.saved_tensors
-        with torch.enable_grad():
-            h_, w_ = h.detach().requires_grad_(), weight.detach().requires_grad_()
-            y = F.rms_norm(h_, h_.shape[-1:], w_, ctx.eps)
-            dx, dw = torch.autograd.grad(y, (h_, w_), dy)
+        dx, dw = rms_norm_gradients(h, weight, ctx.eps, dy)
         if h.reshape(-1, h.shape[-1]).shape[0] <= 1024:
             dx = dx + dh
         return dx, dx, dw, None
@@ -3586,6 +3583,15 @@ def rows_split_by_floor(x, weight, eps=1e-6):
     return y.to(x.dtype).reshape(x.shape)
 
 
+def rms_norm_gradients(x, weight, eps, dy):
+    """F.rms_norm's input and weight gradients for upstream gradient dy: the right
+    backward, for the custom ones below that get one part wrong."""
+    with torch.enable_grad():
+        x_, w_ = x.detach().requires_grad_(), weight.detach().requires_grad_()
+        y = F.rms_norm(x_, x_.shape[-1:], w_, eps)
+        return torch.autograd.grad(y, (x_, w_), dy)
+
+
 class DxSplitByFloor(torch.autograd.Function):
     """A right forward whose backward leaves the last rows of a batch without dx."""
 
@@ -3598,10 +3604,7 @@ class DxSplitByFloor(torch.autograd.Function):
     @staticmethod
     def backward(ctx, dy):
         x, weight = ctx.saved_tensors
-        with torch.enable_grad():
-            x_, w_ = x.detach().requires_grad_(), weight.detach().requires_grad_()
-            y = F.rms_norm(x_, x_.shape[-1:], w_, ctx.eps)
-            dx, dw = torch.autograd.grad(y, (x_, w_), dy)
+        dx, dw = rms_norm_gradients(x, weight, ctx.eps, dy)
         m = dx.reshape(-1, dx.shape[-1]).shape[0]
         dx.reshape(m, -1)[rows_done(m) :] = 0
         return dx, dw, None
@@ -3625,10 +3628,7 @@ class YSplitByFloorPast1024Rows(torch.autograd.Function):
     @staticmethod
     def backward(ctx, dy):
         x, weight = ctx.saved_tensors
-        with torch.enable_grad():
-            x_, w_ = x.detach().requires_grad_(), weight.detach().requires_grad_()
-            y = F.rms_norm(x_, x_.shape[-1:], w_, ctx.eps)
-            return *torch.autograd.grad(y, (x_, w_), dy), None
+        return *rms_norm_gradients(x, weight, ctx.eps, dy), None
 
 
 def test_outputs_wrong_only_past_a_few_hundred_rows_fail_forward_and_half():
