@@ -1827,6 +1827,33 @@ class AddDroppingDhPast1024Rows(torch.autograd.Function):
         return dx, dx, dw, None
 
 
+class Float32BackwardRefusingManyRows(torch.autograd.Function):
+    """A backward whose float32 path refuses past 1024 rows; half paths take any."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        ctx.save_for_backward(x, weight)
+        ctx.eps = eps
+        return F.rms_norm(x.float(), x.shape[-1:], weight.float(), eps).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, weight = ctx.saved_tensors
+        if x.dtype == torch.float32 and x.reshape(-1, x.shape[-1]).shape[0] > 1024:
+            raise ValueError("float32 backward: at most 1024 rows")
+        return *rms_norm_gradients(x, weight, ctx.eps, dy), None
+
+
+def test_gradients_reports_a_backward_refusing_4097_float32_rows():
+    def refusing(x, weight, eps=1e-6):
+        return Float32BackwardRefusingManyRows.apply(x, weight, eps)
+
+    grads = one_check(refusing, checks.check_gradients)
+    said = "refuses 4097 rows (ValueError: float32 backward: at most 1024 rows)"
+    assert grads.passed is True and said in grads.detail
+    assert grads.refused == [said]
+
+
 def test_add_grads_judges_a_batch_of_4097_rows():
     def add_dropping_dh_past_1024_rows(x, residual, weight, eps=1e-6):
         return AddDroppingDhPast1024Rows.apply(x, residual, weight, eps)

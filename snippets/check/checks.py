@@ -1150,9 +1150,11 @@ def check_gradients(norm, found, device):
         inputs = rows_in.clone().requires_grad_(), gains.clone().requires_grad_()
         try:
             measured = gradient_errors(norm, found, *inputs, upstream)
-        except REFUSALS:  # a limit on rows: batch and dw report it
+        except REFUSALS as error:  # a limit on rows there: reported, as add grads does
             if name != many:
                 raise
+            refusals.append(f"refuses {MANY_ROWS} rows ({said(error)})")
+            detail += f"; {refusals[-1]}"
             continue
         if measured is None:  # a path of its own (a decode kernel) without autograd
             ok = False
