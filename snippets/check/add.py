@@ -223,7 +223,7 @@ def check_add_grads(norm, found, device):
     (y feeds the next sublayer, h the residual stream), against float64 autograd; then
     with both arriving as views laid out column by column, and on a batch of 4097 rows
     (a clear refusal of either is reported); then in bfloat16, within a tenth of each
-    gradient's largest entry (a dropped term is off by more; rounding, by a few ulps)."""
+    gradient's largest entry (a dropped term is off by more; rounding, by some ulps)."""
     see = "kernel/#fused-with-the-residual-add"
     dy, dh = rows([1.0] * 3, device, seed=39), rows([1.0] * 3, device, seed=40)
     errors = add_gradient_errors(norm, found, device, dy, dh)
