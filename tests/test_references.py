@@ -21,10 +21,10 @@ from site_layout import DOCS, LANGUAGES, all_pages, i18n_language, mkdocs_config
 
 REFERENCES = Path("references.md")
 # Authors (a surname and "et al." or "등", two surnames joined by "and", "과" or "와", or
-# one surname, with its particle, right before a comma or bracket and the year), the link
-# to their entry if there is one, then the year.
+# one surname, with its particle (van, de; a team's Team), right before a comma or bracket
+# and the year), the link to their entry if there is one, then the year.
 CITATION = re.compile(
-    r"(?P<authors>(?P<surname>(?:(?:van|von|de)\s+)?[A-Z][A-Za-z-]+)"
+    r"(?P<authors>(?P<surname>(?:(?:van|von|de|Team)\s+)?[A-Z][A-Za-z-]+)"
     r"(?:\s+et\s+al\.|\s?등|(?:\s+and|과|와)\s+[A-Z][A-Za-z-]+"
     r"|(?=(?:\]\([^)\s]*\))?\s*[,(]\s*(?:19|20)\d\d)))"
     r"(?:\]\((?P<target>[^)\s]*)\))?(?:'s)?"
@@ -104,7 +104,8 @@ def test_every_citation_links_to_its_reference(language, page):
         assert target, f"{where}: not a link to an entry of the References page"
         assert target["key"] in keys, f"{where}: no entry {target['key']}"
         assert target["year"] == citation["year"], f"{where}: another year's entry"
-        # van Laarhoven -> vanlaarhoven, DeepSeek-AI -> deepseekai: keys are letters only.
+        # van Laarhoven -> vanlaarhoven, DeepSeek-AI -> deepseekai, Team OLMo -> teamolmo:
+        # keys are letters only.
         surname = citation["surname"].replace(" ", "").replace("-", "").lower()
         assert target["key"].startswith(surname + "-"), where
 
@@ -200,6 +201,14 @@ def test_an_unlinked_or_mislinked_citation_is_caught():
         assert KOREAN_ET_AL.search(linked)
     assert not KOREAN_ET_AL.search("[Sun et al.](references.md#sun-2024) 등의 연구")
     # One author: the surname before a comma or bracket and the year, linked or not.
-    single = "(van Laarhoven, 2017) and [Ba](references.md#ba-2016) (2016), not LLaMA 2"
+    single = (
+        "(van Laarhoven, 2017) and [Ba](references.md#ba-2016) (2016), not LLaMA 2;"
+        " ([Team OLMo](references.md#teamolmo-2024-olmo2), 2024), (Gemma Team, 2025)"
+    )
     found = [(m["surname"], m["target"]) for m in CITATION.finditer(single)]
-    assert found == [("van Laarhoven", None), ("Ba", "references.md#ba-2016")]
+    assert found == [
+        ("van Laarhoven", None),
+        ("Ba", "references.md#ba-2016"),
+        ("Team OLMo", "references.md#teamolmo-2024-olmo2"),
+        ("Team", None),
+    ]
