@@ -4,6 +4,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from transformers.models.gemma.modeling_gemma import GemmaRMSNorm
+from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
 from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded
 
@@ -45,9 +46,10 @@ print(
 #> 16384 features: within 16 units: False
 row_largest = np.abs(torch_wide).max(-1, keepdims=True)
 print(
-    "within 1e-5 of each row's largest output:", bool((gap / row_largest).max() <= 1e-5)
+    "within 1e-5 times each row's largest output:",
+    bool((gap / row_largest).max() <= 1e-5),
 )
-#> within 1e-5 of each row's largest output: True
+#> within 1e-5 times each row's largest output: True
 
 # bfloat16 input: with the float32 weight the output is float32.
 x16 = x.to(torch.bfloat16)
@@ -76,7 +78,10 @@ for name, y in [
 
 # LlamaRMSNorm with a float32 weight rounds x̂ to bfloat16 and returns float32; MLX with
 # that weight does not round x̂. Without a weight MLX keeps x's dtype: multiply after it.
-llama_f32 = weight * x_hat.to(torch.bfloat16)
+llama = LlamaRMSNorm(n, eps=1e-5)
+with torch.no_grad():
+    llama.weight.copy_(weight)
+    llama_f32 = llama(x16)
 w32 = mx.array(weight.numpy())
 ways = {
     "nn.RMSNorm, float32 weight": mx.fast.rms_norm(x16_mlx, w32, 1e-5),
