@@ -2,7 +2,9 @@ import torch
 
 from snippets.kernel_in_practice.custom_op import add_rms_norm_forward, rms_norm_forward
 
-# Sample inputs that need gradients, so that the autograd registration is tested too.
+# Run with TRITON_INTERPRET=1, on a GPU machine too: the samples are CPU tensors, which
+# only Triton's interpreter runs. They need gradients, so that the autograd registration
+# is tested too.
 x = torch.randn(8, 64, requires_grad=True)
 residual = torch.randn(8, 64, requires_grad=True)
 weight = torch.randn(64, requires_grad=True)
