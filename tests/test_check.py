@@ -268,14 +268,14 @@ def test_a_negative_eps_on_the_command_line_gets_the_checks_message(capsys):
         (
             lambda y: (y, None),
             (
-                "TypeError('it returned a tuple of 2 ((2, 64), NoneType) for x of"
+                "WrongOutput('it returned a tuple of 2 ((2, 64), NoneType) for x of"
                 " (2, 64), not a tensor')"
             ),
         ),
-        (lambda y: None, "TypeError('it returned NoneType, not a tensor')"),
+        (lambda y: None, "WrongOutput('it returned NoneType, not a tensor')"),
         (
             lambda y: y[..., :-1],
-            "ValueError('it returned shape (2, 63) for x of (2, 64)')",
+            "WrongOutput('it returned shape (2, 63) for x of (2, 64)')",
         ),
     ],
     ids=["a tuple", "nothing", "a shorter row"],
@@ -721,6 +721,26 @@ def rows_read_as_contiguous_in_half(x, weight, eps=1e-6):
     return rms_norm(x, x.shape[-1], weight, eps)
 
 
+def rows_read_as_contiguous_in_float16(x, weight, eps=1e-6):
+    # The same, in a kernel written for float16 alone (found by an adversarial round).
+    if x.dtype == torch.float16:
+        contiguous = torch.empty_like(x, memory_format=torch.contiguous_format)
+        x = x.as_strided(x.shape, contiguous.stride(), x.storage_offset())
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def output_padded_to_blocks_of_512_rows(x, weight, eps=1e-6):
+    # A blocked kernel's wrapper that, past one block, returns the output it allocated for
+    # whole blocks of 512 rows: a wrong output, not a refusal of the 4097 rows.
+    y = rms_norm(x, x.shape[-1], weight, eps)
+    rows = y.reshape(-1, y.shape[-1])
+    if len(rows) <= 512:
+        return y
+    padded = rows.new_zeros(-(-len(rows) // 512) * 512, rows.shape[-1])
+    padded[: len(rows)] = rows
+    return padded
+
+
 def forward_without_upcast_while_training(x, weight, eps=1e-6):
     # A training kernel whose forward skips the upcast while its backward, recomputed in
     # float32, is right: only the output of a call that records gradients is wrong.
@@ -971,6 +991,8 @@ def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
         ),
         (with_backward_slip("x read as contiguous"), "strides"),
         (rows_read_as_contiguous_in_half, "strides"),
+        (rows_read_as_contiguous_in_float16, "strides"),
+        (output_padded_to_blocks_of_512_rows, "forward"),
         (IgnoresItsConfigEps, "eps"),
         (GainNotAParameter, "init"),
         (GainInABuffer, "init"),
@@ -1961,12 +1983,12 @@ def test_a_channel_first_kernel_gets_contiguous_nchw_input_and_a_hint():
     assert strides.passed is None  # strided input refused, reported
     # Each refusal once, with the dtypes it came in, its error whole within its brackets.
     assert strides.detail == (
-        "refuses every other element in float32 and bfloat16 (ValueError: x must be a"
-        " contiguous (N, C, H, W) tensor); a transposed batch in float32 and bfloat16"
-        " (ValueError: x must be a contiguous (N, C, H, W) tensor)"
+        "refuses every other element in float32, bfloat16 and float16 (ValueError: x"
+        " must be a contiguous (N, C, H, W) tensor); a transposed batch in float32,"
+        " bfloat16 and float16 (ValueError: x must be a contiguous (N, C, H, W) tensor)"
     )
     assert len(strides.refused) == 2 and report.refusals[-1].startswith(
-        "strides: refuses a transposed batch in float32 and bfloat16"
+        "strides: refuses a transposed batch in float32, bfloat16 and float16"
     )
     with pytest.raises(UsageError, match="pass --dim 1"):  # its error names no shape
         check(ContiguousChannelFirstRMSNorm)

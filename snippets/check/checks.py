@@ -29,6 +29,7 @@ from snippets.check.report import (
     REFUSALS,
     Report,
     Verdict,
+    WrongOutput,
     cut,
     said,
     short_name,
@@ -1402,14 +1403,18 @@ def check_shapes(norm, found, device):
     see = "math/#the-rmsnorm-definition"
     return Verdict("shapes", not problems, detail if problems else agree, see)
 
+def listed(words):
+    """Words as a sentence lists them: float32, bfloat16 and float16."""
+    return " and ".join(filter(None, [", ".join(words[:-1]), words[-1]]))
+
 def check_strides(norm, found, device):
     """Rows that are views, not contiguous copies: every other element of a wider tensor
     (elements apart in memory), and a batch transposed (rows apart), forward, input and
-    weight gradients, in float32 and bfloat16 (a half path may be a kernel of its own). A
-    kernel, or a backward, that reads memory as if rows were contiguous errs there."""
+    weight gradients, in float32, bfloat16 and float16 (a half path may be a kernel of its
+    own). A kernel, or a backward, that reads memory as if rows were contiguous errs."""
     wrong, refused = [], {}  # refused: (view, error) -> the dtypes it was refused in
     backward = False  # whether any gradient was compared (none where autograd is not)
-    for dtype in (torch.float32, torch.bfloat16):
+    for dtype in (torch.float32, torch.bfloat16, torch.float16):
         w = weight(found, device, seed=12).to(dtype)
         x = rows([0.5 + 0.25 * i for i in range(8)], device, dtype, seed=13)
         wider = torch.zeros(8, 2 * N, device=device, dtype=dtype)
@@ -1421,9 +1426,11 @@ def check_strides(norm, found, device):
         }
         upstream = rows([1.0] * 8, device, dtype, seed=27).reshape(4, 2, N)
         # The same rows in another layout: the same bits, or a few last-bit differences.
-        close = {"rtol": 1e-6 if dtype == torch.float32 else 2**-7, "atol": 1e-7}
-        in_half = "" if dtype == torch.float32 else " in bfloat16"
+        close = {"rtol": 1e-6, "atol": 1e-7}
+        if dtype != torch.float32:  # a last bit of the dtype
+            close["rtol"] = 2**-7 if dtype == torch.bfloat16 else 2**-10
         dtype_name = short_name(dtype)
+        in_half = "" if dtype == torch.float32 else f" in {dtype_name}"
         for name, (base, view_of) in views.items():
             leaf = base.clone().requires_grad_()
             view = view_of(leaf)
@@ -1456,8 +1463,7 @@ def check_strides(norm, found, device):
                 ):
                     wrong.append(f"{name}{in_half} (its weight gradient)")
     refusals = [
-        f"{name} in {' and '.join(dtypes)} ({why})"
-        for (name, why), dtypes in refused.items()
+        f"{name} in {listed(dtypes)} ({why})" for (name, why), dtypes in refused.items()
     ]
     if wrong:
         detail = "wrong on " + " and ".join(wrong) + ", against contiguous copies"
@@ -1466,8 +1472,8 @@ def check_strides(norm, found, device):
     else:
         passes = "forward and backward" if backward else "forward only"
         detail = (
-            "rows with elements apart and a transposed batch, in float32 and bfloat16: as"
-            f" contiguous copies, {passes}"
+            "rows with elements apart and a transposed batch, in float32, bfloat16 and"
+            f" float16: as contiguous copies, {passes}"
         )
     passed = False if wrong else (None if refused else True)
     see = "kernel/#the-kernels"  # its Layouts
@@ -1707,7 +1713,7 @@ def call_hint(error, norm, device) -> str:
             "; a Triton kernel with no GPU: set TRITON_INTERPRET=1 to run it in Triton's"
             " interpreter, or check it on a GPU with --device cuda"
         )
-    if isinstance(error, TypeError) and "it returned a tuple" in words:
+    if isinstance(error, WrongOutput) and "it returned a tuple" in words:
         # Two items of x's shape: the output and the sum, as a fused add returns them.
         shape = words.rsplit(" for x of ", 1)[-1].removesuffix(", not a tensor")
         pair = words.startswith(f"it returned a tuple of 2 ({shape}, {shape})")

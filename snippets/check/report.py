@@ -11,6 +11,10 @@ NO_AUTOGRAD = "not run: no autograd through it (forward only)"
 # (an assert fails: it is a check of the code's own, and python -O removes it).
 REFUSALS = (TypeError, ValueError, RuntimeError)
 
+class WrongOutput(Exception):
+    """An output no norm returns (a tuple, not a tensor, another shape than x's): a wrong
+    answer, not a refusal, so it fails the check that got it whatever the input was."""
+
 def short_name(dtype) -> str:
     """A dtype as the messages name it: bfloat16, not torch.bfloat16."""
     return str(dtype).removeprefix("torch.")

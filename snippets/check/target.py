@@ -15,6 +15,8 @@ from pathlib import Path
 import torch
 from torch.func import functional_call
 
+from snippets.check.report import WrongOutput
+
 N = 64  # features per row: small enough for gradcheck, large enough for a mean
 # A model's hidden size besides the checker's 64 features: a kernel may take another path
 # for wide rows (one without the upcast).
@@ -229,7 +231,7 @@ class Subject:
         y, not_a_tensor = None, None
         try:
             y = self._at_dim(x, weight, dtype)
-        except TypeError as error:  # no tensor returned: was the output written into x?
+        except WrongOutput as error:  # no tensor: was the output written into x?
             not_a_tensor = error
         if not _same(x, before):
             # x.float() and x.to(torch.float32) are x itself for float32 input: an in-place
@@ -380,7 +382,7 @@ class AddSubject(Subject):
                 f"--add: expected (y, h), two tensors, got ({got}): return the sum"
                 " h = x + residual too"
             )
-        return tuple(out)
+        return tuple(_tensor_like(t, x) for t in out)
 
 def _same(t, before):
     """Whether t holds the values it held before, NaN where it held NaN."""
@@ -398,14 +400,14 @@ def _tensor_like(y, x):
     """y, if it is a tensor of x's shape, as a norm's output is."""
     if isinstance(y, tuple):  # (y, rstd), (y, sum): what each item is, for the hint
         items = [tuple(t.shape) if torch.is_tensor(t) else type(t).__name__ for t in y]
-        raise TypeError(
+        raise WrongOutput(
             f"it returned a tuple of {len(y)} ({', '.join(map(str, items))}) for x of"
             f" {tuple(x.shape)}, not a tensor"
         )
     if not isinstance(y, torch.Tensor):
-        raise TypeError(f"it returned {type(y).__name__}, not a tensor")
+        raise WrongOutput(f"it returned {type(y).__name__}, not a tensor")
     if y.shape != x.shape:
-        raise ValueError(
+        raise WrongOutput(
             f"it returned shape {tuple(y.shape)} for x of {tuple(x.shape)}"
         )
     return y
