@@ -629,6 +629,9 @@ class BackwardSlip(torch.autograd.Function):
             x_hat = y.float() / weight.float()
         g = grad.float() * weight.float()
         products = (g * x_hat).reshape(-1, n)
+        frozen = not ctx.needs_input_grad[1]  # a gain LoRA fine-tuning leaves as it is
+        if slip == "the gain left out of dx's mean while frozen" and frozen:
+            products = (grad.float() * x_hat).reshape(-1, n)
         if slip == "rows squeezed":  # (1, n) becomes (n,): its mean over dim 1 raises
             products = products.squeeze()
         mean = products.mean(1, keepdim=True).reshape(*x.shape[:-1], 1)
@@ -844,6 +847,17 @@ class GainNotAParameter(torch.nn.Module):
         return rms_norm(x, x.shape[-1], self.weight, self.eps)
 
 
+class GainInFloat64(torch.nn.Module):
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        # Ported from NumPy: np.ones is float64, and so is a float32 input's output.
+        self.weight, self.eps = torch.nn.Parameter(torch.from_numpy(np.ones(n))), eps
+
+    def forward(self, x):
+        h = x.float()
+        return self.weight * (h * torch.rsqrt(h.pow(2).mean(-1, True) + self.eps))
+
+
 class GainInABuffer(torch.nn.Module):
     def __init__(self, n, eps=1e-6):
         super().__init__()
@@ -995,6 +1009,11 @@ def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
         (output_padded_to_blocks_of_512_rows, "forward"),
         (IgnoresItsConfigEps, "eps"),
         (GainNotAParameter, "init"),
+        (GainInFloat64, "init"),
+        (
+            with_backward_slip("the gain left out of dx's mean while frozen"),
+            "gradients",
+        ),
         (GainInABuffer, "init"),
         (BiasStartedAtOnes, "init"),
     ],
@@ -1739,16 +1758,6 @@ def test_a_weight_without_gradient_fails_dw_and_a_refused_mix_is_reported():
 
 def weightless(x, eps=1e-6):
     return F.rms_norm(x, (x.shape[-1],), eps=eps)
-
-
-class GainInABuffer(torch.nn.Module):
-    def __init__(self, n, eps=1e-6):
-        super().__init__()
-        self.eps = eps
-        self.register_buffer("weight", torch.ones(n))  # a gain no optimizer will train
-
-    def forward(self, x):
-        return F.rms_norm(x, (x.shape[-1],), self.weight, self.eps)
 
 
 def test_an_optional_gain_named_as_flax_names_it_is_the_gain_checked():

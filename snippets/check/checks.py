@@ -1129,6 +1129,13 @@ def check_gradients(norm, found, device):
     if not summed:
         ok = False
         detail += "; two backwards into one weight: its gradient is not their sum"
+    # A frozen gain, as LoRA fine-tuning leaves it: a backward that branches on whether the
+    # weight needs a gradient can drop the gain from dx on that branch alone.
+    only_x = x.detach().clone().requires_grad_()
+    frozen = gradient_errors(norm, found, only_x, w.detach(), g)
+    dx_error = math.inf if frozen is None else frozen[0][0]
+    ok &= dx_error < 1e-4  # a NaN fails too
+    detail += f"; a frozen gain, dx: {dx_error:.1e}"
     # One row, as a decode step has it; a gain of 0 on one feature (one a model turned
     # off), where a backward that rebuilds x / RMS as y / gain divides by 0; and negative
     # gains, as trained ones can be.
@@ -1499,8 +1506,7 @@ def check_batch(norm, found, device):
     if differ:
         detail = "other bits in batches of " + ", ".join(differ) + " rows than alone"
     elif compared:
-        sizes = ", ".join(compared[:-1]) + " and " * (len(compared) > 1) + compared[-1]
-        detail = f"the same bits alone and last in batches of {sizes} rows"
+        detail = f"the same bits alone and last in batches of {listed(compared)} rows"
     else:
         detail = "no batch compared"
     detail = "; ".join([detail, *refused])
@@ -1509,8 +1515,9 @@ def check_batch(norm, found, device):
 def check_init(norm, found, device):
     """A fresh module's weight is the identity gain: ones for w, zeros for 1 + w; any other
     parameter of its shape (a bias) starts at zeros; it is float32 or wider, not a
-    half-precision parameter whose optimizer steps round away, nor one created with
-    requires_grad=False, which no gradient reaches; and a gain kept as a plain
+    half-precision parameter whose optimizer steps round away (nor a wider one that makes
+    a float32 input's output wider), nor one created with requires_grad=False, which no
+    gradient reaches; and a gain kept as a plain
     tensor attribute or a buffer, not a parameter, fails where it scales the output: no
     optimizer sees it (and no state_dict saves a plain tensor; one the module keeps but
     does not apply, as vLLM's norm without a weight does, passes)."""
@@ -1573,15 +1580,26 @@ def check_init(norm, found, device):
             " it in float32"
         )
         see = "pitfalls/#gains-trained-in-bfloat16"
+    # A float64 gain (built from NumPy's ones, say): float32 input times it is float64,
+    # which a float32 model's next layer refuses, unless the norm casts its output back.
+    wide = None  # the dtype a float32 input comes back in, if not float32
+    if fresh.dtype == torch.float64:
+        out = norm(rows([1.0], device), fresh).dtype
+        wide = None if out == torch.float32 else short_name(out)
+    if wide:
+        detail += (
+            f"; fresh {norm.weight_name} is float64: with it a float32 input comes back"
+            f" {wide}, which a float32 model's next layer refuses: create it in float32"
+        )
+        see = "pitfalls/#cast-order-and-the-output-dtype"
     frozen = not parameters[norm.weight_name].requires_grad
     if frozen:
         detail += (
             f"; fresh {norm.weight_name} has requires_grad=False: no gradient reaches it,"
             " so no optimizer step updates it"
         )
-    return Verdict(
-        "init", off == 0 and not biased and not narrow and not frozen, detail, see
-    )
+    right = off == 0 and not (biased or narrow or wide or frozen)
+    return Verdict("init", right, detail, see)
 
 def scales_the_output(norm, name, device) -> bool:
     """Whether doubling the module's plain tensor attribute `name` changes its output."""
