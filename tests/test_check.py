@@ -744,6 +744,47 @@ def output_padded_to_blocks_of_512_rows(x, weight, eps=1e-6):
     return padded
 
 
+def no_upcast_while_the_gain_trains(x, weight, eps=1e-6):
+    # A training kernel taken only when the gain needs a gradient too, without the upcast
+    # in half precision (found by an adversarial round: half recorded x's gradient alone).
+    if weight.requires_grad and x.dtype != torch.float32:
+        return no_upcast(x, weight, eps)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def no_upcast_for_one_token(x, weight, eps=1e-6):
+    # A decode kernel for one token as generate() passes it, (1, 1, features).
+    if x.shape[:-1] == (1, 1):
+        return no_upcast(x, weight, eps) * 1.001
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def served_float32_weight_read_as_bfloat16(x, weight, eps=1e-6):
+    # A served kernel that reads a float32 weight's bytes as the input's dtype.
+    if torch.is_inference_mode_enabled() and weight.dtype != x.dtype:
+        weight = weight.view(x.dtype)[::2]
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+class GainKeptWhileServing(torch.nn.Module):
+    """Keeps a copy of its gain from the first call in eval mode until the mode changes:
+    an update made while it serves (a state dict loaded, a weight sync) is missed."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps, self.kept = torch.nn.Parameter(torch.ones(n)), eps, None
+
+    def train(self, mode=True):
+        self.kept = None
+        return super().train(mode)
+
+    def forward(self, x):
+        if not self.training and self.kept is None:
+            self.kept = self.weight.detach().clone()
+        gain = self.weight if self.training else self.kept
+        return rms_norm(x, x.shape[-1], gain, self.eps)
+
+
 def forward_without_upcast_while_training(x, weight, eps=1e-6):
     # A training kernel whose forward skips the upcast while its backward, recomputed in
     # float32, is right: only the output of a call that records gradients is wrong.
@@ -1006,6 +1047,10 @@ def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
         (with_backward_slip("x read as contiguous"), "strides"),
         (rows_read_as_contiguous_in_half, "strides"),
         (rows_read_as_contiguous_in_float16, "strides"),
+        (no_upcast_while_the_gain_trains, "half"),
+        (no_upcast_for_one_token, "forward"),
+        (served_float32_weight_read_as_bfloat16, "mixed"),
+        (GainKeptWhileServing, "forward"),
         (output_padded_to_blocks_of_512_rows, "forward"),
         (IgnoresItsConfigEps, "eps"),
         (GainNotAParameter, "init"),
@@ -1089,9 +1134,12 @@ def float64_for_one_row(x, weight, eps=1e-6):
 def test_the_forward_check_names_the_path_that_returns_another_dtype():
     forward = verdict(check(float64_for_one_row), "forward")
     assert forward.passed is False
-    # Both one-row paths, in training and served, named.
-    said = "comes back float64 one row at a time and float64 one row at a time in eval mode"
-    assert said + " under inference_mode, not float32" in forward.detail
+    # Every one-row path, as (1, features) and (1, 1, features), in training and served.
+    said = (
+        "comes back float64 one row at a time and float64 one row at a time as (1, 1,"
+        " features) and float64 one row at a time in eval mode under inference_mode"
+    )
+    assert said + ", not float32" in forward.detail
 
 
 def out_in_autocast_dtype(x, weight, eps=1e-6):
@@ -1129,7 +1177,10 @@ class Float32WhenServing(torch.nn.Module):
 @pytest.mark.parametrize(
     "target, path",
     [
-        (float32_for_one_row, "one row at a time"),
+        (
+            float32_for_one_row,
+            "one row at a time and float32 one row at a time as (1, 1, features)",
+        ),
         (Float32WhenServing, "in eval mode under inference_mode"),
     ],
 )
@@ -4557,3 +4608,18 @@ def test_init_takes_a_dtype_and_a_class_built_from_arguments_is_told_to_use_fact
     assert status == 0, errors
     with pytest.raises(UsageError, match="built from a configuration object"):
         check(ArgsNorm)
+
+
+def test_a_half_failure_in_its_output_too_is_not_put_down_to_the_backward():
+    # A training path with another eps: its output is wrong while recording gradients, and
+    # its gradient with it, so the backward (gradients fails too) is not the cause to read
+    # first (found by an adversarial round: "... and input gradient only" read as alone).
+    def other_eps_while_recording(x, weight, eps=1e-6):
+        recording = torch.is_grad_enabled() and x.requires_grad
+        return rms_norm(x, x.shape[-1], weight, 1e-5 if recording else eps)
+
+    report = check(other_eps_while_recording)
+    half, gradients = verdict(report, "half"), verdict(report, "gradients")
+    assert half.passed is False and gradients.passed is False
+    assert "while recording gradients and input gradient only" in half.detail
+    assert "read it first" not in half.detail

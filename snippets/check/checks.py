@@ -111,6 +111,8 @@ def check_forward(norm, found, device):
     # the shapes check's failure.
     with contextlib.suppress(*REFUSALS):
         judge("as (batch, 1, features)", norm(x[:, None], w)[:, 0], x, w)
+        y = torch.cat([norm(row[None, None], w)[0] for row in x])
+        judge("one row at a time as (1, 1, features)", y, x, w)
     # The rows last in a batch of tokens, every row compared: a path taken from a few
     # hundred rows on may be wrong there alone. A limit on rows is batch's and dw's to say.
     many = torch.cat([rows([1.0] * (MANY_ROWS - len(tried)), device, seed=52), x])
@@ -122,10 +124,10 @@ def check_forward(norm, found, device):
         # A decode step served: a fast path for one row when not training is common.
         y = torch.cat([norm(row[None].clone(), w) for row in x])
         judge("one row at a time in eval mode under inference_mode", y, x, w)
-    # In place, as load_state_dict and an optimizer's step update a weight: a gain cached
-    # by the tensor's address would be the old one.
-    w.copy_(weight(found, device, seed=29))
-    with norm.serving():
+        # In place, as load_state_dict and a served model's weight sync update a weight,
+        # the module still in eval mode: a gain cached by the tensor's address, or kept
+        # until the mode changes, would be the old one.
+        w.copy_(weight(found, device, seed=29))
         judge("after its weight is updated in place", norm(x.clone(), w), x, w)
     refused = refuses_wide_rows(norm, found, device)
     if not norm.init and not refused:  # --init sets the arguments for 64 features
@@ -346,6 +348,8 @@ def half_errors(norm, found, device, dtype, n):
     with contextlib.suppress(TypeError, ValueError):
         outputs["as (1, tokens, features)"] = norm(x[None], w, dtype=dtype)[0]
         outputs["as (batch, 1, features)"] = norm(x[:, None], w, dtype=dtype)[:, 0]
+        steps = [norm(row[None, None], w, dtype=dtype)[0] for row in x]
+        outputs["one row at a time as (1, 1, features)"] = torch.cat(steps)
     # The rows last in a large batch: a kernel whose programs leave the last rows
     # unwritten fails. Each batch in, and its output.
     batches = {}
@@ -387,8 +391,11 @@ def half_errors(norm, found, device, dtype, n):
     # backward from a column-major upstream gradient, a transposed output's, unless the
     # target refuses one.
     given = x[:-1].clone().requires_grad_()
-    y = norm(given, w, dtype=dtype)
-    errors["while recording gradients"] = relative(y.detach(), ref[: len(given)])
+    frozen = norm(given, w, dtype=dtype)  # a gain frozen, as LoRA fine-tuning leaves it
+    trained = w.clone().requires_grad_()  # and one trained: both need gradients
+    y = norm(given, trained, dtype=dtype)
+    both = [relative(out.detach(), ref[: len(given)]) for out in (y, frozen)]
+    errors["while recording gradients"] = [max(a, b) for a, b in zip(*both)]
     dtypes = {way: out.dtype for way, out in outputs.items()}
     dtypes["while recording gradients"] = y.dtype
     if y.requires_grad:  # scaled to the outputs' bound: HALF_GRADIENT is 3 ulps here
@@ -402,7 +409,8 @@ def half_errors(norm, found, device, dtype, n):
             torch.autograd.backward(y, upstream.clone())  # a backward may write into it
         except REFUSALS:  # reported by the gradients check: here, a contiguous one
             given.grad = None
-            torch.autograd.backward(norm(given, w, dtype=dtype), upstream.contiguous())
+            y = norm(given, trained, dtype=dtype)
+            torch.autograd.backward(y, upstream.contiguous())
         x64 = given.detach().double().requires_grad_()
         ref = reference(x64, gain(found, w), eps, inside)
         torch.autograd.backward(ref, upstream.double())
@@ -726,6 +734,13 @@ def check_mixed(norm, found, device):
             )
             detail += ": take the mean square in float32 on this path too"
         ok &= error <= 3 * half_ulp
+    # Served, as a model whose weights stay in float32 serves (a kernel of its own there).
+    with norm.serving(), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Mismatch dtype")
+        served = off(norm(x.clone(), w.detach()), ref).max().item()
+    if not served <= 3 * ulp:  # a NaN is not
+        ok = False
+        detail += f"; in eval mode under inference_mode: error {served / ulp:.1f} ulp"
     if y.requires_grad:  # the weight's gradient too, for a dense upstream gradient
         upstream = rows([1.0, 1.0], device, torch.bfloat16, seed=31)
         torch.autograd.backward(y, upstream.clone())  # a backward may write into it
@@ -1962,7 +1977,7 @@ def blame_the_backward(verdicts):
     def in_the_input_gradient_alone(v):
         if v.check == "half":
             wrong = v.detail.count(" wrong (")  # each dtype that fails
-            return 0 < wrong == v.detail.count("input gradient only")
+            return 0 < wrong == v.detail.count(", input gradient only")
         autocast_only = v.see == "gradients/#the-derivation"
         return v.check == "forward" and autocast_only and not eps_fails
 
