@@ -1909,6 +1909,38 @@ class AddDroppingDhPast1024Rows(torch.autograd.Function):
         return dx, dx, dw, None
 
 
+class AddDroppingTheStreamWithoutDh(torch.autograd.Function):
+    """A fused add whose backward, given no dh (h unused, after the last layer), returns
+    no gradient for the residual: the stream's share of dy is dropped."""
+
+    @staticmethod
+    def forward(ctx, x, residual, weight, eps):
+        ctx.set_materialize_grads(False)
+        h = x + residual
+        ctx.save_for_backward(h, weight)
+        ctx.eps = eps
+        return F.rms_norm(h, h.shape[-1:], weight, eps), h
+
+    @staticmethod
+    def backward(ctx, dy, dh):
+        h, weight = ctx.saved_tensors
+        dx, dw = rms_norm_gradients(h, weight, ctx.eps, dy)
+        if dh is None:
+            return dx, None, dw, None
+        return dx + dh, dx + dh, dw, None
+
+
+def add_dropping_the_stream_without_dh(x, residual, weight, eps=1e-6):
+    return AddDroppingTheStreamWithoutDh.apply(x, residual, weight, eps)
+
+
+def add_normalizing_x_when_served_in_half(x, residual, weight, eps=1e-6):
+    # A half-precision serving kernel that normalizes x, not the sum it returns.
+    served = torch.is_inference_mode_enabled() and x.dtype != torch.float32
+    h = x + residual
+    return rms_norm(x if served else h, h.shape[-1], weight, eps), h
+
+
 class Float32BackwardRefusingManyRows(torch.autograd.Function):
     """A backward whose float32 path refuses past 1024 rows; half paths take any."""
 
@@ -3434,6 +3466,8 @@ def add_returning_h_first(x, residual, weight, eps=1e-6):
         (add_normalizing_x_in_float16, "add"),
         (add_normalizing_x_on_decode_steps, "add"),
         (AddNormalizingXWhenServing, "add"),
+        (add_normalizing_x_when_served_in_half, "add"),
+        (add_dropping_the_stream_without_dh, "add grads"),
     ],
     ids=lambda v: getattr(v, "__name__", v),
 )

@@ -41,7 +41,7 @@ def check_add(norm, found, device):
     column, a strided x, bfloat16 inputs beside the float32 weight and a float32 residual
     stream beside a bfloat16 sublayer output (h then their float32 sum), float16, a batch
     of decode steps (batch, 1, features) and as a model serves (eval mode under
-    inference_mode). A refusal is reported; a target that refuses every case is not
+    inference_mode), in float32, bfloat16 and float16. A refusal is reported; a target that refuses every case is not
     judged."""
     wrong, refused, held, worst = [], [], [], 0.0
     emulated = under_triton_interpreter(norm)  # its bfloat16 rounding is not faithful
@@ -138,6 +138,11 @@ def check_add(norm, found, device):
         x, residual = (rows([0.5, 2.0, 5.0], device, torch.float16, seed=50 + i)
                        for i in (0, 1))  # fmt: skip
         cases["in float16"] = (x, residual, norm.added)
+        # Served in half precision, as vLLM and SGLang run it (above, served in float32).
+        for half in (torch.bfloat16, torch.float16):
+            x, residual = (rows([0.5, 2.0, 5.0], device, half, seed=60 + i)
+                           for i in (0, 1))  # fmt: skip
+            cases[f"in {short_name(half)} as a model serves"] = (x, residual, serving)
     for name, (x, residual, added) in cases.items():
         width_w = w if x.shape[-1] == N else weight(found, device, seed=42, n=WIDE)
         judge(name, added, x, residual, width_w)
@@ -191,8 +196,8 @@ def check_add_sum(norm, found, device):
 def add_gradient_errors(norm, found, device, dy, dh):
     """Errors of the gradients of x, residual and the weight against float64 autograd,
     with dy and dh arriving at y and h, in their dtype (inf for one that does not reach
-    its input; an output cut from the graph, h.detach(), drops its part); None when no
-    gradient flows."""
+    its input; an output cut from the graph, h.detach(), drops its part; dh None: h
+    unused); None when no gradient flows."""
     dtype, m = dy.dtype, len(dy)
     x_scales, residual_scales = [0.1, 1.0, 10.0], [1.0, 3.0, 8.0]
     if m != 3:  # a batch of tokens, as many rows as dy has
@@ -202,7 +207,8 @@ def add_gradient_errors(norm, found, device, dy, dh):
     w = weight(found, device, seed=38).to(dtype).requires_grad_()
     as_model = None if dtype == torch.float32 else dtype
     y, h = norm.added(x, residual, w, dtype=as_model)
-    reached = [(out, grad) for out, grad in ((y, dy), (h, dh)) if out.requires_grad]
+    given = [(y, dy), (h, dh)] if dh is not None else [(y, dy)]
+    reached = [(out, grad) for out, grad in given if out.requires_grad]
     if not reached:
         return None
     # Copies (strided as dy and dh are): a backward may write into them to save memory.
@@ -212,7 +218,8 @@ def add_gradient_errors(norm, found, device, dy, dh):
     h64 = x64 + r64
     inside = found["eps placement"] == "inside"
     y64 = reference(h64, gain(found, w64), found["eps"] or 0.0, inside)
-    torch.autograd.backward((y64, h64), (dy.double(), dh.double()))
+    refs = [(y64, dy), (h64, dh)] if dh is not None else [(y64, dy)]
+    torch.autograd.backward(*zip(*((out, grad.double()) for out, grad in refs)))
     return [
         ((a.double() - b).abs().max() / b.abs().max()).item() if a is not None else inf
         for a, b in ((x.grad, x64.grad), (residual.grad, r64.grad), (w.grad, w64.grad))
@@ -220,8 +227,8 @@ def add_gradient_errors(norm, found, device, dy, dh):
 
 def check_add_grads(norm, found, device):
     """Gradients of x, residual and the weight, with gradients arriving at both outputs
-    (y feeds the next sublayer, h the residual stream), against float64 autograd; then
-    with both arriving as views laid out column by column, and on a batch of 4097 rows
+    (y feeds the next sublayer, h the residual stream), against float64 autograd; then at
+    y alone (h unused, as after the last layer); then with both arriving as views laid out column by column, and on a batch of 4097 rows
     (a clear refusal of either is reported); then in bfloat16, within a tenth of each
     gradient's largest entry (a dropped term is off by more; rounding, by some ulps)."""
     see = "kernel/#fused-with-the-residual-add"
@@ -235,6 +242,12 @@ def check_add_grads(norm, found, device):
         " relative to its largest entry (bound 1e-4): "
         + ", ".join(f"{e:.1e}" for e in errors)
     )
+    # A gradient at y alone, h unused (the last layer's): a backward that takes the
+    # missing dh to mean no gradient for the stream drops the residual's.
+    errors = add_gradient_errors(norm, found, device, dy, None)
+    if errors is not None:
+        ok &= largest(errors) < 1e-4
+        detail += "; dy alone (h unused): " + ", ".join(f"{e:.1e}" for e in errors)
     strided = [g.t().contiguous().t() for g in (dy, dh)]
     refusals = []
     try:
