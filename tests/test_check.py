@@ -785,6 +785,15 @@ class GainKeptWhileServing(torch.nn.Module):
         return rms_norm(x, x.shape[-1], gain, self.eps)
 
 
+def no_autograd_when_x_needs_none(x, weight, eps=1e-6):
+    # A path chosen by x.requires_grad alone: behind a frozen embedding the gain, which
+    # needs a gradient, gets none (found by an adversarial round).
+    if x.requires_grad:
+        return rms_norm(x, x.shape[-1], weight, eps)
+    with torch.no_grad():
+        return rms_norm(x, x.shape[-1], weight, eps)
+
+
 def forward_without_upcast_while_training(x, weight, eps=1e-6):
     # A training kernel whose forward skips the upcast while its backward, recomputed in
     # float32, is right: only the output of a call that records gradients is wrong.
@@ -1048,6 +1057,7 @@ def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
         (rows_read_as_contiguous_in_half, "strides"),
         (rows_read_as_contiguous_in_float16, "strides"),
         (no_upcast_while_the_gain_trains, "half"),
+        (no_autograd_when_x_needs_none, "gradients"),
         (no_upcast_for_one_token, "forward"),
         (served_float32_weight_read_as_bfloat16, "mixed"),
         (GainKeptWhileServing, "forward"),
@@ -4657,3 +4667,12 @@ def test_a_half_failure_in_its_output_too_is_not_put_down_to_the_backward():
     assert half.passed is False and gradients.passed is False
     assert "while recording gradients and input gradient only" in half.detail
     assert "read it first" not in half.detail
+
+
+def test_no_gradient_where_x_needs_none_is_put_down_to_x_not_to_the_mix():
+    report = check(no_autograd_when_x_needs_none)
+    for name in ("gradients", "mixed"):
+        found = verdict(report, name)
+        assert found.passed is False
+        assert "no gradient reaches the weight while x needs none" in found.detail, name
+    assert "though float32 input records one" not in verdict(report, "mixed").detail

@@ -462,6 +462,11 @@ NO_GRADIENT_THERE = (
     "no gradient recorded, though float32 input records one (a path without autograd:"
     " training stops at the norm)"
 )
+# Said where no gradient is recorded for x needing none: the gain never trains there.
+NO_GRADIENT_WITHOUT_X = (
+    "no gradient reaches the weight while x needs none (a path chosen by x.requires_grad"
+    " alone: behind a frozen embedding or block, the gain never trains)"
+)
 
 def names_the_dtype(message: str, dtype) -> bool:
     """Whether an error's message names a half dtype, by any of its usual names."""
@@ -791,7 +796,13 @@ def check_mixed(norm, found, device):
                 see = "gradients/#the-derivation" if first else see
     elif records_gradients(norm, found, device):
         ok = False
-        detail += f"; {NO_GRADIENT_THERE}"
+        # The mix's input needing a gradient too: recorded there, x's not needing one is
+        # the cause (gradients names it), not the dtypes.
+        given = x.detach().clone().requires_grad_()
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Mismatch dtype")
+            by_x = norm(given, w.detach().clone().requires_grad_()).requires_grad
+        detail += f"; {NO_GRADIENT_WITHOUT_X if by_x else NO_GRADIENT_THERE}"
         see = "gradients/#a-custom-autograd-function"
     return Verdict("mixed", ok, detail, see, refusals)
 
@@ -1151,6 +1162,17 @@ def check_gradients(norm, found, device):
     dx_error = math.inf if frozen is None else frozen[0][0]
     ok &= dx_error < 1e-4  # a NaN fails too
     detail += f"; a frozen gain, dx: {dx_error:.1e}"
+    # And x needing none, the gain trained, as a frozen embedding or block feeds it: a
+    # path chosen by x.requires_grad alone records nothing, and the gain never trains.
+    only_w = w.detach().clone().requires_grad_()
+    frozen = gradient_errors(norm, found, x.detach().clone(), only_w, g)
+    if frozen is None:
+        ok = False
+        detail += f"; {NO_GRADIENT_WITHOUT_X}"
+        see = "gradients/#a-custom-autograd-function"
+    else:
+        ok &= frozen[0][1] < 1e-4
+        detail += f"; x frozen, dw: {frozen[0][1]:.1e}"
     # One row, as a decode step has it; a gain of 0 on one feature (one a model turned
     # off), where a backward that rebuilds x / RMS as y / gain divides by 0; and negative
     # gains, as trained ones can be.
