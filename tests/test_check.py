@@ -1899,49 +1899,35 @@ def test_half_names_a_large_batchs_other_rows_when_they_alone_are_wrong():
     assert half.see == "check/#check-half"
 
 
-class AddDroppingDhPast1024Rows(torch.autograd.Function):
-    """A fused add whose backward adds the residual stream's gradient dh only up to 1024
-    rows: past them, x and the residual get y's part alone."""
+class AddBackwardSlip(torch.autograd.Function):
+    """A fused add, right in its forward; its backward with one slip in the residual
+    stream's gradient dh, `slip`."""
 
     @staticmethod
-    def forward(ctx, x, residual, weight, eps):
+    def forward(ctx, x, residual, weight, eps, slip):
+        ctx.set_materialize_grads(False)  # dh is None where h is unused
         h = x + residual
         ctx.save_for_backward(h, weight)
-        ctx.eps = eps
+        ctx.eps, ctx.slip = eps, slip
         return F.rms_norm(h, h.shape[-1:], weight, eps), h
 
     @staticmethod
     def backward(ctx, dy, dh):
         h, weight = ctx.saved_tensors
         dx, dw = rms_norm_gradients(h, weight, ctx.eps, dy)
-        if h.reshape(-1, h.shape[-1]).shape[0] <= 1024:
+        if dh is None:  # h unused, as after the last layer
+            dropped = ctx.slip == "no residual gradient without dh"
+            return dx, None if dropped else dx, dw, None, None
+        past_1024_rows = h.reshape(-1, h.shape[-1]).shape[0] > 1024
+        if not (ctx.slip == "dh dropped past 1024 rows" and past_1024_rows):
             dx = dx + dh
-        return dx, dx, dw, None
-
-
-class AddDroppingTheStreamWithoutDh(torch.autograd.Function):
-    """A fused add whose backward, given no dh (h unused, after the last layer), returns
-    no gradient for the residual: the stream's share of dy is dropped."""
-
-    @staticmethod
-    def forward(ctx, x, residual, weight, eps):
-        ctx.set_materialize_grads(False)
-        h = x + residual
-        ctx.save_for_backward(h, weight)
-        ctx.eps = eps
-        return F.rms_norm(h, h.shape[-1:], weight, eps), h
-
-    @staticmethod
-    def backward(ctx, dy, dh):
-        h, weight = ctx.saved_tensors
-        dx, dw = rms_norm_gradients(h, weight, ctx.eps, dy)
-        if dh is None:
-            return dx, None, dw, None
-        return dx + dh, dx + dh, dw, None
+        return dx, dx, dw, None, None
 
 
 def add_dropping_the_stream_without_dh(x, residual, weight, eps=1e-6):
-    return AddDroppingTheStreamWithoutDh.apply(x, residual, weight, eps)
+    return AddBackwardSlip.apply(
+        x, residual, weight, eps, "no residual gradient without dh"
+    )
 
 
 def add_normalizing_x_when_served_in_half(x, residual, weight, eps=1e-6):
@@ -1980,7 +1966,9 @@ def test_gradients_reports_a_backward_refusing_4097_float32_rows():
 
 def test_add_grads_judges_a_batch_of_4097_rows():
     def add_dropping_dh_past_1024_rows(x, residual, weight, eps=1e-6):
-        return AddDroppingDhPast1024Rows.apply(x, residual, weight, eps)
+        return AddBackwardSlip.apply(
+            x, residual, weight, eps, "dh dropped past 1024 rows"
+        )
 
     grads = one_check(add_dropping_dh_past_1024_rows, add.check_add_grads, AddSubject)
     assert grads.passed is False and "; 4097 rows: " in grads.detail
