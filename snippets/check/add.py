@@ -41,8 +41,8 @@ def check_add(norm, found, device):
     column, a strided x, bfloat16 inputs beside the float32 weight and a float32 residual
     stream beside a bfloat16 sublayer output (h then their float32 sum), float16, a batch
     of decode steps (batch, 1, features) and as a model serves (eval mode under
-    inference_mode), in float32, bfloat16 and float16. A refusal is reported; a target that refuses every case is not
-    judged."""
+    inference_mode), in float32, bfloat16 and float16. A refusal is reported; a target
+    that refuses every case is not judged."""
     wrong, refused, held, worst = [], [], [], 0.0
     emulated = under_triton_interpreter(norm)  # its bfloat16 rounding is not faithful
     inside = found["eps placement"] == "inside"
@@ -228,9 +228,10 @@ def add_gradient_errors(norm, found, device, dy, dh):
 def check_add_grads(norm, found, device):
     """Gradients of x, residual and the weight, with gradients arriving at both outputs
     (y feeds the next sublayer, h the residual stream), against float64 autograd; then at
-    y alone (h unused, as after the last layer); then with both arriving as views laid out column by column, and on a batch of 4097 rows
-    (a clear refusal of either is reported); then in bfloat16, within a tenth of each
-    gradient's largest entry (a dropped term is off by more; rounding, by some ulps)."""
+    y alone (h unused, as after the last layer); then with both arriving as views laid
+    out column by column, and on a batch of 4097 rows (a clear refusal of either is
+    reported); then in bfloat16, within a tenth of each gradient's largest entry (a
+    dropped term is off by more; rounding, by some ulps)."""
     see = "kernel/#fused-with-the-residual-add"
     dy, dh = rows([1.0] * 3, device, seed=39), rows([1.0] * 3, device, seed=40)
     errors = add_gradient_errors(norm, found, device, dy, dh)
