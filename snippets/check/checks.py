@@ -647,13 +647,18 @@ def check_half(norm, found, device):
         notes,
     )
 
+def mixed_call(norm, x, w):
+    """norm(x, w) for x in another dtype than w, without torch.nn.RMSNorm's warning that
+    no fused kernel takes the mix: the mixed check asks for it."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Mismatch dtype")
+        return norm(x, w)
+
 def no_weight_gradient(norm, x, w, upstream) -> str:
     """Why no gradient reached the weight: none at all, or none while x needs no gradient
     (frozen embeddings), as a backward that computes dw only beside dx gives."""
     given = x.clone().requires_grad_()
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Mismatch dtype")
-        torch.autograd.backward(norm(given, w), upstream.clone())
+    torch.autograd.backward(mixed_call(norm, given, w), upstream.clone())
     if w.grad is None:
         return "no gradient reaches the float32 weight"
     return (
@@ -682,10 +687,7 @@ def check_mixed(norm, found, device):
     for seed in (17, 30):
         w = weight(found, device, seed=seed).requires_grad_()
         try:
-            with warnings.catch_warnings():
-                # torch.nn.RMSNorm's: no fused kernel for the mix. The check asks for it.
-                warnings.filterwarnings("ignore", message="Mismatch dtype")
-                y = norm(x, w)
+            y = mixed_call(norm, x, w)
         except REFUSALS as error:
             refused = cut(f"refuses it ({type(error).__name__}: {error})", 160)
             return Verdict("mixed", None, refused, see, [refused])
@@ -705,9 +707,7 @@ def check_mixed(norm, found, device):
     detail += f", out {out}"
 
     def float16_errors(x, w):  # each row's, inf where an output is NaN
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="Mismatch dtype")
-            y = norm(x, w)
+        y = mixed_call(norm, x, w)
         return off(y, reference(x, gain(found, w), found["eps"] or 0.0, inside))
 
     # Rows of RMS 1 and 10, and one of RMS 300 whose squares pass float16's largest value,
@@ -740,9 +740,8 @@ def check_mixed(norm, found, device):
             detail += ": take the mean square in float32 on this path too"
         ok &= error <= 3 * half_ulp
     # Served, as a model whose weights stay in float32 serves (a kernel of its own there).
-    with norm.serving(), warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Mismatch dtype")
-        served = off(norm(x.clone(), w.detach()), ref).max().item()
+    with norm.serving():
+        served = off(mixed_call(norm, x.clone(), w.detach()), ref).max().item()
     if not served <= 3 * ulp:  # a NaN is not
         ok = False
         detail += f"; in eval mode under inference_mode: error {served / ulp:.1f} ulp"
@@ -799,9 +798,8 @@ def check_mixed(norm, found, device):
         # The mix's input needing a gradient too: recorded there, x's not needing one is
         # the cause (gradients names it), not the dtypes.
         given = x.detach().clone().requires_grad_()
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="Mismatch dtype")
-            by_x = norm(given, w.detach().clone().requires_grad_()).requires_grad
+        trained = w.detach().clone().requires_grad_()
+        by_x = mixed_call(norm, given, trained).requires_grad
         detail += f"; {NO_GRADIENT_WITHOUT_X if by_x else NO_GRADIENT_THERE}"
         see = "gradients/#a-custom-autograd-function"
     return Verdict("mixed", ok, detail, see, refusals)
