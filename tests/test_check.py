@@ -2679,7 +2679,7 @@ def test_a_plain_norm_given_add_is_told_the_call_and_to_drop_it():
     with pytest.raises(UsageError) as error:
         check(plain_norm, add=True)
     said = str(error.value)
-    assert said.startswith("calling it as norm(x, residual, weight)")
+    assert said.startswith("calling it as norm(x, residual, weight, eps=1e-06)")
     assert said.endswith("If not, drop --add")
 
 
@@ -3023,6 +3023,49 @@ def test_eps_a_target_cannot_receive_is_a_usage_error():
         " layer_norm_epsilon or layer_norm_eps to pass it to: drop --eps",
     ):
         check(lambda x, weight: F.rms_norm(x, x.shape[-1:], weight), eps=1e-5)
+
+
+class EpsInForward(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(n))
+
+    def forward(self, x, eps=1e-6):
+        return F.rms_norm(x, x.shape[-1:], self.weight, eps)
+
+
+class EpsRequiredInForward(EpsInForward):
+    def forward(self, x, eps):
+        return super().forward(x, eps)
+
+
+def test_eps_a_module_takes_in_forward_is_said_to_be_taken_there():
+    # Not "takes no argument named eps": its forward does, which the checker calls as
+    # forward(x), so the default there is what is checked.
+    with pytest.raises(
+        UsageError, match="takes eps in forward, not when built"
+    ) as error:
+        check(EpsInForward, eps=1e-5)
+    assert str(error.value).endswith(
+        "drop --eps, and the checks use forward's default, 1e-06"
+    )
+    with pytest.raises(
+        UsageError, match="f\\(x, weight, eps=...\\) that passes it on$"
+    ):
+        check(EpsRequiredInForward, eps=1e-5)
+
+
+def eps_before_the_gain(x, eps, w):
+    return F.rms_norm(x, x.shape[-1:], w, eps)
+
+
+def test_eps_taken_before_the_gain_is_named_in_the_call_and_the_hint():
+    # The call shown is the call made, eps by name; the gain went second, into eps.
+    with pytest.raises(UsageError) as error:
+        check(eps_before_the_gain, eps=1e-6)
+    said = str(error.value)
+    assert said.startswith("calling it as norm(x, weight, eps=1e-06), x of shape")
+    assert "it takes eps before its gain, which the checker passes second" in said
 
 
 def test_an_eps_named_epsilon_is_read_passed_and_held_to():

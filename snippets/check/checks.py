@@ -46,7 +46,6 @@ from snippets.check.target import (
     Subject,
     UsageError,
     hides_its_names,
-    name_of,
     under_triton_interpreter,
 )
 
@@ -1731,6 +1730,12 @@ def call_hint(error, norm, device) -> str:
     missing = re.findall(r"'(\w+)'", str(error))
     # variance_epsilon, norm_eps, eps: not timesteps.
     named_eps = [m for m in missing if re.search(r"(^|_)(eps|epsilon)$", m.lower())]
+    if "multiple values for argument" in words and named_eps:  # f(x, eps, weight)
+        return (
+            f"; it takes {named_eps[0]} before its gain, which the checker passes second,"
+            " by position: name the gain weight (passed by name then), or check it"
+            f" through a function {inputs[:-1]}, eps=...) that passes them on"
+        )
     if "required positional argument" in words and named_eps:
         others = [m for m in missing if m != named_eps[0]]  # a gate, say
         hidden = norm.module is None and hides_its_names(norm.takes)
@@ -1891,12 +1896,7 @@ def _run_checks(
     except Exception as error:
         shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
         dtype = short_name(norm.last_call.get("dtype", torch.float32))
-        given = ["x", "residual"] if add else ["x"]
-        if norm.module is None:  # a function, given the weight
-            given += [] if norm.weightless else ["weight"]
-            called = f"norm({', '.join(given)})"
-        else:  # a module class, built at width n, then called
-            called = f"{name_of(norm.target)}({norm.n})({', '.join(given)})"
+        called = norm.shown_call(["x", "residual"] if add else ["x"])
         hint = call_hint(error, norm, device)
         raise UsageError(
             f"calling it as {called}, x of shape {shape} in {dtype}, failed:"

@@ -292,6 +292,23 @@ class Subject:
 
     # --8<-- [end:call]
 
+    def shown_call(self, inputs):
+        """The call the checker makes, for a message: a module class's, built and then
+        called, Cls(64, eps=1e-05)(x); a function's, eps as it is passed, norm(x, weight,
+        eps=1e-06)."""
+        if self.module is not None:
+            built = [str(self.n), *(f"{k}={v!r}" for k, v in self.init.items())]
+            if self.given_eps is not None:
+                built.append(f"{self.eps_argument}={self.given_eps:g}")
+            return f"{name_of(self.target)}({', '.join(built)})({', '.join(inputs)})"
+        given = [*inputs, *([] if self.weightless else ["weight"])]
+        if self.declared_eps is not None and self.eps_argument:
+            kind = self.takes[self.eps_argument].kind
+            eps = f"{self.declared_eps:g}"
+            by_position = kind is inspect.Parameter.POSITIONAL_ONLY
+            given.append(eps if by_position else f"{self.eps_argument}={eps}")
+        return f"norm({', '.join(given)})"
+
     def _eps_arguments(self, place):
         """The declared eps as the call passes it: by name ({name: eps}, ()), or by
         position ({}, (eps,)) to f(x, weight, eps, /), eps at `place` in the signature,
@@ -515,6 +532,21 @@ def _eps_argument(obj, eps, takes) -> str | None:
             f"--eps {eps:g}: {name_of(obj)} takes (*args, **kwargs), whose names the"
             " checker cannot read (an autograd Function's apply?): check it through a"
             " function f(x, weight, eps=...) that passes eps on"
+        )
+    # A module taking eps in forward(x, eps=...): the checker calls forward(x) alone.
+    forward = getattr(obj, "forward", None) if inspect.isclass(obj) else None
+    per_call = _parameters(forward) if eps is not None and callable(forward) else {}
+    in_forward = [n for n in EPS_ARGUMENTS if n in per_call]
+    if name is None and in_forward:
+        default = per_call[in_forward[0]].default
+        todo = (
+            "check it through a function f(x, weight, eps=...) that passes it on"
+            if default is inspect.Parameter.empty
+            else f"drop --eps, and the checks use forward's default, {default!r}"
+        )
+        raise UsageError(
+            f"--eps {eps:g}: {name_of(obj)} takes {in_forward[0]} in forward, not when"
+            f" built, and the checker calls forward(x) alone: {todo}"
         )
     if eps is not None and name is None:
         raise UsageError(
