@@ -584,6 +584,15 @@ def dw_summed_in_bfloat16_blocks(x, weight, eps=1e-6):
     return WeightGradientInBfloat16.apply(x, weight, 128)
 
 
+def statistic_of_blocks_of_512_past_1024(x, weight, eps=1e-6):
+    # A kernel that keeps rows of up to 1024 features in one masked block and loops over
+    # whole blocks of 512 past that, dropping a last partial one (3584 is 7 blocks).
+    n = x.shape[-1] if x.shape[-1] <= 1024 else x.shape[-1] - x.shape[-1] % 512
+    x32 = x.float()
+    r = torch.rsqrt(x32[..., :n].pow(2).sum(-1, keepdim=True) / x.shape[-1] + eps)
+    return (x32 * r * weight.float()).to(x.dtype)
+
+
 def statistic_of_whole_blocks(x, weight, eps=1e-6):
     # A kernel that reads the row in blocks of 64 and drops a last partial block.
     n = x.shape[-1] - x.shape[-1] % 64
@@ -1013,6 +1022,7 @@ def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
         (dw_summed_in_bfloat16_blocks, "dw"),
         (pooled_over_rows, "shapes"),
         (statistic_of_whole_blocks, "sizes"),
+        (statistic_of_blocks_of_512_past_1024, "sizes"),
         (TruncNormalInit, "init"),
         # Paths and parts a model reaches that the first checks did not.
         (upcasts_only_batches, "half"),
@@ -2160,7 +2170,7 @@ def narrow_rows_only(x, weight, eps=1e-6):
 
 
 def test_a_clearly_refused_model_width_is_reported_by_forward_and_half():
-    # As sizes reports 3584 refused, not a crash named after another call's input.
+    # As sizes reports 1025 and 3584 refused, not a crash named after another call's input.
     report = check(narrow_rows_only)
     assert report.passed, report.table()
     for name in ("forward", "half", "sizes"):
@@ -2173,6 +2183,7 @@ def test_a_clearly_refused_model_width_is_reported_by_forward_and_half():
     assert report.refusals == [
         f"forward: refuses 4096 features {said}",
         f"half: refuses 4096 features {said}",
+        "sizes: refuses 1025 features (ValueError: at most 1024 features, got 1025)",
         "sizes: refuses 3584 features (ValueError: at most 1024 features, got 3584)",
     ]
 
@@ -2192,13 +2203,13 @@ def test_strict_fails_a_norm_that_refuses_an_input_and_lists_the_refusals(tmp_pa
     assert printed.endswith(
         "failed under --strict: it refuses forward: 4096 features (ValueError: at most"
         " 1024 features, got 4096); half: 4096 features (ValueError: at most 1024"
-        " features, got 4096); sizes: 3584 features (ValueError: at most 1024 features,"
-        " got 3584)\n"
+        " features, got 4096); sizes: 1025 features (ValueError: at most 1024 features,"
+        " got 1025); sizes: 3584 features (ValueError: at most 1024 features, got 3584)\n"
     )
     status, printed, _ = in_process(target, "--strict", "--json")
     verdicts = json.loads(printed)
     assert status == 1 and verdicts["passed"] is False
-    assert len(verdicts["refusals"]) == 3
+    assert len(verdicts["refusals"]) == 4
     site = "snippets.implementations.rms_norm_module:RMSNorm"
     assert in_process(site, "--strict")[0] == 0  # nothing refused: strict passes it
 
@@ -4428,10 +4439,11 @@ def test_a_width_the_constructor_refuses_is_reported_as_a_refusal():
     report = check(BuiltForMultiplesOf64)
     sizes = verdict(report, "sizes")
     assert sizes.passed is True and report.passed
-    (refused,) = sizes.refused
-    assert refused.startswith(
-        "refuses 769 features (ValueError: cannot be built for 769 features: hidden size"
-    )
+    # 769 and 1025 refused; 3584 is a multiple of 64.
+    assert [r.split(": hidden size")[0] for r in sizes.refused] == [
+        f"refuses {n} features (ValueError: cannot be built for {n} features"
+        for n in (769, 1025)
+    ]
 
 
 def test_an_instances_forward_is_a_usage_error_that_names_the_class():

@@ -1313,14 +1313,16 @@ def dw_in(norm, found, device, dtype):
     return error <= ulp, detail, see
 
 def check_sizes(norm, found, device):
-    """Rows of 769 and 3584 features (odd, and a hidden size that is no power of two) against
-    float64, forward and both gradients: a kernel whose blocks assume a multiple of their
-    size, or a power of two, misses or misreads the last features."""
+    """Rows of 769, 1025 and 3584 features (odd; one past 1024, where a kernel may start to
+    loop over blocks; a hidden size that is no power of two) against float64, forward and
+    both gradients: a kernel whose blocks assume a multiple of their size, or a power of
+    two, misses or misreads the last features (3584 is a multiple of every power of two up
+    to 512)."""
     if norm.init:
         detail = "not run: the constructor's arguments (--init) are set for 64 features"
         return Verdict("sizes", None, detail, "math/#the-rmsnorm-definition")
     wrong, forward_wrong, refused, sizes, y = [], False, [], [], None
-    for n in (769, 3584):
+    for n in (769, 1025, 3584):
         x = rows([0.5, 2.0, 30.0], device, seed=21, n=n).requires_grad_()
         w = weight(found, device, seed=22, n=n).requires_grad_()
         try:
@@ -1354,9 +1356,9 @@ def check_sizes(norm, found, device):
         return Verdict("sizes", None, "; ".join(refused), see, refused)
     checked = "forward and gradients" if y.requires_grad else "forward"
     detail = (
-        "wrong at " + " and ".join(wrong) + f" features, {checked}"
+        f"wrong at {listed(wrong)} features, {checked}"
         if wrong
-        else f"rows of {' and '.join(sizes)} features: {checked} as float64's"
+        else f"rows of {listed(sizes)} features: {checked} as float64's"
     )
     if not y.requires_grad:
         detail += f"; gradients {NO_AUTOGRAD}"
