@@ -4325,8 +4325,39 @@ class EpsOfTheInputsDtype(torch.nn.Module):
 def test_half_wrong_only_where_eps_shows_says_another_eps_in_that_dtype():
     half = verdict(check(EpsOfTheInputsDtype), "half")
     assert half.passed is False
-    said = "where float32 input shows eps 1.19e-07: another eps in float16 (one taken"
-    assert said + " from the input's dtype, torch.finfo(x.dtype).eps?)" in half.detail
+    said = "where float32 input shows eps 1.19e-07: another eps in float16 (rounded to"
+    assert (
+        said + " float16, as a tensor made in the input's dtype is, or taken from it,"
+        in (half.detail)
+    )
+
+
+class EpsMadeByTheFirstCall(torch.nn.Module):
+    """Upcast, but eps made a tensor in the first input's dtype: in float16 1e-6 becomes
+    1.0133e-6, and 1e-8 becomes 0. A model built, converted and then called gets it."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(n))
+        self.eps, self.eps_tensor = eps, None
+
+    def forward(self, x):
+        if self.eps_tensor is None:
+            self.eps_tensor = torch.tensor(self.eps, dtype=x.dtype, device=x.device)
+        h = x.float()
+        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps_tensor)
+        return self.weight * y.to(x.dtype)
+
+
+def test_an_eps_rounded_to_zero_in_float16_is_named_though_the_rows_of_eps_fail_too():
+    # half's 4096-feature module is built for it and first called in float16.
+    half = verdict(check(EpsMadeByTheFirstCall), "half")
+    assert "another eps in float16 (rounded to float16, as a tensor" in half.detail
+    half = verdict(check(EpsMadeByTheFirstCall, eps=1e-8), "half")
+    assert (
+        "the all-zero row (not finite), of 4096 features, where an eps or clamp too"
+        in (half.detail)
+    )
 
 
 def at_most_4096_rows(x, weight, eps=1e-6):

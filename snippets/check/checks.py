@@ -578,6 +578,7 @@ def check_half(norm, found, device):
             # Values that square past float16's range, or, on the rows where eps shows,
             # below its normal range.
             squared = set(wrong) - {EPS_ROWS}
+            eps_or_zero = not squared - {ZERO_ROW}  # eps rounded to 0 shows in both
             lost &= ways != ["input gradient"]  # outputs lost, not only a gradient
             past = squared and squared <= set(PAST_FLOAT16)  # not the eps rows alone
             if dtype == torch.float16 and past and lost:
@@ -585,7 +586,7 @@ def check_half(norm, found, device):
                 if EPS_ROWS in wrong:
                     detail += ", or to less than its smallest normal, 6.1e-05"
                 detail += ": take the mean square of x.float(), and keep it in float32"
-            elif dtype == torch.float16 and wrong == [ZERO_ROW]:
+            elif dtype == torch.float16 and ZERO_ROW in wrong and eps_or_zero:
                 detail += FLOAT16_ZERO_ROW
             elif wrong == [EPS_ROWS] and eps_is_a_tensor(norm):
                 detail += (
@@ -600,7 +601,8 @@ def check_half(norm, found, device):
             elif wrong == [EPS_ROWS] and ways != ["input gradient"]:  # the output's eps
                 detail += (
                     f", where float32 input shows eps {found['eps']:.3g}: another eps in {short}"
-                    " (one taken from the input's dtype, torch.finfo(x.dtype).eps?)"
+                    f" (rounded to {short}, as a tensor made in the input's dtype is, or"
+                    " taken from it, torch.finfo(x.dtype).eps?)"
                 )
         details.append(f"{short} {'wrong' if bad else 'ok'} ({detail})")
     # What was tried, said where all went well: a failure's line keeps to what failed.
