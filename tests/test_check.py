@@ -794,6 +794,23 @@ class GainKeptWhileServing(torch.nn.Module):
         return rms_norm(x, x.shape[-1], gain, self.eps)
 
 
+class CastGainKeptByAddressWhileServing(torch.nn.Module):
+    """Serving half-precision input with a float32 gain, keeps the gain's cast copy by
+    the tensor's address: after load_state_dict (an update in place) it serves the old
+    gain, though only in that mix (found by an adversarial round)."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps, self.cast = torch.nn.Parameter(torch.ones(n)), eps, {}
+
+    def forward(self, x):
+        gain = self.weight
+        if torch.is_inference_mode_enabled() and x.dtype != gain.dtype:
+            key = (gain.data_ptr(), x.dtype)
+            gain = self.cast.setdefault(key, gain.detach().to(x.dtype))
+        return rms_norm(x, x.shape[-1], gain, self.eps)
+
+
 def no_autograd_when_x_needs_none(x, weight, eps=1e-6):
     # A path chosen by x.requires_grad alone: behind a frozen embedding the gain, which
     # needs a gradient, gets none (found by an adversarial round).
@@ -1071,6 +1088,7 @@ def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
         (no_upcast_for_one_token, "forward"),
         (served_float32_weight_read_as_bfloat16, "mixed"),
         (GainKeptWhileServing, "forward"),
+        (CastGainKeptByAddressWhileServing, "mixed"),
         (output_padded_to_blocks_of_512_rows, "forward"),
         (IgnoresItsConfigEps, "eps"),
         (GainNotAParameter, "init"),

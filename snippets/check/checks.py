@@ -673,8 +673,9 @@ def check_mixed(norm, found, device):
     weight and then another (a weight converted once and kept would miss its updates), and
     the weight's gradient within 3 bfloat16 ulps of float64's largest entry, and the input's
     within half's bound; the output with float16 input too (another pair of dtypes, which a
-    kernel may dispatch apart). A path that records no gradient where float32 input records
-    one fails. A clear error refusing the mix is reported, not failed."""
+    kernel may dispatch apart); served, before and after the weight is updated in place. A
+    path that records no gradient where float32 input records one fails. A clear error
+    refusing the mix is reported, not failed."""
     see = "pitfalls/#no-float32-upcast"
     x = rows([1.0, 300.0], device, torch.bfloat16)
     ulp, errors, ok = torch.finfo(torch.bfloat16).eps, [], True
@@ -740,12 +741,20 @@ def check_mixed(norm, found, device):
             )
             detail += ": take the mean square in float32 on this path too"
         ok &= error <= 3 * half_ulp
-    # Served, as a model whose weights stay in float32 serves (a kernel of its own there).
+    # Served, as a model whose weights stay in float32 serves (a kernel of its own there),
+    # and again after the weight is updated in place, as load_state_dict does: a cast copy
+    # of the gain cached by the tensor's address would be the old one.
+    w_served, served = w.detach().clone(), []
     with norm.serving():
-        served = off(mixed_call(norm, x.clone(), w.detach()), ref).max().item()
-    if not served <= 3 * ulp:  # a NaN is not
+        for seed in (30, 29):
+            w_served.copy_(weight(found, device, seed=seed))
+            now = reference(x, gain(found, w_served), found["eps"] or 0.0, inside)
+            served.append(off(mixed_call(norm, x.clone(), w_served), now).max().item())
+    if not largest(served) <= 3 * ulp:  # a NaN is not
         ok = False
-        detail += f"; in eval mode under inference_mode: error {served / ulp:.1f} ulp"
+        after = " after its weight is updated in place" if served[0] <= 3 * ulp else ""
+        error = largest(served) / ulp
+        detail += f"; in eval mode under inference_mode{after}: error {error:.1f} ulp"
     if y.requires_grad:  # the weight's gradient too, for a dense upstream gradient
         upstream = rows([1.0, 1.0], device, torch.bfloat16, seed=31)
         torch.autograd.backward(y, upstream.clone())  # a backward may write into it
