@@ -4378,29 +4378,31 @@ def test_an_eps_rounded_to_zero_in_float16_is_named_though_the_rows_of_eps_fail_
     )
 
 
-def at_most_4096_rows(x, weight, eps=1e-6):
+def at_most_rows(x, weight, eps=1e-6, limit=4096):
     # A kernel with a limit on rows, said in a clear error.
-    if x.reshape(-1, x.shape[-1]).shape[0] > 4096:
-        raise ValueError("at most 4096 rows")
+    if x.reshape(-1, x.shape[-1]).shape[0] > limit:
+        raise ValueError(f"at most {limit} rows")
     h = x.float()
     y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
     return (weight.float() * y).to(x.dtype)
 
 
-def test_a_limit_on_rows_is_reported_by_batch_and_dw_not_failed():
-    report = check(at_most_4096_rows)
+# 256 rows: forward and half then skip their batch of 257 rows of 4096 features too.
+@pytest.mark.parametrize("limit", [4096, 256])
+def test_a_limit_on_rows_is_reported_by_batch_and_dw_not_failed(limit):
+    report = check(functools.partial(at_most_rows, limit=limit))
+    said = f"refuses 4097 rows (ValueError: at most {limit} rows)"
     batch = verdict(report, "batch")
-    assert batch.passed is None and batch.refused == [
-        "refuses 4097 rows (ValueError: at most 4096 rows)"
-    ]
+    assert batch.passed is None and batch.refused == [said]
     assert batch.detail == (
-        "the same bits alone and last in batches of 7 and 256 rows; refuses 4097 rows"
-        " (ValueError: at most 4096 rows)"
+        f"the same bits alone and last in batches of 7 and 256 rows; {said}"
     )
     dw = verdict(report, "dw")
-    assert dw.passed is None
-    assert dw.refused == ["refuses 4097 rows (ValueError: at most 4096 rows)"]
-    assert report.passed
+    assert dw.passed is None and dw.refused == [said]
+    assert report.passed, report.table()
+    # The batches half ran, as it says what it tried: none above the limit.
+    ran = "among 257 rows of 4096, in eval" if limit > 256 else "decode steps), in eval"
+    assert ran in verdict(report, "half").detail
 
 
 def test_what_compiled_code_writes_to_stdout_goes_to_stderr_too(capfd):

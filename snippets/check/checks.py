@@ -132,10 +132,12 @@ def check_forward(norm, found, device):
     if not norm.init and not refused:  # --init sets the arguments for 64 features
         wide, w = rows(tried, device, seed=27, n=WIDE), weight(found, device, 1, WIDE)
         filler = rows([1.0] * (LARGE_BATCH - len(tried)), device, seed=28, n=WIDE)
-        # Every row compared: a kernel may leave the last rows of a batch unwritten.
+        # Every row compared: a kernel may leave the last rows of a batch unwritten. A
+        # limit on rows is batch's and dw's to say.
         batch = torch.cat([wide, filler])
-        y = norm.at_width(WIDE)(batch, w)
-        judge(f"in a batch of {LARGE_BATCH} rows of {WIDE} features", y, batch, w)
+        with contextlib.suppress(*REFUSALS):
+            y = norm.at_width(WIDE)(batch, w)
+            judge(f"in a batch of {LARGE_BATCH} rows of {WIDE} features", y, batch, w)
     detail = f"float32 rows of RMS 1e-2 to 1e2: largest error {errors[''].max():.1e}"
     for way, each in errors.items():
         bad = (~(each < bounds[way])).nonzero().flatten().tolist()  # NaN is wrong too
@@ -349,20 +351,15 @@ def half_errors(norm, found, device, dtype, n):
         outputs["as (batch, 1, features)"] = norm(x[:, None], w, dtype=dtype)[:, 0]
         steps = [norm(row[None, None], w, dtype=dtype)[0] for row in x]
         outputs["one row at a time as (1, 1, features)"] = torch.cat(steps)
-    # The rows last in a large batch: a kernel whose programs leave the last rows
-    # unwritten fails. Each batch in, and its output.
+    # The rows last in a large batch of wide rows, or in a batch of tokens: a kernel whose
+    # programs leave the last rows unwritten fails. The batch in, and its output; a limit
+    # on rows is batch's and dw's to say.
     batches = {}
-    if n == WIDE:
-        filler = rows([1.0] * (LARGE_BATCH - len(x)), device, dtype, seed=25, n=n)
-        large = torch.cat([filler, x])
-        way = f"in a batch of {LARGE_BATCH} rows"
-        batches[way] = large, norm(large, w, dtype=dtype)
-    else:  # a batch of tokens; a limit on rows is batch's and dw's to say
-        filler = rows([1.0] * (MANY_ROWS - len(x)), device, dtype, seed=53, n=n)
-        many = torch.cat([filler, x])
-        with contextlib.suppress(*REFUSALS):
-            way = f"in a batch of {MANY_ROWS} rows"
-            batches[way] = many, norm(many, w, dtype=dtype)
+    size, seed = (LARGE_BATCH, 25) if n == WIDE else (MANY_ROWS, 53)
+    filler = rows([1.0] * (size - len(x)), device, dtype, seed=seed, n=n)
+    batch = torch.cat([filler, x])
+    with contextlib.suppress(*REFUSALS):
+        batches[f"in a batch of {size} rows"] = batch, norm(batch, w, dtype=dtype)
     for way, (_, out) in batches.items():
         outputs[way] = out[-len(x) :]
     with norm.serving():  # the input made there too, as a served model's activations
@@ -482,6 +479,7 @@ def check_half(norm, found, device):
     tried_rows_failed = False  # rows wrong besides a large batch's other rows
     in_3d = True  # whether the norm took the 3-D inputs (one that refuses fails shapes)
     among_many = True  # whether it took the batch of many rows (batch says a refusal)
+    among_large = True  # and the large batch of wide rows
     graded = False  # whether an input gradient was compared (none without autograd)
     trains = records_gradients(norm, found, device)
     ungraded = False  # a dtype whose path records no gradient where float32's does
@@ -510,6 +508,7 @@ def check_half(norm, found, device):
             dtype_graded |= "input gradient" in by_way
             in_3d &= "as (1, tokens, features)" in by_way
             among_many &= n != N or f"in a batch of {MANY_ROWS} rows" in by_way
+            among_large &= n != WIDE or f"in a batch of {LARGE_BATCH} rows" in by_way
             for way, out_dtype in out_dtypes.items():
                 outs.add(name := short_name(out_dtype))
                 if out_dtype != dtype:
@@ -610,7 +609,7 @@ def check_half(norm, found, device):
         f"{m} rows of {n}"
         for m, n, taken in [
             (MANY_ROWS, N, among_many),
-            (LARGE_BATCH, WIDE, WIDE in widths),
+            (LARGE_BATCH, WIDE, WIDE in widths and among_large),
         ]
         if taken
     ]
