@@ -2061,13 +2061,13 @@ class ChannelFirstOverEveryDim(ChannelFirstRMSNorm):
         return (x.float() * inv_r).to(x.dtype) * self.weight[None, :, None, None]
 
 
-def test_a_channel_first_statistic_over_more_dims_names_the_shapes_it_was_given():
-    shapes = verdict(check(ChannelFirstOverEveryDim, dim=1), "shapes")
-    assert shapes.passed is False
-    # The shapes as the norm got them, and dim 1 as the one to reduce, not the last.
-    assert "3-D (2, 6, 64) as (2, 64, 6, 1)" in shapes.detail
-    assert "the same rows given as (12, 64, 1, 1)" in shapes.detail
-    assert shapes.detail.endswith("(a statistic over more than dim 1, the channels?)")
+def test_a_channel_first_statistic_over_more_dims_is_named():
+    # Rows reach it as positions of images: the first, two rows as (1, C, 2, 1).
+    form = verdict(check(ChannelFirstOverEveryDim, dim=1), "form")
+    assert form.passed is False and form.detail == (
+        "divides x by one RMS over an image's channels and positions, not one per"
+        " position, not by the RMS"
+    )
 
 
 class RankGenericChannelFirstRMSNorm(ChannelFirstRMSNorm):
@@ -2083,6 +2083,62 @@ def test_a_channel_first_norm_right_on_2d_rows_is_told_dim_1_where_it_crashes():
     half = verdict(check(RankGenericChannelFirstRMSNorm), "half")
     assert half.passed is False and half.detail.endswith("? pass --dim 1")
     assert check(RankGenericChannelFirstRMSNorm, dim=1).passed
+
+
+class ChannelFirstBackwardWithoutUpcast(torch.autograd.Function):
+    """Its backward recomputes the statistic in x's dtype: float16's squares overflow."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        ctx.save_for_backward(x, weight)
+        ctx.eps = eps
+        inv_r = x.float().pow(2).mean(1, keepdim=True).add(eps).rsqrt()
+        return (x.float() * inv_r * weight.float()[None, :, None, None]).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, weight = ctx.saved_tensors
+        inv_r = x.pow(2).mean(1, keepdim=True).add(ctx.eps).rsqrt().float()
+        x_hat, g = x.float() * inv_r, g.float()
+        g_w = g * weight.float()[None, :, None, None]
+        dx = inv_r * (g_w - x_hat * (g_w * x_hat).mean(1, keepdim=True))
+        dw = (g * x_hat).sum((0, 2, 3))
+        return dx.to(x.dtype), dw.to(weight.dtype), None
+
+
+class ChannelFirstWrongPastOnePosition(ChannelFirstRMSNorm):
+    """Right on (N, C, 1, 1); past one position, the backward above (found by an
+    adversarial round: every input reached a channel-first target as (N, C, 1, 1))."""
+
+    def forward(self, x):
+        if x.shape[2] * x.shape[3] == 1:
+            return super().forward(x)
+        return ChannelFirstBackwardWithoutUpcast.apply(x, self.weight, self.eps)
+
+
+class ChannelFirstWrongPastOneImage(ChannelFirstRMSNorm):
+    """Served in half precision, a kernel that finds image n at n * C, not n * C * H * W:
+    right on one image, or on images of one position."""
+
+    def forward(self, x):
+        half = x.dtype in (torch.float16, torch.bfloat16)
+        if not half or torch.is_grad_enabled() and x.requires_grad:
+            return super().forward(x)
+        (n, c), positions = x.shape[:2], x[0, 0].numel()
+        read = x.contiguous().view(-1).as_strided((n, c, positions), (c, positions, 1))
+        y = super().forward(read[..., None])[..., 0]
+        out = torch.zeros(x.numel(), dtype=x.dtype)
+        out.as_strided((n, c, positions), (c, positions, 1)).copy_(y)
+        return out.view(x.shape)
+
+
+@pytest.mark.parametrize(
+    "target", [ChannelFirstWrongPastOnePosition, ChannelFirstWrongPastOneImage]
+)
+def test_a_channel_first_norm_wrong_past_one_position_or_image_fails_half(target):
+    # Rows reach it as positions of images, several of each where they can.
+    half = verdict(check(target, dim=1), "half")
+    assert half.passed is False and "float16 wrong" in half.detail
 
 
 class ContiguousChannelFirstRMSNorm(ChannelFirstRMSNorm):
@@ -2255,7 +2311,7 @@ def test_a_shape_error_is_told_to_pass_dim_1_only_where_dim_1_runs():
         check(mean_square_without_keepdim)
     assert "--dim 1" not in str(raised.value)
     # A norm over the last dimension given channel-first inputs is refused, not passed.
-    with pytest.raises(UsageError, match=r"x of shape \(rows, 64, 1, 1\)"):
+    with pytest.raises(UsageError, match=r"x of shape \(images, 64, positions, 1\)"):
         check(RMSNorm, dim=1)
 
 

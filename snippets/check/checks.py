@@ -46,6 +46,7 @@ from snippets.check.target import (
     Subject,
     UsageError,
     hides_its_names,
+    images,
     under_triton_interpreter,
 )
 
@@ -1440,7 +1441,8 @@ def check_shapes(norm, found, device):
     independent = torch.equal(norm(changed, w)[1:], flat[1:])
     problems = raised
     if disagree:
-        as_rows = "in 2-D" if norm.dim == -1 else f"given as {(len(x), N, 1, 1)}"
+        batch, positions = images(len(x))
+        as_rows = "in 2-D" if norm.dim == -1 else f"given as {(batch, N, positions, 1)}"
         problems.append(f"{', '.join(disagree)} differ from the same rows {as_rows}")
     if not independent:
         problems.append("scaling row 0 changes the other rows' outputs")
@@ -1906,7 +1908,7 @@ def _run_checks(
     except UsageError:
         raise
     except Exception as error:
-        shape = f"(rows, {N})" if dim == -1 else f"(rows, {N}, 1, 1)"
+        shape = f"(rows, {N})" if dim == -1 else f"(images, {N}, positions, 1)"
         dtype = short_name(norm.last_call.get("dtype", torch.float32))
         called = norm.shown_call(["x", "residual"] if add else ["x"])
         hint = call_hint(error, norm, device)

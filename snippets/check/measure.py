@@ -123,8 +123,14 @@ def not_rms_norm(norm, neutral, device) -> str | None:
             return f"normalizes groups of {size} features apart: a grouped RMSNorm"
         return f"scales groups of {size} features by one number each, not by 1 / RMS"
     whole = x.pow(2).mean().sqrt()
+    # Channel-first, the two rows are two positions of one image: (1, C, 2, 1).
+    pooled = (
+        "one RMS over an image's channels and positions, not one per position"
+        if norm.dim == 1
+        else "one RMS of the whole tensor, not one per row"
+    )
     statistics = {
-        "one RMS of the whole tensor, not one per row": whole.expand(len(x)),
+        pooled: whole.expand(len(x)),
         "the unbiased standard deviation (x.std())": x.std(-1),
         "the standard deviation": x.std(-1, correction=0),
         "the RMS with n - 1 in the mean": (x.pow(2).sum(-1) / (N - 1)).sqrt(),

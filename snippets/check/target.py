@@ -61,6 +61,13 @@ def hides_its_names(takes) -> bool:
     hidden = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
     return any(parameter.kind in hidden for parameter in takes.values())
 
+def images(rows: int) -> tuple[int, int]:
+    """Rows as (images, positions each) for a channel-first target: as many images as the
+    rows' smallest factor, so that a batch has both several images and several positions
+    where it can (12 rows: 2 images of 6; 7 rows: 1 image of 7)."""
+    batch = next((b for b in range(2, rows) if rows % b == 0), 1)
+    return batch, rows // batch
+
 class UsageError(Exception):
     """The target cannot be imported, built or called (exit status 2)."""
 
@@ -257,18 +264,25 @@ class Subject:
 
     def _at_dim(self, x, weight, dtype=None):
         """The checks' inputs hold the features last; a channel-first target gets them at
-        dim 1 of a 4-D tensor, (batch, channels, height, width), and its output back."""
+        dim 1 of a 4-D tensor, (batch, channels, height, width), and its output back. Rows
+        are positions of images, as in a model: (rows, C) comes as images(rows) images of
+        their positions, (batch, C, height, 1), and (batch, tokens, C) as (batch, C, tokens,
+        1); a kernel wrong only past one position, or past one image, shows."""
         if self.dim == -1:
             return _tensor_like(self._call(x, weight, dtype), x)
         one_row = x.dim() == 1
-        moved = (x[None] if one_row else x).movedim(-1, 1)
-        added = (None,) * (4 - moved.dim())  # views: a strided input keeps its strides
+        rows = x[None] if one_row else x
+        # Views: a strided input keeps its strides.
+        spread = rows.unflatten(0, images(len(rows))) if rows.dim() == 2 else rows
+        moved = spread.movedim(-1, 1)
+        added = (None,) * (4 - moved.dim())
         four_d = moved[(..., *added)]
         # A contiguous input in (N, C, H, W) memory, as a channel-first model holds it.
         if x.is_contiguous():
             four_d = four_d.contiguous()
         y = _tensor_like(self._call(four_d, weight, dtype), four_d)
         y = y[(..., *(0 for _ in added))].movedim(1, -1)
+        y = y.flatten(0, 1) if rows.dim() == 2 else y
         return y[0] if one_row else y
 
     def _call(self, x, weight, dtype=None):
