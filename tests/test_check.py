@@ -4456,9 +4456,12 @@ def test_a_limit_on_rows_is_reported_by_batch_and_dw_not_failed(limit):
     dw = verdict(report, "dw")
     assert dw.passed is None and dw.refused == [said]
     assert report.passed, report.table()
-    # The batches half ran, as it says what it tried: none above the limit.
+    # The batches half ran, as it says what it tried: none above the limit. Forward
+    # reports the large batch of wide rows refused (which --strict fails).
     ran = "among 257 rows of 4096, in eval" if limit > 256 else "decode steps), in eval"
     assert ran in verdict(report, "half").detail
+    wide = f"refuses 257 rows of 4096 features (ValueError: at most {limit} rows)"
+    assert verdict(report, "forward").refused == ([] if limit > 256 else [wide])
 
 
 def test_what_compiled_code_writes_to_stdout_goes_to_stderr_too(capfd):

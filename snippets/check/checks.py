@@ -134,10 +134,13 @@ def check_forward(norm, found, device):
         wide, w = rows(tried, device, seed=27, n=WIDE), weight(found, device, 1, WIDE)
         filler = rows([1.0] * (LARGE_BATCH - len(tried)), device, seed=28, n=WIDE)
         # Every row compared: a kernel may leave the last rows of a batch unwritten. A
-        # limit on rows is batch's and dw's to say.
+        # limit on rows, refusing this batch alone, is reported (half leaves it to this).
         batch = torch.cat([wide, filler])
-        with contextlib.suppress(*REFUSALS):
+        try:
             y = norm.at_width(WIDE)(batch, w)
+        except REFUSALS as error:
+            refused = f"refuses {LARGE_BATCH} rows of {WIDE} features ({said(error)})"
+        else:
             judge(f"in a batch of {LARGE_BATCH} rows of {WIDE} features", y, batch, w)
     detail = f"float32 rows of RMS 1e-2 to 1e2: largest error {errors[''].max():.1e}"
     for way, each in errors.items():
@@ -354,7 +357,7 @@ def half_errors(norm, found, device, dtype, n):
         outputs["one row at a time as (1, 1, features)"] = torch.cat(steps)
     # The rows last in a large batch of wide rows, or in a batch of tokens: a kernel whose
     # programs leave the last rows unwritten fails. The batch in, and its output; a limit
-    # on rows is batch's and dw's to say.
+    # on rows is forward's, batch's and dw's to say.
     batches = {}
     size, seed = (LARGE_BATCH, 25) if n == WIDE else (MANY_ROWS, 53)
     filler = rows([1.0] * (size - len(x)), device, dtype, seed=seed, n=n)
