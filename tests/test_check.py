@@ -1958,6 +1958,13 @@ def add_dropping_the_stream_without_dh(x, residual, weight, eps=1e-6):
     )
 
 
+def add_dropping_the_residual_with_a_float16_weight(x, residual, weight, eps=1e-6):
+    # A float16 model's path that loses the residual (an expert read of the Check page
+    # found every half-precision case given a float32 weight but bfloat16's).
+    h = x if weight.dtype == torch.float16 else x + residual
+    return rms_norm(h, h.shape[-1], weight, eps), h
+
+
 def add_normalizing_x_when_served_in_half(x, residual, weight, eps=1e-6):
     # A half-precision serving kernel that normalizes x, not the sum it returns.
     served = torch.is_inference_mode_enabled() and x.dtype != torch.float32
@@ -3593,6 +3600,7 @@ def add_returning_h_first(x, residual, weight, eps=1e-6):
         (add_normalizing_x_on_decode_steps, "add"),
         (AddNormalizingXWhenServing, "add"),
         (add_normalizing_x_when_served_in_half, "add"),
+        (add_dropping_the_residual_with_a_float16_weight, "add"),
         (add_dropping_the_stream_without_dh, "add grads"),
     ],
     ids=lambda v: getattr(v, "__name__", v),

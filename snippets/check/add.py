@@ -3,6 +3,7 @@ zero residual it is an RMSNorm, which every check of checks.py takes; these chec
 sum it returns, which rounding of the sum its statistic reads, and gradients through both.
 """
 
+import functools
 from math import inf
 
 import torch
@@ -34,15 +35,15 @@ def relative_error(y, ref):
 def check_add(norm, found, device):
     """h is x + residual in the inputs' dtype, bit for bit, and y the norm of h against
     float64 (within 1e-5 in float32, 3 ulps where an input is bfloat16, whichever rounding
-    of the sum its statistic reads): on rows at once in float32 and bfloat16; then, with a
-    float32 weight, on the paths a model reaches: one row (a decode step), 3-D bfloat16
-    (batch, tokens, features), a batch of many rows, a large batch of wide rows, a residual
-    laid out column by
-    column, a strided x, bfloat16 inputs beside the float32 weight and a float32 residual
-    stream beside a bfloat16 sublayer output (h then their float32 sum), float16, a batch
-    of decode steps (batch, 1, features) and as a model serves (eval mode under
-    inference_mode), in float32, bfloat16 and float16. A refusal is reported; a target
-    that refuses every case is not judged."""
+    of the sum its statistic reads): on rows at once in float32, bfloat16 and float16, the
+    weight in the same dtype; then, with a float32 weight, on the paths a model reaches:
+    one row (a decode step), 3-D bfloat16 (batch, tokens, features), a batch of many rows,
+    a large batch of wide rows, a residual laid out column by column, a strided x,
+    bfloat16 inputs beside the float32 weight and a float32 residual stream beside a
+    bfloat16 sublayer output (h then their float32 sum), a batch of decode steps (batch,
+    1, features) and as a model serves (eval mode under inference_mode), in float32, and
+    in bfloat16 and float16 with the weight in them. A refusal is reported; a target that
+    refuses every case is not judged."""
     wrong, refused, held, worst = [], [], [], 0.0
     emulated = under_triton_interpreter(norm)  # its bfloat16 rounding is not faithful
     inside = found["eps placement"] == "inside"
@@ -84,7 +85,8 @@ def check_add(norm, found, device):
         worst = max(worst, error / bound)
         held.extend([] if once else [name])
 
-    dtypes = [torch.float32] + ([] if emulated else [torch.bfloat16])
+    # In each dtype, the weight in it too, as in a model converted to it.
+    dtypes = [torch.float32] + ([] if emulated else [torch.bfloat16, torch.float16])
     for dtype in dtypes:
         x = rows([0.1, 1.0, 3.0], device, dtype, seed=30)
         residual = rows([8.0, 1.0, 0.1], device, dtype, seed=31)
@@ -97,10 +99,11 @@ def check_add(norm, found, device):
     x = rows([0.5, 2.0, 5.0], device, seed=41)
     residual = rows([1.0, 4.0, 0.3], device, seed=43)
 
-    def serving(x, residual, w):  # as a model serves: eval mode, inference_mode
+    def serving(x, residual, w, dtype=None):  # as a model serves: eval, inference_mode
         with norm.serving():
-            return norm.added(x, residual, w)
+            return norm.added(x, residual, w, dtype=dtype)
 
+    served_in = {}  # the cases served in half precision: the weight's dtype there
     cases = {  # (x, residual, the call at its width)
         "on one row": (x[2:3], residual[2:3], norm.added),
         "with a strided residual": (x, residual.t().contiguous().t(), norm.added),
@@ -114,7 +117,8 @@ def check_add(norm, found, device):
         ),
     }
     if not norm.init:  # --init sets the arguments for 64 features
-        big, dtype = [1.0] * LARGE_BATCH, dtypes[-1]  # bfloat16, as a model's prefill
+        # In bfloat16, as a model's prefill (float32 under the interpreter).
+        big, dtype = [1.0] * LARGE_BATCH, dtypes[-1 if emulated else 1]
         cases[f"in a batch of {LARGE_BATCH} rows of {WIDE} features"] = (
             rows(big, device, dtype, seed=48, n=WIDE),
             rows(big, device, dtype, seed=49, n=WIDE),
@@ -135,17 +139,17 @@ def check_add(norm, found, device):
             rows([1.0, 4.0, 0.3], device, seed=47),
             norm.added,
         )
-        x, residual = (rows([0.5, 2.0, 5.0], device, torch.float16, seed=50 + i)
-                       for i in (0, 1))  # fmt: skip
-        cases["in float16"] = (x, residual, norm.added)
-        # Served in half precision, as vLLM and SGLang run it (above, served in float32).
+        # Served in half precision, the weight in it too, as vLLM and SGLang run a model
+        # (above, served in float32).
         for half in (torch.bfloat16, torch.float16):
             x, residual = (rows([0.5, 2.0, 5.0], device, half, seed=60 + i)
                            for i in (0, 1))  # fmt: skip
-            cases[f"in {short_name(half)} as a model serves"] = (x, residual, serving)
+            name = f"in {short_name(half)} as a model serves"
+            in_half = functools.partial(serving, dtype=half)  # the model converted
+            cases[name], served_in[name] = (x, residual, in_half), half
     for name, (x, residual, added) in cases.items():
         width_w = w if x.shape[-1] == N else weight(found, device, seed=42, n=WIDE)
-        judge(name, added, x, residual, width_w)
+        judge(name, added, x, residual, width_w.to(served_in.get(name, torch.float32)))
     detail = "; ".join(wrong) or (
         "h = x + residual bit for bit and y the norm of h (at most"
         f" {worst:.2g} of its bound) " + ", ".join(held)
