@@ -283,6 +283,32 @@ def test_the_forward_and_backward_claims_are_the_results():
     assert len(on_wide) == 4 and on_rows > 1.05 * max(on_wide)
 
 
+def test_the_speedup_over_f_rms_norm_in_short_is_the_results():
+    """benchmark_results.md's In short: in GPU time the kernel's forward plus backward is
+    '1.49 to 1.93 times as fast as F.rms_norm at N = 1024 to 16384 (1.55 to 1.85 on the
+    H200', bfloat16, as the headline tables below it give each N."""
+
+    def span(results):
+        ratios = [
+            entry(results, F, "rows", n, "forward+backward")["ms"]
+            / entry(results, KERNEL, "rows", n, "forward+backward")["ms"]
+            for n in ROWS
+        ]
+        return f"{min(ratios):.2f} to {max(ratios):.2f}"
+
+    said = (
+        f"{span(H100)} times as fast as `F.rms_norm` at $N = {ROWS[0]}$ to {ROWS[-1]}"
+    )
+    # From Python, slower at N = 4096 or fewer: the test below checks it on both GPUs.
+    said = f"{said} ({span(H200)} on the H200; from Python, slower up to 4096)"
+    assert said in text("benchmark_results.md")
+    korean = [
+        part.replace(" to ", "배에서 ") + "배" for part in (span(H100), span(H200))
+    ]
+    said = f"`F.rms_norm`보다 {korean[0]} 빠르며(H200에서는 {korean[1]})"
+    assert said in text("benchmark_results.md", "ko")
+
+
 def test_launched_from_python_the_kernel_is_slower_on_short_rows_as_home_says():
     """index.md and kernel.md: 'launched from Python' the kernel's forward+backward is
     slower than F.rms_norm on rows of 4096 or fewer, on both GPUs (bfloat16); the H100 page:
