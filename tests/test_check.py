@@ -2148,6 +2148,37 @@ def test_a_channel_first_norm_wrong_past_one_position_or_image_fails_half(target
     assert half.passed is False and "float16 wrong" in half.detail
 
 
+class ChannelFirstWritingHeightAndWidthSwapped(ChannelFirstRMSNorm):
+    """Normalizes positions read in (width, height) order, written back in (height, width)
+    order: every image with both above 1 comes out transposed."""
+
+    def forward(self, x):
+        n, c, h, w = x.shape
+        rows = x.permute(0, 3, 2, 1).reshape(-1, c, 1, 1)
+        y = super().forward(rows)
+        return y.reshape(n, h, w, c).permute(0, 3, 1, 2)
+
+
+def test_a_channel_first_norm_that_moves_positions_is_not_told_of_its_statistic():
+    shapes = verdict(check(ChannelFirstWritingHeightAndWidthSwapped, dim=1), "shapes")
+    assert shapes.passed is False
+    assert shapes.detail.endswith(
+        "(outputs put back at other positions: height and width swapped?)"
+    )
+
+
+def fused_add_with_the_weight_before_the_residual(x, weight, residual, eps=1e-6):
+    # flash-attn's order; it fails here, to show the call the checker made.
+    raise RuntimeError("CUDA tensors required")
+
+
+def test_a_fused_add_that_fails_is_shown_called_by_name_where_it_is():
+    with pytest.raises(UsageError) as error:
+        check(fused_add_with_the_weight_before_the_residual, add=True)
+    called = "calling it as norm(x, residual=residual, weight=weight, eps=1e-06), x of"
+    assert str(error.value).startswith(called)
+
+
 class ContiguousChannelFirstRMSNorm(ChannelFirstRMSNorm):
     """An NCHW kernel's wrapper: contiguous (N, C, H, W) input or a clear error."""
 

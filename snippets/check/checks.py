@@ -1420,6 +1420,7 @@ def check_shapes(norm, found, device):
     x = rows([0.5 + 0.25 * i for i in range(12)], device, seed=7)
     flat = norm(x, w)
     disagree, raised, lone = [], [], True  # lone: only one-row inputs disagree
+    square = True  # only the 4-D input disagrees, channel-first its height and width both > 1
 
     def named(shape):  # and, channel-first, the (N, C, H, W) the target gets it as
         if norm.dim == -1:
@@ -1439,6 +1440,7 @@ def check_shapes(norm, found, device):
         if not torch.allclose(y, flat[:rows_in], rtol=1e-6, atol=1e-7):
             disagree.append(named(shape))
             lone = lone and rows_in == 1
+            square = square and len(shape) == 4
     changed = x.clone()
     changed[0] *= 10
     independent = torch.equal(norm(changed, w)[1:], flat[1:])
@@ -1452,6 +1454,8 @@ def check_shapes(norm, found, device):
     detail = "; ".join(problems)
     if disagree and independent and lone:
         detail += " (a path of its own for a single row, as a decode step takes?)"
+    elif disagree and independent and square and norm.dim == 1:  # rows kept apart
+        detail += " (outputs put back at other positions: height and width swapped?)"
     elif disagree or not independent:
         reduced = "the last dim" if norm.dim == -1 else "dim 1, the channels"
         detail += f" {STATISTIC_OVER_DIMS.format(reduced)}"

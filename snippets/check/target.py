@@ -375,21 +375,36 @@ class AddSubject(Subject):
             parameters = {**held, self.weight_name: weight}
             out = functional_call(module, parameters, (x, residual))
         else:
-            kwargs, eps = self._eps_arguments(place=3)  # f(x, residual, weight, eps)
-            # By name where it names them, as flash-attn's f(x, weight, residual) does.
-            only = inspect.Parameter.POSITIONAL_ONLY
-            named = [self.takes.get(name) for name in ("residual", "weight")]
-            if all(p and p.kind is not only for p in named):
-                # x by name too where residual or weight comes first: f(residual, x, weight).
-                others = [n for n in self.takes if n not in ("residual", "weight")]
-                if next(iter(self.takes)) in ("residual", "weight"):
-                    kwargs = {**kwargs, others[0]: x}
-                    out = self.function(residual=residual, weight=weight, **kwargs)
-                else:
-                    out = self.function(x, residual=residual, weight=weight, **kwargs)
-            else:
-                out = self.function(x, residual, weight, *eps, **kwargs)
+            args, kwargs = self._arguments(x, residual, weight)
+            out = self.function(*args, **kwargs)
         return self._pair(out, x, residual, clones, given)
+
+    def _arguments(self, x, residual, weight):
+        """What a function is called with: f(x, residual, weight, eps) by position, or by
+        name where it names residual and weight, as flash-attn's f(x, weight, residual)
+        does (x by name too where one of them comes first: f(residual, x, weight))."""
+        kwargs, eps = self._eps_arguments(place=3)
+        only = inspect.Parameter.POSITIONAL_ONLY
+        named = [self.takes.get(name) for name in ("residual", "weight")]
+        if not all(p and p.kind is not only for p in named):
+            return (x, residual, weight, *eps), kwargs
+        kwargs = {"residual": residual, "weight": weight, **kwargs}
+        if next(iter(self.takes)) in ("residual", "weight"):
+            others = [n for n in self.takes if n not in ("residual", "weight")]
+            return (), {others[0]: x, **kwargs}
+        return (x,), kwargs
+
+    def shown_call(self, inputs):
+        """As Subject's, a function's arguments as _arguments passes them."""
+        if self.module is not None:
+            return super().shown_call(inputs)
+        args, kwargs = self._arguments("x", "residual", "weight")
+
+        def show(value):  # eps as the command line gives it
+            return f"{value:g}" if isinstance(value, float) else value
+
+        shown = [*map(show, args), *(f"{k}={show(v)}" for k, v in kwargs.items())]
+        return f"norm({', '.join(shown)})"
 
     def _pair(self, out, x, residual, clones, given):
         """(y, h) from what the target returned, or from x and residual written in place
