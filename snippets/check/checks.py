@@ -1327,11 +1327,11 @@ def dw_in(norm, found, device, dtype):
     return error <= ulp, detail, see
 
 def check_sizes(norm, found, device):
-    """Rows of 769, 1025 and 3584 features (odd; one past 1024, where a kernel may start to
-    loop over blocks; a hidden size that is no power of two) against float64, forward and
-    both gradients: a kernel whose blocks assume a multiple of their size, or a power of
-    two, misses or misreads the last features (3584 is a multiple of every power of two up
-    to 512)."""
+    """Rows of 769, 1025 and 3584 features (odd; one past 1024, where a kernel may
+    start to loop over blocks; a hidden size that is no power of two) against float64,
+    forward and both gradients: a kernel whose blocks assume a multiple of their size,
+    or a power of two, misses or misreads the last features (3584 is a multiple of every
+    power of two up to 512)."""
     if norm.init:
         detail = "not run: the constructor's arguments (--init) are set for 64 features"
         return Verdict("sizes", None, detail, "math/#the-rmsnorm-definition")
@@ -1420,7 +1420,7 @@ def check_shapes(norm, found, device):
     x = rows([0.5 + 0.25 * i for i in range(12)], device, seed=7)
     flat = norm(x, w)
     disagree, raised, lone = [], [], True  # lone: only one-row inputs disagree
-    square = True  # only the 4-D input disagrees, channel-first its height and width both > 1
+    square = True  # only the 4-D input disagrees (channel-first, height and width > 1)
 
     def named(shape):  # and, channel-first, the (N, C, H, W) the target gets it as
         if norm.dim == -1:

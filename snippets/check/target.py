@@ -263,11 +263,12 @@ class Subject:
         return y
 
     def _at_dim(self, x, weight, dtype=None):
-        """The checks' inputs hold the features last; a channel-first target gets them at
-        dim 1 of a 4-D tensor, (batch, channels, height, width), and its output back. Rows
-        are positions of images, as in a model: (rows, C) comes as images(rows) images of
-        their positions, (batch, C, height, 1), and (batch, tokens, C) as (batch, C, tokens,
-        1); a kernel wrong only past one position, or past one image, shows."""
+        """The checks' inputs hold the features last; a channel-first target gets them
+        at dim 1 of a 4-D tensor, (batch, channels, height, width), and its output back.
+        Rows are positions of images, as in a model: (rows, C) comes as images(rows)
+        images of their positions, (batch, C, height, 1), and (batch, tokens, C) as
+        (batch, C, tokens, 1): a kernel wrong only past one position, or one image,
+        shows."""
         if self.dim == -1:
             return _tensor_like(self._call(x, weight, dtype), x)
         one_row = x.dim() == 1
