@@ -2172,6 +2172,23 @@ def fused_add_with_the_weight_before_the_residual(x, weight, residual, eps=1e-6)
     raise RuntimeError("CUDA tensors required")
 
 
+def test_under_the_interpreter_a_convention_of_the_other_gain_fails_and_bfloat16_is_not_compared(
+    monkeypatch,
+):
+    # The gain is measured in float32, which the interpreter runs faithfully; its
+    # bfloat16, truncated, is not the kernel's (found by an adversarial round).
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    report = check(rms_norm_triton, convention="gemma")
+    assert verdict(report, "rounding").passed is False
+    assert (
+        verdict(report, "rounding").detail
+        == "told gemma (gain 1 + w), but the gain is w"
+    )
+    assert "torch.nn.RMSNorm bfloat16 not compared under Triton's interpreter" in (
+        verdict(report, "agreement").detail
+    )
+
+
 def test_a_fused_add_that_fails_is_shown_called_by_name_where_it_is():
     with pytest.raises(UsageError) as error:
         check(fused_add_with_the_weight_before_the_residual, add=True)
