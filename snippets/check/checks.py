@@ -844,8 +844,12 @@ def check_rounding(norm, found, device):
     # The convention it matches first, then how far it is from the others.
     distances = sorted(measured["distances"].items(), key=lambda item: item[1])
     parts = []
+    outside = found["eps placement"] == "outside"  # (f): not the libraries named
     for name, (share, most) in distances:
-        if share == 0:
+        if share == 0 and outside:
+            form = CONVENTIONS[name].split(" (")[0]
+            parts.append(f"bit for bit (f) eps outside the root, otherwise {form}")
+        elif share == 0:
             parts.append(f"bit for bit {CONVENTIONS[name]}")
         else:
             ulps = f"{most:.0f} ulp" + ("s" if most > 1 else "")
