@@ -382,7 +382,8 @@ def test_launched_from_python_the_kernel_is_slower_on_short_rows_as_home_says():
         for results in (H100, H200)
     ]
     assert at_8192 == [False, True]
-    assert "(and at 8192 on the H200 the two's timing rounds overlap" in text("index.md")
+    said = "(and at 8192 on the H200 the two's timing rounds overlap"
+    assert said in text("index.md")
     said = "H200에서 길이가 8192인 행은 두 구현의 라운드 범위가"
     assert said in text("index.md", "ko")
     assert "slower than `F.rms_norm` at $N = 1024$ to 4096" in text("benchmark_h100.md")
