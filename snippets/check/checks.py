@@ -406,18 +406,26 @@ def half_errors(norm, found, device, dtype, n):
         noise = rows([1.0] * len(given), device, seed=26, n=n)
         upstream = partly_along(given.detach(), 8 * noise).to(dtype)
         upstream = upstream.t().contiguous().t()  # the same values, column-major
-        try:
-            torch.autograd.backward(y, upstream.clone())  # a backward may write into it
-        except REFUSALS:  # reported by the gradients check: here, a contiguous one
-            given.grad = None
-            y = norm(given, trained, dtype=dtype)
-            torch.autograd.backward(y, upstream.contiguous())
         x64 = given.detach().double().requires_grad_()
         ref = reference(x64, gain(found, w), eps, inside)
         torch.autograd.backward(ref, upstream.double())
-        dx = torch.full_like(x64, math.nan) if given.grad is None else given.grad
-        wrong = (dx.double() - x64.grad).abs().amax(-1)
-        off = (wrong / x64.grad.abs().amax(-1)).nan_to_num(nan=math.inf)
+
+        def dx_off(out, gain_given):  # each row's input gradient error, out's backward
+            given.grad = None
+            try:
+                torch.autograd.backward(out, upstream.clone())  # it may write into it
+            except REFUSALS:  # reported by the gradients check: here, a contiguous one
+                given.grad = None
+                out = norm(given, gain_given, dtype=dtype)
+                torch.autograd.backward(out, upstream.contiguous())
+            dx = torch.full_like(x64, math.nan) if given.grad is None else given.grad
+            wrong = (dx.double() - x64.grad).abs().amax(-1)
+            return (wrong / x64.grad.abs().amax(-1)).nan_to_num(nan=math.inf)
+
+        # With the gain trained, and frozen: a backward may take a path of its own there.
+        off = dx_off(y, trained)
+        if frozen.requires_grad:
+            off = torch.maximum(off, dx_off(frozen, w))
         # A gradient past the dtype's range (1 / RMS on rows of a tiny eps) is inf there.
         fits = x64.grad.abs().amax(-1) < torch.finfo(dtype).max
         off = torch.where(fits, off, 0.0)
