@@ -813,7 +813,8 @@ def check_mixed(norm, found, device):
             off = (wrong / x64.grad.abs().amax(-1)).max().nan_to_num(nan=math.inf)
             if not off <= HALF_GRADIENT:
                 ok = False
-                detail += f"; input gradient {off_by(off.item())}"
+                frozen = "from a call where the weight needs none (a frozen gain)"
+                detail += f"; input gradient, {frozen}, {off_by(off.item())}"
                 see = "gradients/#the-derivation" if first else see
     elif records_gradients(norm, found, device):
         ok = False
