@@ -316,13 +316,8 @@ class Subject:
             if self.given_eps is not None:
                 built.append(f"{self.eps_argument}={self.given_eps:g}")
             return f"{name_of(self.target)}({', '.join(built)})({', '.join(inputs)})"
-        given = [*inputs, *([] if self.weightless else ["weight"])]
-        if self.declared_eps is not None and self.eps_argument:
-            kind = self.takes[self.eps_argument].kind
-            eps = f"{self.declared_eps:g}"
-            by_position = kind is inspect.Parameter.POSITIONAL_ONLY
-            given.append(eps if by_position else f"{self.eps_argument}={eps}")
-        return f"norm({', '.join(given)})"
+        kwargs, eps = self._eps_arguments(place=2 - self.weightless)
+        return _shown([*inputs, *([] if self.weightless else ["weight"]), *eps], kwargs)
 
     def _eps_arguments(self, place):
         """The declared eps as the call passes it: by name ({name: eps}, ()), or by
@@ -399,13 +394,7 @@ class AddSubject(Subject):
         """As Subject's, a function's arguments as _arguments passes them."""
         if self.module is not None:
             return super().shown_call(inputs)
-        args, kwargs = self._arguments("x", "residual", "weight")
-
-        def show(value):  # eps as the command line gives it
-            return f"{value:g}" if isinstance(value, float) else value
-
-        shown = [*map(show, args), *(f"{k}={show(v)}" for k, v in kwargs.items())]
-        return f"norm({', '.join(shown)})"
+        return _shown(*self._arguments("x", "residual", "weight"))
 
     def _pair(self, out, x, residual, clones, given):
         """(y, h) from what the target returned, or from x and residual written in place
@@ -430,6 +419,16 @@ class AddSubject(Subject):
                 " h = x + residual too"
             )
         return tuple(_tensor_like(t, x) for t in out)
+
+def _shown(args, kwargs) -> str:
+    """A function's call as a message shows it, norm(x, weight, eps=1e-06): the inputs by
+    their names, eps as the command line gives it."""
+
+    def show(value):
+        return f"{value:g}" if isinstance(value, float) else value
+
+    shown = [*map(show, args), *(f"{k}={show(v)}" for k, v in kwargs.items())]
+    return f"norm({', '.join(shown)})"
 
 def _same(t, before):
     """Whether t holds the values it held before, NaN where it held NaN."""
