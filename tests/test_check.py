@@ -601,6 +601,11 @@ def statistic_of_whole_blocks(x, weight, eps=1e-6):
     return (x32 * r * weight.float()).to(x.dtype)
 
 
+def slip_gain(weight, slip):
+    """The gain: the weight, or 1 + the weight (Gemma's) for a slip named "1 + w: ..."."""
+    return weight.float() + (1.0 if slip.startswith("1 + w:") else 0.0)
+
+
 class BackwardSlip(torch.autograd.Function):
     """The right forward, in float32; the page's backward with one slip, `slip`."""
 
@@ -608,7 +613,7 @@ class BackwardSlip(torch.autograd.Function):
     def forward(ctx, x, weight, slip, eps):
         h = x.float()
         r = torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
-        y = (h * r * weight.float()).to(x.dtype)
+        y = (h * r * slip_gain(weight, slip)).to(x.dtype)
         ctx.save_for_backward(x, weight, r, y)
         ctx.slip, ctx.eps = slip, eps
         return y
@@ -636,7 +641,15 @@ class BackwardSlip(torch.autograd.Function):
         x_hat = x.float() * r
         if slip == "x / RMS rebuilt as y / gain":  # saves memory; 0 / 0 at a zero gain
             x_hat = y.float() / weight.float()
-        g = grad.float() * weight.float()
+        if (
+            slip == "upstream gradient scaled to its rows' largest entries"
+        ):  # as for fp8
+            largest = grad.float().abs().amax(-1, keepdim=True)  # 0 at a masked row
+            grad = grad.float() / largest * largest
+        gain = slip_gain(weight, slip)
+        if slip == "1 + w: dx by w, its 1 forgotten":
+            gain = weight.float()
+        g = grad.float() * gain
         products = (g * x_hat).reshape(-1, n)
         frozen = not ctx.needs_input_grad[1]  # a gain LoRA fine-tuning leaves as it is
         if slip == "the gain left out of dx's mean while frozen" and frozen:
@@ -1086,6 +1099,10 @@ def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
             "gradients",
         ),
         (with_backward_slip("x read as contiguous"), "strides"),
+        (
+            with_backward_slip("upstream gradient scaled to its rows' largest entries"),
+            "gradients",
+        ),
         (rows_read_as_contiguous_in_half, "strides"),
         (rows_read_as_contiguous_in_float16, "strides"),
         (no_upcast_while_the_gain_trains, "half"),
@@ -2239,6 +2256,16 @@ def vectorized_by_eight(x, weight, eps=1e-6):
     if x.shape[-1] % 8:
         raise ValueError(f"hidden size must be a multiple of 8, got {x.shape[-1]}")
     return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
+def test_a_1_plus_w_backward_that_forgets_the_1_is_named_so():
+    gradients = verdict(
+        check(with_backward_slip("1 + w: dx by w, its 1 forgotten")), "gradients"
+    )
+    assert gradients.passed is False and gradients.see == "gradients/#the-derivation"
+    assert "multiplies the upstream gradient by w, not by the gain 1 + w" in (
+        gradients.detail
+    )
 
 
 def test_a_wrong_input_gradient_links_the_pitfall_and_says_the_bound():

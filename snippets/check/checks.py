@@ -1098,14 +1098,23 @@ def gradient_errors(norm, found, x, w, g, between=None):
     ]  # inf: no gradient reached it (the dw check names that)
     return errors, not torch.equal(given, g)
 
+def right_for_the_gain_w(norm, found, x, w, g) -> bool:
+    """Whether the input gradient is the one of the gain w where the gain is 1 + w
+    (Gemma's): a backward multiplying the upstream gradient by w, its 1 forgotten."""
+    if found["gain"] != "1 + w":
+        return False
+    inputs = x.detach().clone().requires_grad_(), w.detach().clone().requires_grad_()
+    measured = gradient_errors(norm, {**found, "gain": "w"}, *inputs, g)
+    return measured is not None and measured[0][0] < 1e-4
+
 def check_gradients(norm, found, device):
     """Input and weight gradients on 2-D rows, then on a (2, 2, n) batch: a backward that
     reduces over the sequence too goes wrong there; and on that batch with the upstream
     gradient a transposed view, where one that reads it as contiguous goes wrong, and as
     y.sum() gives it, one element expanded (only these two, and a limit on rows, may be
     refused); then on the 2-D rows with another forward run before their backward, where
-    one that keeps state between calls goes wrong; then on one row, on gains of 0 and
-    below, and on a batch of 4097 rows."""
+    one that keeps state between calls goes wrong; then on one row, on masked rows
+    (their upstream gradient 0), on gains of 0 and below, on a batch of 4097 rows."""
     see = "gradients/#a-custom-autograd-function"
     x = rows([1e-3, 1e-1, 1.0, 10.0], device).requires_grad_()
     w = weight(found, device, seed=4).requires_grad_()
@@ -1115,14 +1124,21 @@ def check_gradients(norm, found, device):
         return Verdict("gradients", None, NO_AUTOGRAD, see)
     errors, wrote = measured
     ok = largest(errors) < 1e-4
-    # An input gradient wrong on plain rows of RMS 1e-3 to 10: the hand-written backward's
-    # mistake that Pitfalls names (dividing only part of it by r).
-    if not errors[0] < 1e-4:
-        see = "pitfalls/#a-backward-pass-that-forgets-r"
     detail = (
         "input and weight gradients (each pair: dx, dw) against float64 autograd, each"
         f" relative to its largest entry (bound 1e-4): {errors[0]:.1e}, {errors[1]:.1e}"
     )
+    # An input gradient wrong on plain rows of RMS 1e-3 to 10: the hand-written backward's
+    # mistake that Pitfalls names (dividing only part of it by r), or, where the gain is
+    # 1 + w, the input gradient of the gain w.
+    if not errors[0] < 1e-4:
+        see = "pitfalls/#a-backward-pass-that-forgets-r"
+        if right_for_the_gain_w(norm, found, x, w, g):
+            see = "gradients/#the-derivation"
+            detail += (
+                " (dx is the one of the gain w: the backward multiplies the upstream"
+                " gradient by w, not by the gain 1 + w)"
+            )
     # A 3-D batch of the same rows, whose upstream gradient comes contiguous, then as a
     # transposed view, then as y.sum() gives it (strides 0: writing into it raises, and
     # reading it as rows of its own reads past its one element): only these may be refused.
@@ -1206,10 +1222,15 @@ def check_gradients(norm, found, device):
     switched_off = weight(found, device, seed=4)
     switched_off[5] = 0.0 if found["gain"] == "w" else -1.0
     negative = every_other_gain_negative(found, w.detach())
+    # Masked tokens (padding, or a loss over the answers alone): an upstream gradient of 0
+    # gives an input gradient of 0, which a kernel skipping those rows leaves unwritten.
+    masked = g.clone()
+    masked[1::2] = 0.0
     # And a batch of tokens: a path taken from a few hundred rows on may differ there.
     many = f"a batch of {MANY_ROWS} rows"
     cases = {
         "one row": (x.detach()[2:3], w.detach(), g[2:3]),
+        "masked rows (their upstream gradient 0)": (x.detach(), w.detach(), masked),
         "a gain of 0 on one feature": (x.detach(), switched_off, g),
         "every other gain negative": (x.detach(), negative, g),
         many: (

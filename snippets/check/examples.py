@@ -239,10 +239,11 @@ my_norm.py:MyRMSNorm: gain w, eps 1e-06, eps placement inside, rounding none
                     8.3e-08; 3-D: 6.2e-08, 8.3e-08; 3-D, a strided upstream gradient:
                     6.2e-08, 4.2e-08; 3-D, y.sum()'s upstream gradient: 7.5e-08,
                     6.2e-08; after a second forward: 6.2e-08, 8.3e-08; a frozen gain,
-                    dx: 6.2e-08; x frozen, dw: 8.3e-08; one row: 6.7e-08, 9.4e-08; a
-                    gain of 0 on one feature: 7.3e-08, 8.3e-08; every other gain
-                    negative: 6.4e-08, 8.3e-08; a batch of 4097 rows: 1.4e-07, 1.8e-07;
-                    gradcheck in float64 passes
+                    dx: 6.2e-08; x frozen, dw: 8.3e-08; one row: 6.7e-08, 9.4e-08;
+                    masked rows (their upstream gradient 0): 6.2e-08, 5.5e-08; a gain of
+                    0 on one feature: 7.3e-08, 8.3e-08; every other gain negative:
+                    6.4e-08, 8.3e-08; a batch of 4097 rows: 1.4e-07, 1.8e-07; gradcheck
+                    in float64 passes
   pass  dw          over 4097 rows: in bfloat16 and float16, error under 1 ulp of the
                     largest entry
   pass  shapes      1-D, 3-D and 4-D inputs agree; rows independent
