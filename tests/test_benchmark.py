@@ -1258,7 +1258,7 @@ def test_percentages_of_peak_are_shown_where_the_peak_is_known(smoke_results):
     korean = "\n".join(page.gpu_section("smoke", results, "ko"))
     # The source, recorded in English, names its datasheet in the page's language.
     assert (
-        "최대 대역폭 대비 백분율의 기준은 3,350 GB/s(Made-up GPU 데이터시트: 3.35 TB/s)입니다."
+        "데이터시트 대역폭 대비 백분율의 기준은 3,350 GB/s(Made-up GPU 데이터시트: 3.35 TB/s)입니다."
         in korean
     )
 

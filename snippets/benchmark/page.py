@@ -337,12 +337,12 @@ WORDS = {
         },
         "short": {"graph": "CUDA 그래프", "eager": "즉시 실행"},
         "unit": "표의 값: GB/s(복사 대비 %, 라운드 범위)",
-        "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드 범위 / 최대 대역폭 대비 %)",
+        "unit_peak": "표의 값: GB/s(복사 대비 %, 라운드 범위 / 데이터시트 대역폭 대비 %)",
         "headline": "{device}, PyTorch {torch}: 순전파+역전파, bfloat16, M = {m}개 행(행마다 "
         "원소 N개), 호출당 µs(괄호 "
         "안은 F.rms_norm 대비 속도로, 1배보다 크면 더 빠름)",
         "headline_timing": "측정 방식",
-        "headline_timings": {"graph": "GPU 시간", "eager": "Python에서 호출"},
+        "headline_timings": {"graph": "GPU 시간", "eager": "Python에서 띄움"},
         "headline_in": {
             "graph": "CUDA 그래프를 재생해 GPU 시간만 재면 가장 빠른 구현과 그 속도(F.rms_norm "
             "대비)는 ",
@@ -352,9 +352,9 @@ WORDS = {
         "headline_host": "{shape} 입력으로 {calls}번 연달아 호출해 잰 순전파+역전파 호출당 "
         "호스트 시간의 중앙값은 이 사이트의 커널이 {kernel} µs, F.rms_norm이 {reference} "
         "µs입니다. ",
-        "headline_host_note": "연달아 호출하면 호출 하나에 드는 호스트 시간이 따로 한 번 "
-        "호출할 때보다 긴 것으로 보이므로, 호스트 시간은 구현끼리 견주는 값이지 호출 한 번의 "
-        "시간이 아닙니다. ",
+        "headline_host_note": "연달아 호출하면 호출 하나의 호스트 시간이 한 번만 따로 "
+        "호출할 때보다 길게 나오므로, 이 호스트 시간은 호출 한 번의 시간이 아니라 구현끼리 "
+        "견주는 값입니다. ",
         "headline_note": "M은 행의 개수, N은 행 하나의 원소 수입니다. 괄호 안의 값은 "
         "F.rms_norm의 시간을 각 구현의 시간으로 나눈 것입니다. 시간은 모두 라운드의 "
         "중앙값이고, 가장 빠르다는 말도 중앙값 기준입니다. 두 구현의 라운드 범위가 겹치면 "
@@ -400,7 +400,7 @@ WORDS = {
         "yardstick": "복사 대비 백분율의 기준은 그 패스와 같은 양의 바이트를 옮기는 "
         "복사(절반을 읽고 절반을 쓰는 Triton 커널)이며, 이 복사도 같은 방식으로 같은 "
         "라운드에서 쟀습니다.",
-        "peak": "최대 대역폭 대비 백분율의 기준은 {gbps} GB/s({source})입니다.",
+        "peak": "데이터시트 대역폭 대비 백분율의 기준은 {gbps} GB/s({source})입니다.",
         "datasheet": "데이터시트",
         "decode": "CUDA 그래프, 디코드, bfloat16, 모든 패스: 모든 M에서 F.rms_norm과 "
         "Liger-Kernel보다 느리지 않음",
@@ -453,12 +453,12 @@ WORDS = {
         "vs_layer_norm": "{mode}: RMSNorm 시간을 같은 방식으로 실행한 LayerNorm 시간으로 "
         "나눈 값(1배보다 작으면 RMSNorm이 더 빠름)은 N에 따라 {ratios}입니다",
         "ratio_of": "{name} {low}배에서 {high}배",
-        "at": "N = {sizes}에서 {name}",
+        "at": "N = {sizes}에서는 {name}",
         "overlapping": "{n}(다른 구현과 라운드 범위가 겹침)",
-        "at_join": ", ",
+        "at_join": "이고, ",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
         "bfloat16 텐서 x로 {calls}번 연달아 호출해 잰 시간의 중앙값(연달아 호출하면 호출 한 "
-        "번의 비용이 부풀려지므로, 호출 한 번이 아니라 구현끼리 비교하는 값입니다)",
+        "번의 비용이 부풀려지므로 구현끼리 비교하는 값)",
         "times_ref": "F.rms_norm 대비 배수",
         "cpu_unit": "단위는 ms, 괄호 안은 범위입니다. ÷ LayerNorm 열은 시간을 같은 "
         "라운드의 LayerNorm 시간으로 나눈 값입니다(컴파일한 구현은 컴파일한 LayerNorm "
@@ -479,8 +479,8 @@ WORDS = {
         "직선으로 맞추면 모든 복사가 직선에서 {worst} µs 이내에 놓이며, 대역폭은 "
         "{gbps} GB/s{peak}, 고정 비용은 호출당 {fixed} µs입니다. 이 고정 비용은 일반 행에서 "
         "가장 작은 복사 시간({smallest} µs)의 {share}이므로, 작은 입력에서는 복사 대비 백분율에 "
-        "대역폭뿐 아니라 바이트와 무관하게 호출마다 드는 비용도 섞입니다(그 비용이 커널 "
-        "런치 때문인지 시간 측정 자체의 오버헤드 때문인지는 재지 않았습니다).",
+        "대역폭뿐 아니라 바이트와 무관하게 호출마다 드는 비용도 섞입니다. 그 비용이 커널 "
+        "런치 때문인지, 시간 측정 자체의 오버헤드 때문인지는 재지 않았습니다.",
         "copy_fit_peak": "(데이터시트 대역폭의 {percent})",
         "above_copy": "100%를 넘는 수치: 복사는 실행 설정을 고정한 Triton 커널 하나로 잰 "
         "것으로, 도달 목표로 삼는 속도이지 상한이 아닙니다. 그래서 패스가 같은 양의 바이트를 "
@@ -543,7 +543,7 @@ WORDS = {
             "bytes": "GB/s는 모든 구현에서 단일 커널의 최소 바이트 수(x와 r을 읽고 h, FP8 "
             "값, 스케일을 쓰는 양)를 걸린 시간으로 나눈 값입니다. 퓨즈하지 않은 방식은 실제로 "
             "이보다 많이 옮기며, 그 차이가 퓨전으로 아끼는 양입니다.",
-            "summary": "**{device}**, bfloat16 행(M = {m}, 토큰마다 한 행), {timing}:",
+            "summary": "**{device}**, bfloat16 일반 행(M = {m}, 토큰마다 한 행), {timing}:",
             "summary_more": "Python에서 띄운 시간과 디코드를 포함한 모든 수치는 "
             "[벤치마크 결과](benchmark_results.md#{anchor})에 있습니다.",
         },
