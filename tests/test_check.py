@@ -732,6 +732,11 @@ upcasts_only_batches = without_upcast_when(
 upcasts_only_under_autograd = without_upcast_when(
     lambda x: not torch.is_grad_enabled(), "upcasts_only_under_autograd"
 )
+# QK-norm's call, 4-D (batch, heads, tokens, head size), on a path of its own (found by
+# an adversarial round).
+no_upcast_for_4d_input = without_upcast_when(
+    lambda x: x.dim() == 4, "no_upcast_for_4d_input"
+)
 upcasts_only_small_inputs = without_upcast_when(
     lambda x: x.numel() > 2**20, "upcasts_only_small_inputs"
 )
@@ -749,6 +754,15 @@ def rows_read_as_contiguous_in_half(x, weight, eps=1e-6):
         contiguous = torch.empty_like(x, memory_format=torch.contiguous_format)
         x = x.as_strided(x.shape, contiguous.stride(), x.storage_offset())
     return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def row_stride_taken_as_the_row_length(x, weight, eps=1e-6):
+    # Elements apart copied, but rows read back to back: a slice qkv[:, :n] misread (found
+    # by an adversarial round).
+    x = x if x.stride(-1) == 1 else x.contiguous()
+    rows = x.reshape(-1, x.shape[-1])
+    rows = rows.as_strided(rows.shape, (rows.shape[-1], 1), rows.storage_offset())
+    return rms_norm(rows, x.shape[-1], weight, eps).reshape(x.shape)
 
 
 def rows_read_as_contiguous_in_float16(x, weight, eps=1e-6):
@@ -1062,6 +1076,7 @@ def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
         # Paths and parts a model reaches that the first checks did not.
         (upcasts_only_batches, "half"),
         (upcasts_only_under_autograd, "half"),
+        (no_upcast_for_4d_input, "half"),
         (upcasts_only_small_inputs, "half"),
         (upcasts_only_2d_inputs, "half"),
         (upcasts_only_outside_decode_batches, "half"),
@@ -1105,6 +1120,7 @@ def test_mixed_judges_the_loud_float16_row_where_float16_weights_are_refused():
         ),
         (rows_read_as_contiguous_in_half, "strides"),
         (rows_read_as_contiguous_in_float16, "strides"),
+        (row_stride_taken_as_the_row_length, "strides"),
         (no_upcast_while_the_gain_trains, "half"),
         (no_autograd_when_x_needs_none, "gradients"),
         (no_upcast_for_one_token, "forward"),
@@ -2242,10 +2258,12 @@ def test_a_channel_first_kernel_gets_contiguous_nchw_input_and_a_hint():
     # Each refusal once, with the dtypes it came in, its error whole within its brackets.
     assert strides.detail == (
         "refuses every other element in float32, bfloat16 and float16 (ValueError: x"
-        " must be a contiguous (N, C, H, W) tensor); a transposed batch in float32,"
-        " bfloat16 and float16 (ValueError: x must be a contiguous (N, C, H, W) tensor)"
+        " must be a contiguous (N, C, H, W) tensor); rows spaced apart in float32,"
+        " bfloat16 and float16 (ValueError: x must be a contiguous (N, C, H, W) tensor);"
+        " a transposed batch in float32, bfloat16 and float16 (ValueError: x must be a"
+        " contiguous (N, C, H, W) tensor)"
     )
-    assert len(strides.refused) == 2 and report.refusals[-1].startswith(
+    assert len(strides.refused) == 3 and report.refusals[-1].startswith(
         "strides: refuses a transposed batch in float32, bfloat16 and float16"
     )
     with pytest.raises(UsageError, match="pass --dim 1"):  # its error names no shape

@@ -356,6 +356,10 @@ def half_errors(norm, found, device, dtype, n):
         outputs["as (batch, 1, features)"] = norm(x[:, None], w, dtype=dtype)[:, 0]
         steps = [norm(row[None, None], w, dtype=dtype)[0] for row in x]
         outputs["one row at a time as (1, 1, features)"] = torch.cat(steps)
+    # QK-norm's call, (batch, heads, tokens, head size): a path of its own for 4-D input.
+    with contextlib.suppress(TypeError, ValueError):
+        qk_norm = norm(x[None, None], w, dtype=dtype)
+        outputs["as (1, 1, tokens, features)"] = qk_norm[0, 0]
     # The rows last in a large batch of wide rows, or in a batch of tokens: a kernel whose
     # programs leave the last rows unwritten fails. The batch in, and its output; a limit
     # on rows is forward's, batch's and dw's to say.
@@ -1508,19 +1512,24 @@ def listed(words):
 
 def check_strides(norm, found, device):
     """Rows that are views, not contiguous copies: every other element of a wider tensor
-    (elements apart in memory), and a batch transposed (rows apart), forward, input and
-    weight gradients, in float32, bfloat16 and float16 (a half path may be a kernel of its
-    own). A kernel, or a backward, that reads memory as if rows were contiguous errs."""
+    (elements apart in memory), the first half of each row of a wider tensor (contiguous
+    rows spaced apart, as a slice qkv[:, :n] gives), and a batch transposed (rows apart),
+    forward, input and weight gradients, in float32, bfloat16 and float16 (a half path may
+    be a kernel of its own). A kernel, or a backward, that reads memory as if rows were
+    contiguous errs."""
     wrong, refused = [], {}  # refused: (view, error) -> the dtypes it was refused in
     backward = False  # whether any gradient was compared (none where autograd is not)
     for dtype in (torch.float32, torch.bfloat16, torch.float16):
         w = weight(found, device, seed=12).to(dtype)
         x = rows([0.5 + 0.25 * i for i in range(8)], device, dtype, seed=13)
         wider = torch.zeros(8, 2 * N, device=device, dtype=dtype)
+        padded = torch.zeros_like(wider)
         wider[:, ::2] = x
+        padded[:, :N] = x
         # Each view taken from a leaf, whose gradient holds the view's in the same places.
         views = {
             "every other element": (wider, lambda t: t[:, ::2]),
+            "rows spaced apart": (padded, lambda t: t[:, :N]),
             "a transposed batch": (x.reshape(2, 4, N), lambda t: t.transpose(0, 1)),
         }
         upstream = rows([1.0] * 8, device, dtype, seed=27).reshape(4, 2, N)
@@ -1571,8 +1580,8 @@ def check_strides(norm, found, device):
     else:
         passes = "forward and backward" if backward else "forward only"
         detail = (
-            "rows with elements apart and a transposed batch, in float32, bfloat16 and"
-            f" float16: as contiguous copies, {passes}"
+            "rows with elements apart, rows spaced apart and a transposed batch, in float32,"
+            f" bfloat16 and float16: as contiguous copies, {passes}"
         )
     passed = False if wrong else (None if refused else True)
     see = "kernel/#the-kernels"  # its Layouts

@@ -249,8 +249,9 @@ my_norm.py:MyRMSNorm: gain w, eps 1e-06, eps placement inside, rounding none
   pass  shapes      1-D, 3-D and 4-D inputs agree; rows independent
   pass  sizes       rows of 769, 1025 and 3584 features: forward and gradients as
                     float64's
-  pass  strides     rows with elements apart and a transposed batch, in float32,
-                    bfloat16 and float16: as contiguous copies, forward and backward
+  pass  strides     rows with elements apart, rows spaced apart and a transposed batch,
+                    in float32, bfloat16 and float16: as contiguous copies, forward and
+                    backward
   info  batch       the same bits alone and last in batches of 7, 256 and 4097 rows
   pass  init        fresh weight: 0 of 64 entries differ from 1
   info  agreement   torch.nn.RMSNorm float32 not bit for bit; torch.nn.RMSNorm bfloat16
