@@ -305,6 +305,14 @@ def test_a_tuple_and_a_triton_kernel_without_a_gpu_get_what_to_do():
         check(pair)
     with pytest.raises(UsageError, match="returns the norm's output alone$"):
         check(with_rstd)
+    # A dict or a list, as some kernels return (found by an adversarial round).
+    for returned in (lambda y: {"y": y}, lambda y: [y]):
+
+        def wrapped(x, weight, eps=1e-6, returned=returned):
+            return returned(F.rms_norm(x, (x.shape[-1],), weight, eps))
+
+        with pytest.raises(UsageError, match="returns the norm's output alone$"):
+            check(wrapped)
     with pytest.raises(UsageError, match="set TRITON_INTERPRET=1"):
         check(no_gpu)
 
@@ -4148,6 +4156,19 @@ class TwoGains(torch.nn.Module):
         return in_float32(x, self.weight * self.weight2, self.eps).to(x.dtype)
 
 
+class TwoNamedGains(torch.nn.Module):
+    """Two gains, each by a gain's name: neither is the one (found by an adversarial
+    round: the message said nothing to do)."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps = torch.nn.Parameter(torch.ones(n)), eps
+        self.gamma = torch.nn.Parameter(torch.ones(n))
+
+    def forward(self, x):
+        return in_float32(x, self.weight * self.gamma, self.eps).to(x.dtype)
+
+
 class TakesNoSize(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -4161,6 +4182,13 @@ class TakesNoSize(torch.nn.Module):
     "target, words",
     [
         (TwoGains, "not named as a bias (bias, beta): weight2"),
+        (
+            TwoNamedGains,
+            (
+                "no single gain of shape (64,) among its parameters (weight, gamma):"
+                " check it through a function of (x, weight) that applies the others"
+            ),
+        ),
         (TakesNoSize, "it takes no size: pass a function f(n) that builds it"),
     ],
     ids=lambda t: getattr(t, "__name__", ""),

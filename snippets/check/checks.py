@@ -1844,7 +1844,8 @@ def call_hint(error, norm, device) -> str:
             "; a Triton kernel with no GPU: set TRITON_INTERPRET=1 to run it in Triton's"
             " interpreter, or check it on a GPU with --device cuda"
         )
-    if isinstance(error, WrongOutput) and "it returned a tuple" in words:
+    returned = words.endswith("not a tensor") and "nonetype" not in words
+    if isinstance(error, WrongOutput) and returned:  # a tuple, a dict, a list
         # Two items of x's shape: the output and the sum, as a fused add returns them.
         shape = words.rsplit(" for x of ", 1)[-1].removesuffix(", not a tensor")
         pair = words.startswith(f"it returned a tuple of 2 ({shape}, {shape})")

@@ -470,7 +470,8 @@ def _gain(module, n, name):
     if len(gains) > 1 or (not gains and others):
         found = ", ".join(shaped) or f"shapes {others}"
         raise UsageError(
-            f"{name}({n}): no single gain of shape ({n},) among its parameters ({found})"
+            f"{name}({n}): no single gain of shape ({n},) among its parameters ({found}):"
+            " check it through a function of (x, weight) that applies the others"
         )
     gain = gains[0] if gains else None
     held = [k for k in shaped if k != gain]
