@@ -4545,6 +4545,9 @@ def test_half_wrong_only_where_eps_shows_says_another_eps_in_that_dtype():
         said + " float16, as a tensor made in the input's dtype is, or taken from it,"
         in (half.detail)
     )
+    # It upcasts: linked to what half catches (eps in half precision), not to the upcast
+    # (found by an adversarial round).
+    assert half.see == "check/#check-half"
 
 
 class EpsMadeByTheFirstCall(torch.nn.Module):
@@ -4599,7 +4602,7 @@ def test_a_limit_on_rows_is_reported_by_batch_and_dw_not_failed(limit):
     assert report.passed, report.table()
     # The batches half ran, as it says what it tried: none above the limit. Forward
     # reports the large batch of wide rows refused (which --strict fails).
-    ran = "among 257 rows of 4096, in eval" if limit > 256 else "decode steps), in eval"
+    ran = "among 257 rows of 4096, in eval" if limit > 256 else "heads), in eval"
     assert ran in verdict(report, "half").detail
     wide = f"refuses 257 rows of 4096 features (ValueError: at most {limit} rows)"
     assert verdict(report, "forward").refused == ([] if limit > 256 else [wide])

@@ -495,6 +495,9 @@ def check_half(norm, found, device):
     rows_failed = False  # rows wrong, not only the output's dtype
     tried_rows_failed = False  # rows wrong besides a large batch's other rows
     in_3d = True  # whether the norm took the 3-D inputs (one that refuses fails shapes)
+    in_4d = True  # and the 4-D one, QK-norm's
+    another_eps = False  # a half dtype's output wrong on the eps rows alone
+    beyond_eps = False  # and one wrong otherwise
     among_many = True  # whether it took the batch of many rows (batch says a refusal)
     among_large = True  # and the large batch of wide rows
     graded = False  # whether an input gradient was compared (none without autograd)
@@ -524,6 +527,7 @@ def check_half(norm, found, device):
             graded |= "input gradient" in by_way
             dtype_graded |= "input gradient" in by_way
             in_3d &= "as (1, tokens, features)" in by_way
+            in_4d &= "as (1, 1, tokens, features)" in by_way
             among_many &= n != N or f"in a batch of {MANY_ROWS} rows" in by_way
             among_large &= n != WIDE or f"in a batch of {LARGE_BATCH} rows" in by_way
             for way, out_dtype in out_dtypes.items():
@@ -572,6 +576,7 @@ def check_half(norm, found, device):
             )
             continue
         failed |= bad
+        beyond_eps |= bad and wrong != [EPS_ROWS]
         rows_failed |= bool(wrong)
         tried_rows_failed |= bool(set(wrong) - {FILLER_ROWS})
         if 0 < len(other_dtype) < len(out_dtypes):  # some paths only: name them
@@ -615,6 +620,7 @@ def check_half(norm, found, device):
                     " misplaced (a kernel's grid or row offsets?)"
                 )
             elif wrong == [EPS_ROWS] and ways != ["input gradient"]:  # the output's eps
+                another_eps = True
                 detail += (
                     f", where float32 input shows eps {found['eps']:.3g}: another eps in {short}"
                     f" (rounded to {short}, as a tensor made in the input's dtype is, or"
@@ -636,6 +642,7 @@ def check_half(norm, found, device):
         + " and ".join(str(n) for n in widths)
         + " features: at once, one at a time"
         + (", in 3-D (tokens; decode steps)" if in_3d else "")
+        + (", in 4-D (QK-norm's heads)" if in_4d else "")
         + (", among " + " and ".join(batches) if batches else "")
         + ", in eval mode under inference_mode and recording gradients"
         + (
@@ -653,6 +660,8 @@ def check_half(norm, found, device):
         see = "check/#check-half"
     if ungraded and not rows_failed:
         see = "gradients/#a-custom-autograd-function"
+    if another_eps and not beyond_eps:  # upcast: the eps is what differs
+        see = "check/#check-half"  # its list of what it catches: eps in half precision
     if not details:  # both half dtypes refused: nothing checked
         return Verdict("half", None, "; ".join(refusals), see, refusals)
     notes = refusals + ([refused] if refused else [])
