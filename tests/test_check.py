@@ -985,8 +985,13 @@ class GainInABuffer(torch.nn.Module):
 
 
 def test_a_gain_kept_in_a_buffer_is_named():
-    detail = verdict(check(GainInABuffer), "init").detail
-    assert detail.startswith("weight is a buffer of shape (64,), not an nn.Parameter")
+    init = verdict(check(GainInABuffer), "init")
+    assert init.detail.startswith(
+        "weight is a buffer of shape (64,), not an nn.Parameter"
+    )
+    # Linked to what init catches, not to gains started like a linear layer's weights
+    # (found by an adversarial round).
+    assert init.see == "check/#check-init"
 
 
 def eps_on_the_sum(x, weight, eps=1e-6):
@@ -4470,6 +4475,7 @@ def test_init_fails_a_gain_no_gradient_reaches():
         "; fresh weight has requires_grad=False: no gradient reaches it, so no optimizer"
         " step updates it"
     )
+    assert verdict(report, "init").see == "check/#check-init"
 
 
 def test_json_stays_json_when_the_target_prints(tmp_path):

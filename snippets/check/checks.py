@@ -1655,7 +1655,8 @@ def check_init(norm, found, device):
                 else f"{name} is a buffer of shape ({N},), not an nn.Parameter: a gain"
                 " kept so never trains (the state_dict saves it, no optimizer sees it)"
             )
-            return Verdict("init", False, detail, see)
+            # Not a matter of its start: what init catches says why it must be a Parameter.
+            return Verdict("init", False, detail, "check/#check-init")
         return Verdict("init", None, "not applicable: no weight of its own", see)
     fresh = dict(norm.module.named_parameters())[norm.weight_name].detach()
     identity = 1.0 if found["gain"] == "w" else 0.0
@@ -1708,6 +1709,8 @@ def check_init(norm, found, device):
             f"; fresh {norm.weight_name} has requires_grad=False: no gradient reaches it,"
             " so no optimizer step updates it"
         )
+        if off == 0 and not (biased or narrow or wide):  # its start is right
+            see = "check/#check-init"
     right = off == 0 and not (biased or narrow or wide or frozen)
     return Verdict("init", right, detail, see)
 
