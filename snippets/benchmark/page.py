@@ -453,7 +453,8 @@ WORDS = {
         "vs_layer_norm": "{mode}: RMSNorm 시간을 같은 방식으로 실행한 LayerNorm 시간으로 "
         "나눈 값(1배보다 작으면 RMSNorm이 더 빠름)은 N에 따라 {ratios}입니다",
         "ratio_of": "{name} {low}배에서 {high}배",
-        "at": "N = {sizes}에서는 {name}",
+        # 는 sets one group of sizes against the next, where there are several.
+        "at": "N = {sizes}에서{contrast} {name}",
         "overlapping": "{n}(다른 구현과 라운드 범위가 겹침)",
         "at_join": "이고, ",
         "host_title": "호출당 호스트 시간(µs): 다른 GPU 작업이 없는 상태에서 {shape} "
@@ -1012,8 +1013,11 @@ def _fastest(results, words, family, **where) -> str:
             close = any(_overlap(best, other) for other in others)
             size = words["overlapping"].format(n=n) if close else str(n)
             at.setdefault(best["implementation"], []).append(size)
+    contrast = "는" if len(at) > 1 else ""  # Korean's contrast, set against the others
     return words["at_join"].join(
-        words["at"].format(name=_name(name, words), sizes=", ".join(sizes))
+        words["at"].format(
+            name=_name(name, words), sizes=", ".join(sizes), contrast=contrast
+        )
         for name, sizes in at.items()
     )
 
