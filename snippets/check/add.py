@@ -197,20 +197,27 @@ def check_add_sum(norm, found, device):
     )
     return Verdict("add sum", None, detail, SEE)
 
-def add_gradient_errors(norm, found, device, dy, dh):
+def add_gradient_errors(norm, found, device, dy, dh, stream=None, seen=None):
     """Errors of the gradients of x, residual and the weight against float64 autograd,
     with dy and dh arriving at y and h, in their dtype (inf for one that does not reach
     its input; an output cut from the graph, h.detach(), drops its part; dh None: h
-    unused); None when no gradient flows."""
+    unused); None when no gradient flows. `stream`: the residual's dtype where it is
+    not x's (a float32 residual stream beside bfloat16 x, the weight in float32, as
+    autocast runs a model), dy and dh then in their outputs' dtypes; `seen` gets h's
+    dtype."""
     dtype, m = dy.dtype, len(dy)
     x_scales, residual_scales = [0.1, 1.0, 10.0], [1.0, 3.0, 8.0]
     if m != 3:  # a batch of tokens, as many rows as dy has
         x_scales, residual_scales = [1.0] * m, [3.0] * m
     x = rows(x_scales, device, dtype, seed=36).requires_grad_()
-    residual = rows(residual_scales, device, dtype, seed=37).requires_grad_()
-    w = weight(found, device, seed=38).to(dtype).requires_grad_()
-    as_model = None if dtype == torch.float32 else dtype
+    residual = rows(residual_scales, device, stream or dtype, seed=37).requires_grad_()
+    w = weight(found, device, seed=38).to(stream or dtype).requires_grad_()
+    as_model = None if dtype == torch.float32 or stream else dtype
     y, h = norm.added(x, residual, w, dtype=as_model)
+    if stream is not None:
+        dy, dh = dy.to(y.dtype), dh.to(h.dtype)
+    if seen is not None:
+        seen["h"] = h.dtype
     given = [(y, dy), (h, dh)] if dh is not None else [(y, dy)]
     reached = [(out, grad) for out, grad in given if out.requires_grad]
     if not reached:
@@ -229,13 +236,36 @@ def add_gradient_errors(norm, found, device, dy, dh):
         for a, b in ((x.grad, x64.grad), (residual.grad, r64.grad), (w.grad, w64.grad))
     ]
 
+def add_grads_beside_a_float32_stream(norm, found, device, dy, dh, detail, refusals):
+    """A float32 residual stream beside bfloat16 x, as autocast keeps it: the stream's
+    gradient stays float32 (rounded to x's dtype it loses its bits at every layer, as the
+    add check fails in the forward), x's and the weight's within bfloat16's bound. A norm
+    that keeps h in x's dtype, as vLLM's forward_native does (the add check reports it),
+    passes the stream's gradient through bfloat16: its bound then. The detail, and
+    whether the gradients are right (True where the mix is refused, a refusal added)."""
+    mixed, seen = "a float32 residual stream beside bfloat16 x", {}
+    try:
+        errors = add_gradient_errors(
+            norm, found, device, dy.bfloat16(), dh, stream=torch.float32, seen=seen
+        )
+    except REFUSALS as error:
+        refusals.append(f"refuses {mixed} ({said(error)})")
+        return f"{detail}; {refusals[-1]}", True
+    stream_bound = 1e-4 if seen["h"] == torch.float32 else 0.1
+    right = errors[0] < 0.1 and errors[1] < stream_bound and errors[2] < 0.1
+    said_errors = ", ".join(f"{e:.1e}" for e in errors)
+    bounds = f"(bounds 0.1, {stream_bound:g}, 0.1)"
+    return f"{detail}; {mixed} {bounds}: {said_errors}", right
+
 def check_add_grads(norm, found, device):
     """Gradients of x, residual and the weight, with gradients arriving at both outputs
     (y feeds the next sublayer, h the residual stream), against float64 autograd; then at
     y alone (h unused, as after the last layer); then with both arriving as views laid
     out column by column, and on a batch of 4097 rows (a clear refusal of either is
     reported); then in bfloat16, within a tenth of each gradient's largest entry (a
-    dropped term is off by more; rounding, by some ulps)."""
+    dropped term is off by more; rounding, by some ulps); and with a float32 residual
+    stream beside bfloat16 x, the stream's gradient within 1e-4 (a clear refusal of
+    the mixed dtypes is reported)."""
     see = "kernel/#fused-with-the-residual-add"
     dy, dh = rows([1.0] * 3, device, seed=39), rows([1.0] * 3, device, seed=40)
     errors = add_gradient_errors(norm, found, device, dy, dh)
@@ -277,6 +307,10 @@ def check_add_grads(norm, found, device):
         errors = add_gradient_errors(norm, found, device, dy.bfloat16(), dh.bfloat16())
         ok &= largest(errors) < 0.1
         detail += "; in bfloat16 (bound 0.1): " + ", ".join(f"{e:.1e}" for e in errors)
+        detail, right = add_grads_beside_a_float32_stream(
+            norm, found, device, dy, dh, detail, refusals
+        )
+        ok &= right
     return Verdict("add grads", ok, detail, see, refusals)
 
 ADD_CHECKS = [check_add, check_add_sum, check_add_grads]

@@ -436,11 +436,17 @@ def _same(t, before):
 
 def _copy_with_strides(t):
     """A copy of t laid out as t is, even a view that skips elements (clone would make
-    that contiguous): the checks of strided inputs must reach the target as they are."""
+    that contiguous), at t's offset in storage of its own (a row cut from a batch starts
+    past its storage's start): strided inputs and rows must reach the target as they
+    are. Not a view itself: autograd records a write into it as into a tensor."""
     if 0 in t.stride():  # an expanded tensor: no copy can share its elements
         return t.clone()
-    empty = torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device)
-    return empty.copy_(t)
+    offset = t.storage_offset()
+    span = sum((size - 1) * step for size, step in zip(t.shape, t.stride())) + 1
+    size = offset + span * (t.numel() > 0)
+    storage = torch.empty(size, dtype=t.dtype, device=t.device)
+    copy = torch.empty(0, dtype=t.dtype, device=t.device)
+    return copy.set_(storage.untyped_storage(), offset, t.size(), t.stride()).copy_(t)
 
 def _tensor_like(y, x):
     """y, if it is a tensor of x's shape, as a norm's output is."""
