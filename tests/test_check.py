@@ -2164,8 +2164,13 @@ class RankGenericChannelFirstRMSNorm(ChannelFirstRMSNorm):
 
 
 def test_a_channel_first_norm_right_on_2d_rows_is_told_dim_1_where_it_crashes():
-    half = verdict(check(RankGenericChannelFirstRMSNorm), "half")
+    report = check(RankGenericChannelFirstRMSNorm)
+    half = verdict(report, "half")
     assert half.passed is False and half.detail.endswith("? pass --dim 1")
+    # Forward's output of another shape, and shapes' calls that raise, say so too (found
+    # by an adversarial round: the first failures named no cause).
+    for name in ("forward", "shapes"):
+        assert verdict(report, name).detail.endswith("? pass --dim 1"), name
     assert check(RankGenericChannelFirstRMSNorm, dim=1).passed
 
 
@@ -2242,6 +2247,23 @@ def test_a_channel_first_norm_that_moves_positions_is_not_told_of_its_statistic(
     assert shapes.detail.endswith(
         "(outputs put back at other positions: height and width swapped?)"
     )
+
+
+class ChannelFirstOverChannelsAndWidth(ChannelFirstRMSNorm):
+    """A slip: the mean square over channels and width, each row of positions apart."""
+
+    def forward(self, x):
+        inv_r = x.float().pow(2).mean((1, 3), keepdim=True).add(self.eps).rsqrt()
+        return (x.float() * inv_r).to(x.dtype) * self.weight[None, :, None, None]
+
+
+def test_a_channel_first_statistic_over_the_width_too_is_named_not_a_swap():
+    # Rows apart at width 1, it passes every check but those past it; found by an
+    # adversarial round: shapes said height and width swapped, half the upcast.
+    report = check(ChannelFirstOverChannelsAndWidth, dim=1)
+    shapes, half = verdict(report, "shapes"), verdict(report, "half")
+    assert shapes.detail.endswith("(a statistic over more than dim 1, the channels?)")
+    assert half.passed is False and half.see == shapes.see
 
 
 def fused_add_with_the_weight_before_the_residual(x, weight, residual, eps=1e-6):

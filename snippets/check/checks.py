@@ -1470,6 +1470,7 @@ def check_shapes(norm, found, device):
     x = rows([0.5 + 0.25 * i for i in range(12)], device, seed=7)
     flat = norm(x, w)
     disagree, raised, lone = [], [], True  # lone: only one-row inputs disagree
+    broadcast = False  # a shape's call failed as a norm over another dim's does
     square = True  # only the 4-D input disagrees (channel-first, height and width > 1)
 
     def named(shape):  # and, channel-first, the (N, C, H, W) the target gets it as
@@ -1486,6 +1487,7 @@ def check_shapes(norm, found, device):
             raise
         except Exception as error:  # noqa: BLE001 (that shape's failure, reported)
             raised.append(f"{named(shape)} raises {said(error)}")
+            broadcast |= shapes_broadcast_wrong(error)
             continue
         if not torch.allclose(y, flat[:rows_in], rtol=1e-6, atol=1e-7):
             disagree.append(named(shape))
@@ -1502,9 +1504,12 @@ def check_shapes(norm, found, device):
     if not independent:
         problems.append("scaling row 0 changes the other rows' outputs")
     detail = "; ".join(problems)
+    if broadcast and norm.dim == -1:
+        detail += channel_first_hint(norm, device)
+    moved = disagree and independent and square and norm.dim == 1  # rows kept apart
     if disagree and independent and lone:
         detail += " (a path of its own for a single row, as a decode step takes?)"
-    elif disagree and independent and square and norm.dim == 1:  # rows kept apart
+    elif moved and positions_apart(norm, x, w):
         detail += " (outputs put back at other positions: height and width swapped?)"
     elif disagree or not independent:
         reduced = "the last dim" if norm.dim == -1 else "dim 1, the channels"
@@ -1514,6 +1519,16 @@ def check_shapes(norm, found, device):
         agree = "1-D, 3-D and 4-D inputs, each given as (N, C, H, W), agree; rows independent"
     see = "math/#the-rmsnorm-definition"
     return Verdict("shapes", not problems, detail if problems else agree, see)
+
+def positions_apart(norm, x, w) -> bool:
+    """Whether a channel-first norm keeps an image's positions apart where height and
+    width are both past 1: scaling one leaves the others' outputs as they were (a
+    statistic over channels and width, say, changes its row's)."""
+    grid = x[:12].reshape(2, 2, 3, N)  # reaches the target as (2, N, 2, 3)
+    scaled = grid.clone()
+    scaled[0, 0, 0] *= 10
+    before, after = (norm(t, w).reshape(-1, N)[1:] for t in (grid, scaled))
+    return torch.equal(before, after)
 
 def listed(words):
     """Words as a sentence lists them: float32, bfloat16 and float16."""
@@ -1786,6 +1801,19 @@ CHECKS = [
     agreement,
 ]
 
+def shapes_broadcast_wrong(error) -> bool:
+    """Whether a call failed as a norm over another dim does past 2-D rows: a gain that
+    does not broadcast, or an output of another shape."""
+    words = str(error)
+    returned = isinstance(error, WrongOutput) and words.startswith("it returned shape")
+    return returned or "must match the size of tensor" in words
+
+def channel_first_hint(norm, device) -> str:
+    """The hint for a norm over dim 1 checked without --dim 1, where it runs so."""
+    if runs_channel_first(norm, device):
+        return "; a norm over dim 1 (channel-first)? pass --dim 1"
+    return ""
+
 def runs_channel_first(norm, device, dim=1) -> bool:
     """Whether the target normalizes the checks' rows given channel-first, as --dim 1
     does (rows of RMS 1 and 2, where eps is negligible, divided by their RMS); with
@@ -2027,9 +2055,8 @@ def _run_checks(
                 f" (its last call: {at})" if at else ""
             )
             # Right on 2-D rows, where dim 1 is the last, wrong past them: channel-first?
-            mismatch = "must match the size of tensor" in str(error)
-            if mismatch and norm.dim == -1 and runs_channel_first(norm, device):
-                detail += "; a norm over dim 1 (channel-first)? pass --dim 1"
+            if norm.dim == -1 and shapes_broadcast_wrong(error):
+                detail += channel_first_hint(norm, device)
             see = f"check/#check-{short.replace(' ', '-')}"  # its section
             verdicts.append(Verdict(short, False, detail, see))
     verdicts = blame_the_backward(blame_the_statistic(verdicts))
@@ -2097,7 +2124,11 @@ def blame_the_backward(verdicts):
 
 # What the half and gradients checks say when their 3-D inputs fail, shapes having found a
 # statistic over more than the last dim: the likely cause, not an upcast or a backward.
-THREE_D = {"half": "(1, tokens, features)", "gradients": "3-D:"}
+# Where half and gradients name inputs past 2-D rows: 3-D, and half's 4-D.
+THREE_D = {
+    "half": ("(1, tokens, features)", "(1, 1, tokens, features)"),
+    "gradients": ("3-D:",),
+}
 
 def blame_the_statistic(verdicts):
     """The verdicts, with half's and gradients' failures on 3-D inputs put down to shapes'
@@ -2107,7 +2138,7 @@ def blame_the_statistic(verdicts):
         return verdicts
     blamed = []
     for v in verdicts:
-        if v.passed is False and THREE_D.get(v.check, "\0") in v.detail:
+        if v.passed is False and any(m in v.detail for m in THREE_D.get(v.check, ())):
             wrong = v.detail.count(" wrong (")  # each dtype that fails
             only = v.check == "half" and wrong == v.detail.count("features) only)")
             note = "; the 3-D failures likely have shapes' cause: a statistic over more dims"
