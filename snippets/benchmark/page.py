@@ -110,6 +110,13 @@ WORDS = {
             "graph": "Fastest in GPU time (a CUDA graph replayed): ",
             "eager": "Fastest launched from Python (host time included): ",
         },
+        "headline_spread": "In the table, the spread of a figure's rounds, as a share of "
+        "its median, reaches {spreads}; each GPU's page gives every range. ",
+        "headline_spread_in": {
+            "graph": "{percent} in GPU time",
+            "eager": "{percent} launched from Python",
+        },
+        "headline_spread_join": " and ",
         "headline_host": "Host time per forward+backward call (the median of {calls} "
         "calls made back to back on a {shape} input): {kernel} µs for the site's kernel, "
         "{reference} µs for F.rms_norm. ",
@@ -349,6 +356,13 @@ WORDS = {
             "eager": "Python에서 즉시 실행해 호스트 시간까지 재면 가장 빠른 구현과 그 속도"
             "(F.rms_norm 대비)는 ",
         },
+        "headline_spread": "표의 각 수치에서 라운드 범위의 폭은 {spreads}입니다. 모든 "
+        "범위는 GPU별 페이지에 있습니다. ",
+        "headline_spread_in": {
+            "graph": "GPU 시간에서 중앙값의 최대 {percent}",
+            "eager": "Python에서 띄우면 최대 {percent}",
+        },
+        "headline_spread_join": ", ",
         "headline_host": "{shape} 입력으로 {calls}번 연달아 호출해 잰 순전파+역전파 호출당 "
         "호스트 시간의 중앙값은 이 사이트의 커널이 {kernel} µs, F.rms_norm이 {reference} "
         "µs입니다. ",
@@ -1350,10 +1364,32 @@ def headline(results, words, note=True) -> list[str]:
         for timing, said in sayings.items()
         if said
     ]
-    said = "".join(sentences) + _headline_host(results, words)
+    shown = {k: run for k, run in runs.items() if k[0] in names and k[1] in sizes}
+    said = "".join(sentences) + _headline_spread(shown, timings, words)
+    said += _headline_host(results, words)
     if note:
         said += _headline_note([results], words)
     return [*lines, "", said.rstrip(), ""]
+
+def _headline_spread(runs, timings, words) -> str:
+    """How far the rounds of a figure in the table spread at most, as a share of its
+    median, in each timing: the ranges the table leaves out."""
+    spreads = {}
+    for (_, _, timing), run in runs.items():
+        if "ms_min" in run:  # measured, in rounds
+            spread = (run["ms_max"] - run["ms_min"]) / run["ms"]
+            spreads[timing] = max(spreads.get(timing, 0.0), spread)
+    said_in = words["headline_spread_in"]
+    parts = [
+        said_in[timing].format(percent=f"{100 * spreads[timing]:.0f}%")
+        for timing in timings
+        if timing in spreads
+    ]
+    if not parts:
+        return ""
+    return words["headline_spread"].format(
+        spreads=words["headline_spread_join"].join(parts)
+    )
 
 def _headline_host(results, words) -> str:
     """The host's time per forward+backward call (in the eager figures), the site's
