@@ -921,10 +921,10 @@ def test_the_headline_table_gives_microseconds_and_the_speed_against_f_rms_norm(
     # time here (made-up figures without rounds), 1.5 - 0.5 of the median from Python.
     assert (
         "In the table, the spread of a figure's rounds, as a share of its median, reaches"
-        " 100% launched from Python; each GPU's page gives every range." in said
+        " 100% launched from Python; the tables per GPU give every range." in said
     )
     assert (
-        "라운드 범위의 폭은 Python에서 띄우면 최대 100%입니다."
+        "라운드 범위 폭은 중앙값 대비 Python에서 띄운 시간에서 최대 100%입니다."
         in (page.headline(results, page.WORDS["ko"])[9])
     )
     assert "at N = 4096 F.rms_norm (the site's kernel" in said

@@ -111,7 +111,7 @@ WORDS = {
             "eager": "Fastest launched from Python (host time included): ",
         },
         "headline_spread": "In the table, the spread of a figure's rounds, as a share of "
-        "its median, reaches {spreads}; each GPU's page gives every range. ",
+        "its median, reaches {spreads}; the tables per GPU give every range. ",
         "headline_spread_in": {
             "graph": "{percent} in GPU time",
             "eager": "{percent} launched from Python",
@@ -356,11 +356,11 @@ WORDS = {
             "eager": "Python에서 즉시 실행해 호스트 시간까지 재면 가장 빠른 구현과 그 속도"
             "(F.rms_norm 대비)는 ",
         },
-        "headline_spread": "표의 각 수치에서 라운드 범위의 폭은 {spreads}입니다. 모든 "
-        "범위는 GPU별 페이지에 있습니다. ",
+        "headline_spread": "표에 있는 각 수치의 라운드 범위 폭은 중앙값 대비 {spreads}입니다. "
+        "모든 범위는 GPU별 표에 있습니다. ",
         "headline_spread_in": {
-            "graph": "GPU 시간에서 중앙값의 최대 {percent}",
-            "eager": "Python에서 띄우면 최대 {percent}",
+            "graph": "GPU 시간에서 최대 {percent}",
+            "eager": "Python에서 띄운 시간에서 최대 {percent}",
         },
         "headline_spread_join": ", ",
         "headline_host": "{shape} 입력으로 {calls}번 연달아 호출해 잰 순전파+역전파 호출당 "
