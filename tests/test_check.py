@@ -2257,6 +2257,57 @@ class ChannelFirstOverChannelsAndWidth(ChannelFirstRMSNorm):
         return (x.float() * inv_r).to(x.dtype) * self.weight[None, :, None, None]
 
 
+class ChannelFirstWithoutEpsPastOneColumn(ChannelFirstRMSNorm):
+    """Right, but images of height and width past 1 go through a path without eps."""
+
+    def forward(self, x):
+        if x.shape[-2] > 1 and x.shape[-1] > 1:
+            inv_r = x.float().pow(2).mean(1, keepdim=True).rsqrt()
+            return (x.float() * inv_r).to(x.dtype) * self.weight[None, :, None, None]
+        return super().forward(x)
+
+
+def qk_norm_path_without_eps(x, weight, eps=1e-6):
+    # QK-norm's 4-D call through F.rms_norm, its eps forgotten (finfo's taken).
+    if x.dim() == 4:
+        return F.rms_norm(x, x.shape[-1:], weight)
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def test_a_path_of_its_own_that_keeps_rows_apart_is_not_called_a_statistic():
+    # Found by an adversarial round: shapes named a statistic over more dims, or a
+    # height-width swap, where the rows were kept apart and computed otherwise, and
+    # half's own finding (another eps) was put down to it.
+    said = (
+        "(rows kept apart: a path of its own for these inputs that computes otherwise"
+    )
+    report = check(qk_norm_path_without_eps)
+    assert said in verdict(report, "shapes").detail
+    half = verdict(report, "half")
+    assert (
+        "another eps in float16" in half.detail and "shapes' cause" not in half.detail
+    )
+    shapes = verdict(check(ChannelFirstWithoutEpsPastOneColumn, dim=1), "shapes")
+    assert said in shapes.detail and "swapped" not in shapes.detail
+
+
+def add_in_llamas_order(x, residual, weight, eps=1e-6):
+    # LLaMA's norm on the sum: x / RMS rounded to x's dtype before a float32 gain, so
+    # beside a float32 stream the norm's gradient comes back through that rounding.
+    h = x + residual
+    hf = h.float()
+    normed = hf * torch.rsqrt(hf.pow(2).mean(-1, keepdim=True) + eps)
+    return weight * normed.to(x.dtype), h
+
+
+def test_a_fused_add_in_llamas_order_beside_a_float32_stream_passes():
+    # Found by an adversarial round: its stream's gradient was judged within 1e-4 with
+    # dy too, where LLaMA's rounding legitimately reaches it; now with dh alone.
+    grads = verdict(check(add_in_llamas_order, add=True), "add grads")
+    assert grads.passed, grads.detail
+    assert "the stream's from dh alone (bound 0.0001): 0.0e+00" in grads.detail
+
+
 def test_a_channel_first_statistic_over_the_width_too_is_named_not_a_swap():
     # Rows apart at width 1, it passes every check but those past it; found by an
     # adversarial round: shapes said height and width swapped, half the upcast.

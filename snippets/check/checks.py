@@ -1472,6 +1472,7 @@ def check_shapes(norm, found, device):
     disagree, raised, lone = [], [], True  # lone: only one-row inputs disagree
     broadcast = False  # a shape's call failed as a norm over another dim's does
     square = True  # only the 4-D input disagrees (channel-first, height and width > 1)
+    apart = True  # each input that disagrees keeps its rows apart: no pooled statistic
 
     def named(shape):  # and, channel-first, the (N, C, H, W) the target gets it as
         if norm.dim == -1:
@@ -1493,6 +1494,7 @@ def check_shapes(norm, found, device):
             disagree.append(named(shape))
             lone = lone and rows_in == 1
             square = square and len(shape) == 4
+            apart = apart and rows_apart(norm, x, w, shape)
     changed = x.clone()
     changed[0] *= 10
     independent = torch.equal(norm(changed, w)[1:], flat[1:])
@@ -1506,11 +1508,16 @@ def check_shapes(norm, found, device):
     detail = "; ".join(problems)
     if broadcast and norm.dim == -1:
         detail += channel_first_hint(norm, device)
-    moved = disagree and independent and square and norm.dim == 1  # rows kept apart
     if disagree and independent and lone:
         detail += " (a path of its own for a single row, as a decode step takes?)"
-    elif moved and positions_apart(norm, x, w):
-        detail += " (outputs put back at other positions: height and width swapped?)"
+    elif disagree and independent and apart:  # each row right or wrong on its own
+        if square and norm.dim == 1 and moved_positions(norm, x, w, flat):
+            detail += SWAPPED
+        else:
+            detail += (
+                " (rows kept apart: a path of its own for these inputs that computes"
+                " otherwise, another eps or no upcast?)"
+            )
     elif disagree or not independent:
         reduced = "the last dim" if norm.dim == -1 else "dim 1, the channels"
         detail += f" {STATISTIC_OVER_DIMS.format(reduced)}"
@@ -1520,15 +1527,23 @@ def check_shapes(norm, found, device):
     see = "math/#the-rmsnorm-definition"
     return Verdict("shapes", not problems, detail if problems else agree, see)
 
-def positions_apart(norm, x, w) -> bool:
-    """Whether a channel-first norm keeps an image's positions apart where height and
-    width are both past 1: scaling one leaves the others' outputs as they were (a
-    statistic over channels and width, say, changes its row's)."""
-    grid = x[:12].reshape(2, 2, 3, N)  # reaches the target as (2, N, 2, 3)
-    scaled = grid.clone()
-    scaled[0, 0, 0] *= 10
-    before, after = (norm(t, w).reshape(-1, N)[1:] for t in (grid, scaled))
-    return torch.equal(before, after)
+SWAPPED = " (outputs put back at other positions: height and width swapped?)"
+
+def rows_apart(norm, x, w, shape) -> bool:
+    """Whether the norm keeps the rows of an input of `shape` apart: scaling one leaves
+    the others' outputs as they were (a statistic over the sequence, or channel-first
+    over channels and width, changes theirs)."""
+    given = x[: math.prod(shape[:-1])]
+    scaled = given.clone()
+    scaled[0] *= 10
+    before, after = (norm(t.reshape(shape), w).reshape(-1, N) for t in (given, scaled))
+    return torch.equal(before[1:], after[1:])
+
+def moved_positions(norm, x, w, flat) -> bool:
+    """Whether a channel-first norm's outputs for images of height and width past 1 are
+    the right rows at other positions (every row one of the rows given flat)."""
+    out = norm(x[:12].reshape(2, 2, 3, N), w).reshape(-1, N)  # as (2, N, 2, 3)
+    return all(any(torch.equal(row, right) for right in flat[:12]) for row in out)
 
 def listed(words):
     """Words as a sentence lists them: float32, bfloat16 and float16."""
