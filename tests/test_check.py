@@ -3036,7 +3036,7 @@ def upcast_over_the_sequence(x, weight, eps=1e-6):
 def test_half_and_gradients_put_their_3d_failures_down_to_the_statistic():
     # A new user's trial: the first failure, half, linked the float32 upcast the code has.
     verdicts = {v.check: v for v in check(upcast_over_the_sequence).verdicts}
-    cause = "the 3-D failures likely have shapes' cause: a statistic over more dims"
+    cause = "the failures past 2-D rows likely have shapes' cause: a statistic over more dims"
     for name in ("half", "gradients"):
         assert verdicts[name].passed is False and cause in verdicts[name].detail, name
     assert verdicts["half"].see == verdicts["shapes"].see  # 3-D is all it gets wrong

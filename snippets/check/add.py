@@ -271,7 +271,7 @@ def check_add_grads(norm, found, device):
     out column by column, and on a batch of 4097 rows (a clear refusal of either is
     reported); then in bfloat16, within a tenth of each gradient's largest entry (a
     dropped term is off by more; rounding, by some ulps); and with a float32 residual
-    stream beside bfloat16 x, the stream's gradient within 1e-4 (a clear refusal of
+    stream beside bfloat16 x, its gradient from dh alone within 1e-4 (a clear refusal of
     the mixed dtypes is reported)."""
     see = "kernel/#fused-with-the-residual-add"
     dy, dh = rows([1.0] * 3, device, seed=39), rows([1.0] * 3, device, seed=40)

@@ -1516,7 +1516,7 @@ def check_shapes(norm, found, device):
         else:
             detail += (
                 " (rows kept apart: a path of its own for these inputs that computes"
-                " otherwise, another eps or no upcast?)"
+                " otherwise, another eps?)"
             )
     elif disagree or not independent:
         reduced = "the last dim" if norm.dim == -1 else "dim 1, the channels"
@@ -2146,8 +2146,9 @@ THREE_D = {
 }
 
 def blame_the_statistic(verdicts):
-    """The verdicts, with half's and gradients' failures on 3-D inputs put down to shapes'
-    finding, and half's link moved there when 3-D inputs are all it gets wrong."""
+    """The verdicts, with half's and gradients' failures on 3-D (and half's 4-D) inputs
+    put down to shapes' finding, and half's link moved there when those are all it gets
+    wrong."""
     shapes = next((v for v in verdicts if v.check == "shapes"), None)
     if shapes is None or STATISTIC_OVER_DIMS.split("{")[0] not in shapes.detail:
         return verdicts
@@ -2156,7 +2157,10 @@ def blame_the_statistic(verdicts):
         if v.passed is False and any(m in v.detail for m in THREE_D.get(v.check, ())):
             wrong = v.detail.count(" wrong (")  # each dtype that fails
             only = v.check == "half" and wrong == v.detail.count("features) only)")
-            note = "; the 3-D failures likely have shapes' cause: a statistic over more dims"
+            note = (
+                "; the failures past 2-D rows likely have shapes' cause: a statistic"
+                " over more dims"
+            )
             v = Verdict(v.check, False, v.detail + note, shapes.see if only else v.see)
         blamed.append(v)
     return blamed
