@@ -4246,26 +4246,25 @@ def test_a_weight_kept_from_an_earlier_call_is_named_by_the_form_check():
 
 
 class TwoGains(torch.nn.Module):
+    """A second gain beside the weight, named `second`, not as a gain is."""
+
+    second = "weight2"
+
     def __init__(self, n, eps=1e-6):
         super().__init__()
         self.weight, self.eps = torch.nn.Parameter(torch.ones(n)), eps
-        self.weight2 = torch.nn.Parameter(torch.ones(n))
+        setattr(self, self.second, torch.nn.Parameter(torch.ones(n)))
 
     def forward(self, x):
-        return in_float32(x, self.weight * self.weight2, self.eps).to(x.dtype)
+        gain = self.weight * getattr(self, self.second)
+        return in_float32(x, gain, self.eps).to(x.dtype)
 
 
-class TwoNamedGains(torch.nn.Module):
+class TwoNamedGains(TwoGains):
     """Two gains, each by a gain's name: neither is the one (found by an adversarial
     round: the message said nothing to do)."""
 
-    def __init__(self, n, eps=1e-6):
-        super().__init__()
-        self.weight, self.eps = torch.nn.Parameter(torch.ones(n)), eps
-        self.gamma = torch.nn.Parameter(torch.ones(n))
-
-    def forward(self, x):
-        return in_float32(x, self.weight * self.gamma, self.eps).to(x.dtype)
+    second = "gamma"
 
 
 class TakesNoSize(torch.nn.Module):
