@@ -2169,7 +2169,7 @@ def test_a_channel_first_norm_right_on_2d_rows_is_told_dim_1_where_it_crashes():
     assert half.passed is False and half.detail.endswith("? pass --dim 1")
     # Forward's output of another shape, and shapes' calls that raise, say so too (found
     # by an adversarial round: the first failures named no cause).
-    for name in ("forward", "shapes"):
+    for name in ("forward", "shapes", "strides"):
         assert verdict(report, name).detail.endswith("? pass --dim 1"), name
     assert check(RankGenericChannelFirstRMSNorm, dim=1).passed
 

@@ -1555,6 +1555,7 @@ def check_strides(norm, found, device):
     be a kernel of its own). A kernel, or a backward, that reads memory as if rows were
     contiguous errs."""
     wrong, refused = [], {}  # refused: (view, error) -> the dtypes it was refused in
+    broadcast = False  # a refusal that is a norm over another dim's broadcast error
     backward = False  # whether any gradient was compared (none where autograd is not)
     for dtype in (torch.float32, torch.bfloat16, torch.float16):
         w = weight(found, device, seed=12).to(dtype)
@@ -1585,6 +1586,7 @@ def check_strides(norm, found, device):
             except REFUSALS as error:
                 why = cut(f"{type(error).__name__}: {error}", 140)
                 refused.setdefault((name, why), []).append(dtype_name)
+                broadcast |= shapes_broadcast_wrong(error)
                 continue
             copy = view.detach().contiguous().requires_grad_()
             y_copy = norm(copy, w_copy, dtype=dtype)
@@ -1614,6 +1616,8 @@ def check_strides(norm, found, device):
         detail = "wrong on " + " and ".join(wrong) + ", against contiguous copies"
     elif refused:
         detail = "refuses " + "; ".join(refusals)
+        if broadcast and norm.dim == -1:  # no refusal: a norm over another dim's error
+            detail += channel_first_hint(norm, device)
     else:
         passes = "forward and backward" if backward else "forward only"
         detail = (
