@@ -72,9 +72,14 @@ def browser():
 @pytest.fixture
 def page(browser, server):
     """A fresh browser tab on the site. `page.problems` collects console errors, failed or
-    refused requests, and any request that leaves localhost."""
+    refused requests, and any request that leaves localhost. The tab asks for reduced
+    motion, a reader's setting that Material answers by turning its transitions off: the
+    state each check reads is the same (settle() waits for it), reached without a quarter
+    of a second's wait after each load and each toggle (about 20 s of a run)."""
     context = browser.new_context(
-        base_url=server, permissions=["clipboard-read", "clipboard-write"]
+        base_url=server,
+        permissions=["clipboard-read", "clipboard-write"],
+        reduced_motion="reduce",
     )
     tab = context.new_page()
     tab.problems = []

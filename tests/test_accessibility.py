@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from axe_checks import violations
-from browser_fixtures import search
+from browser_fixtures import search, settle
 from site_layout import SITE_PATH, url_path
 
 
@@ -22,7 +22,7 @@ def test_open_search_dialog_meets_wcag_21_aa(page, language, preference):
     page.set_viewport_size({"width": 400, "height": 800})
     page.goto(url_path(language, Path("index.md")))
     search(page, "RMS")
-    page.wait_for_timeout(500)  # the dialog's fade-in ends before contrast is measured
+    settle(page)  # the dialog shown in full before contrast is measured
     assert violations(page, colors=language == "en") == []
 
 

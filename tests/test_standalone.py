@@ -154,11 +154,15 @@ def copied_block(built_site: Path, page: Path, title: str) -> str:
 # shares loaded modules, not names); nothing but imports runs before the fork, so no
 # thread pool or random state is inherited.
 SERVER = f"""{NO_SITE_PACKAGE}
+import gc
 import os
 import runpy
 import sys
 import tempfile
 
+import flax.linen  # with JAX and Haiku: the Frameworks page's blocks (about 1 s)
+import haiku
+import jax.numpy
 import matplotlib.pyplot
 import numpy
 import pytest_examples.run_code
@@ -185,6 +189,7 @@ def run_block():
         return 1
     return 0
 
+gc.freeze()
 
 for line in sys.stdin:  # the block's folder, and a folder for what it writes to stdout/stderr
     folder, output = line.rstrip("\\n").split("\\t")
