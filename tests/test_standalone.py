@@ -189,6 +189,9 @@ def run_block():
         return 1
     return 0
 
+
+# What is loaded now lives as long as the server: kept out of each child's collections,
+# which otherwise walk it (importing JAX here made every small block slower).
 gc.freeze()
 
 for line in sys.stdin:  # the block's folder, and a folder for what it writes to stdout/stderr
