@@ -55,3 +55,8 @@ gains = g * ones
 gap = qk_logit(q, q, gains, gains) - qk_logit(q, -q, gains, gains)
 print(f"g = {g:.2f}: the logits of k = q and k = -q differ by {gap:.1f}")
 #> g = 1.15: the logits of k = q and k = -q differ by 30.0
+# Unit gains already allow 2 sqrt(d): the bound caps how far the logits spread, not
+# whether attention settles on one key.
+unit_gap = qk_logit(q, q, ones, ones) - qk_logit(q, -q, ones, ones)
+print(f"g = 1: they differ by {unit_gap:.1f}")
+#> g = 1: they differ by 22.6
