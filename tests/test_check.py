@@ -2802,12 +2802,51 @@ class WithBias(torch.nn.Module):
         return rms_norm(x, x.shape[-1], self.weight, self.eps) + self.bias
 
 
+class BiasWithoutGain(torch.nn.Module):
+    """nn.RMSNorm without a gain, then a bias (as nn.LayerNorm keeps one), started at
+    `start`: the bias is not taken for a gain (it was, and every check failed)."""
+
+    def __init__(self, n, start=0.0):
+        super().__init__()
+        self.norm = torch.nn.RMSNorm(n, eps=1e-6, elementwise_affine=False)
+        self.bias = torch.nn.Parameter(torch.full((n,), start))
+
+    def forward(self, x):
+        return self.norm(x) + self.bias.to(x.dtype)
+
+
+class GainOfShape(torch.nn.Module):
+    """A right norm whose gain is stored as `shape`, (1, n) or (n, 1)."""
+
+    def __init__(self, n, shape=(1, -1)):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(n).reshape(shape))
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1], self.weight.reshape(-1), 1e-6)
+
+
 def test_a_module_with_a_bias_or_without_a_weight_is_checked():
     assert check(WithBias).passed
     l2_norm = check(
         Llama4TextL2Norm
     )  # built as Cls(eps=...): its first argument is eps
     assert l2_norm.passed and "no parameter of its own" in l2_norm.conventions["weight"]
+    # A bias alone: a weight applied after the norm, the bias held at zero, wherever it
+    # starts (at ones, the form check failed it as a term added to the output).
+    for start in (0.0, 1.0):
+        report = check(BiasWithoutGain, init={"start": start})
+        assert report.passed, report.table()
+        assert "no parameter of its own" in report.conventions["weight"]
+
+
+@pytest.mark.parametrize("shape", [(1, -1), (-1, 1)])
+def test_a_gain_stored_in_another_shape_is_named_with_its_shape(shape):
+    stored = tuple(torch.ones(64).reshape(shape).shape)  # (1, 64) or (64, 1)
+    with pytest.raises(
+        UsageError, match=re.escape(f"its gain weight has shape {stored}")
+    ):
+        check(GainOfShape, init={"shape": shape})
 
 
 def test_constructor_arguments_are_asked_for_and_taken_with_init():

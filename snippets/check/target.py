@@ -7,6 +7,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import math
 import os
 import re
 import sys
@@ -291,9 +292,9 @@ class Subject:
             module = (
                 self.module if dtype is None else copy.deepcopy(self.module).to(dtype)
             )
-            if self.weightless:
-                return module(x) * weight.to(x.dtype)
             held = {name: torch.zeros_like(weight) for name in self.held}
+            if self.weightless:  # a bias held at zero too
+                return functional_call(module, held, (x,)) * weight.to(x.dtype)
             return functional_call(module, {**held, self.weight_name: weight}, (x,))
         kwargs, eps = self._eps_arguments(place=2 - self.weightless)
         if self.weightless:
@@ -362,12 +363,12 @@ class AddSubject(Subject):
             module = self.module
             if dtype is not None:
                 module = copy.deepcopy(module).to(dtype)
+            held = {name: torch.zeros_like(weight) for name in self.held}
             if self.weightless:  # checked with the weight applied to its y
-                out = module(x, residual)
+                out = functional_call(module, held, (x, residual))
                 if isinstance(out, (tuple, list)) and len(out) == 2:
                     out = (out[0] * weight.to(out[0].dtype), out[1])
                 return self._pair(out, x, residual, clones, given)
-            held = {name: torch.zeros_like(weight) for name in self.held}
             parameters = {**held, self.weight_name: weight}
             out = functional_call(module, parameters, (x, residual))
         else:
@@ -466,15 +467,33 @@ def _tensor_like(y, x):
 
 def _gain(module, n, name):
     """The name of a module's gain, its parameter of shape (n,) named weight (or scale,
-    gamma, g), else its only one; and the others of that shape, named as a bias, held at
-    zero. None for a module with no parameter, or only scalars (a scalar gain, kept as
-    built): it is checked as f(x) is, with a weight applied after it."""
+    gamma, g), else its only one not named as a bias; and the others of that shape, named
+    as a bias, held at zero. None for a module with no parameter, only scalars (a scalar
+    gain, kept as built) or only a bias (a norm without a gain, then a bias): it is
+    checked as f(x) is, with a weight applied after it."""
     shaped = [k for k, p in module.named_parameters() if p.shape == (n,)]
     named = ("weight", "scale", "gamma", "g")
-    gains = [k for k in shaped if k.split(".")[-1] in named] or shaped
-    others = [tuple(p.shape) for p in module.parameters() if p.numel() > 1]
+    biases = ("bias", "beta", "b", "shift")
+
+    def is_bias(key):
+        return key.split(".")[-1] in biases
+
+    gains = [k for k in shaped if k.split(".")[-1] in named]
+    gains = gains or [k for k in shaped if not is_bias(k)]
+    others = [
+        (k, tuple(p.shape))
+        for k, p in module.named_parameters()
+        if p.numel() > 1 and not (p.shape == (n,) and is_bias(k))
+    ]
+    if not gains and len(others) == 1 and math.prod(others[0][1]) == n:
+        [(k, shape)] = others  # the gain in another shape: (1, n), (n, 1)
+        raise UsageError(
+            f"{name}({n}): its gain {k} has shape {shape}, not ({n},): the checker passes"
+            f" a gain of {n} values; check it through a function of (x, weight) that"
+            " reshapes the weight as the module does"
+        )
     if len(gains) > 1 or (not gains and others):
-        found = ", ".join(shaped) or f"shapes {others}"
+        found = ", ".join(shaped) or f"shapes {[s for _, s in others]}"
         raise UsageError(
             f"{name}({n}): no single gain of shape ({n},) among its parameters ({found}):"
             " check it through a function of (x, weight) that applies the others"
@@ -482,8 +501,7 @@ def _gain(module, n, name):
     gain = gains[0] if gains else None
     held = [k for k in shaped if k != gain]
     # Held at zero, a second gain (w * w2) would zero the output: say so instead.
-    biases = ("bias", "beta", "b", "shift")
-    unknown = [k for k in held if k.split(".")[-1] not in biases]
+    unknown = [k for k in held if not is_bias(k)]
     if unknown:
         raise UsageError(
             f"{name}({n}): besides its gain {gain}, parameters of shape ({n},) not named"
