@@ -194,7 +194,8 @@ WORDS = {
         "host_close": "; decided by {margin} µs, less than the two GPUs' hosts' bare "
         "launches differ by (over 10 µs), so not settled",
         "ceiling": "The yardstick, not the kernel: no figure above {limit}% of its copy "
-        "(rows, QK-norm rows, wide rows: every dtype, implementation, pass and timing)",
+        "(rows, QK-norm rows, wide rows: every dtype measured, implementation, pass and "
+        "timing)",
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "{count} more",
         # The headings of a GPU's page, by their anchors (the same in both languages).
@@ -445,7 +446,7 @@ WORDS = {
         "bare_case": "{us} µs, 커널만 띄우면 {bare} µs",
         "host_close": ". 다만 판정을 가른 차이({margin} µs)가 두 GPU의 호스트에서 커널만 "
         "띄운 시간의 차이(10 µs 초과)보다 작아 이 판정은 확정되지 않았습니다",
-        "ceiling": "커널이 아니라 기준을 점검하는 목표: 일반 행, QK-norm 행, 긴 행의 모든 dtype, 구현, 패스, 측정 방식에서 어떤 "
+        "ceiling": "커널이 아니라 기준을 점검하는 목표: 일반 행, QK-norm 행, 긴 행에서 잰 모든 dtype, 구현, 패스, 측정 방식에서 어떤 "
         "수치도 복사 대비 {limit}%를 넘지 않음",
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "외 {count}개",
@@ -1380,8 +1381,10 @@ def _headline_spread(runs, timings, words) -> str:
             spread = (run["ms_max"] - run["ms_min"]) / run["ms"]
             spreads[timing] = max(spreads.get(timing, 0.0), spread)
     said_in = words["headline_spread_in"]
+    # One decimal below 10%: 0.7% rounded to a whole percent read as 1%.
+    shown = {t: f"{100 * s:.{1 if s < 0.1 else 0}f}%" for t, s in spreads.items()}
     parts = [
-        said_in[timing].format(percent=f"{100 * spreads[timing]:.0f}%")
+        said_in[timing].format(percent=shown[timing])
         for timing in timings
         if timing in spreads
     ]
