@@ -2802,28 +2802,23 @@ class WithBias(torch.nn.Module):
         return rms_norm(x, x.shape[-1], self.weight, self.eps) + self.bias
 
 
-class BiasWithoutGain(torch.nn.Module):
-    """nn.RMSNorm without a gain, then a bias (as nn.LayerNorm keeps one), started at
-    `start`: the bias is not taken for a gain (it was, and every check failed)."""
+class GainAndBias(torch.nn.Module):
+    """A right norm: x / RMS times a gain named `gain` (none: no gain), then plus a bias
+    named `bias` (none: no bias) that starts at `start`, each stored in `shape`."""
 
-    def __init__(self, n, start=0.0):
+    def __init__(self, n, gain="weight", bias=None, start=0.0, shape=(-1,)):
         super().__init__()
-        self.norm = torch.nn.RMSNorm(n, eps=1e-6, elementwise_affine=False)
-        self.bias = torch.nn.Parameter(torch.full((n,), start))
+        self.names = gain, bias
+        if gain:
+            setattr(self, gain, torch.nn.Parameter(torch.ones(n).reshape(shape)))
+        if bias:
+            start = torch.full((n,), start).reshape(shape)
+            setattr(self, bias, torch.nn.Parameter(start))
 
     def forward(self, x):
-        return self.norm(x) + self.bias.to(x.dtype)
-
-
-class GainOfShape(torch.nn.Module):
-    """A right norm whose gain is stored as `shape`, (1, n) or (n, 1)."""
-
-    def __init__(self, n, shape=(1, -1)):
-        super().__init__()
-        self.weight = torch.nn.Parameter(torch.ones(n).reshape(shape))
-
-    def forward(self, x):
-        return rms_norm(x, x.shape[-1], self.weight.reshape(-1), 1e-6)
+        gain, bias = (getattr(self, name) if name else None for name in self.names)
+        y = rms_norm(x, x.shape[-1], None if gain is None else gain.reshape(-1), 1e-6)
+        return y if bias is None else y + bias.reshape(-1).to(y.dtype)
 
 
 def test_a_module_with_a_bias_or_without_a_weight_is_checked():
@@ -2832,12 +2827,22 @@ def test_a_module_with_a_bias_or_without_a_weight_is_checked():
         Llama4TextL2Norm
     )  # built as Cls(eps=...): its first argument is eps
     assert l2_norm.passed and "no parameter of its own" in l2_norm.conventions["weight"]
-    # A bias alone: a weight applied after the norm, the bias held at zero, wherever it
-    # starts (at ones, the form check failed it as a term added to the output).
-    for start in (0.0, 1.0):
-        report = check(BiasWithoutGain, init={"start": start})
+    # A bias alone (a norm without a gain, then a bias): a weight applied after the norm,
+    # the bias held at zero, even stored as (1, n) (it was taken for a 1 + w gain, and a
+    # right norm failed eight checks); init fails one that does not start at zeros.
+    for shape in [(-1,), (1, -1)]:
+        report = check(GainAndBias, init={"gain": None, "bias": "bias", "shape": shape})
         assert report.passed, report.table()
         assert "no parameter of its own" in report.conventions["weight"]
+    report = check(GainAndBias, init={"gain": None, "bias": "bias", "start": 1.0})
+    assert [v.check for v in report.verdicts if v.passed is False] == ["init"]
+    assert (
+        "fresh bias: not zeros, where a bias starts" in verdict(report, "init").detail
+    )
+    # A gain named b alone is still the gain; w beside b, scale beside offset: gain, bias.
+    for gain, bias in [("b", None), ("w", "b"), ("scale", "offset")]:
+        report = check(GainAndBias, init={"gain": gain, "bias": bias})
+        assert report.passed, (gain, bias, report.table())
 
 
 @pytest.mark.parametrize("shape", [(1, -1), (-1, 1)])
@@ -2846,7 +2851,7 @@ def test_a_gain_stored_in_another_shape_is_named_with_its_shape(shape):
     with pytest.raises(
         UsageError, match=re.escape(f"its gain weight has shape {stored}")
     ):
-        check(GainOfShape, init={"shape": shape})
+        check(GainAndBias, init={"shape": shape})
 
 
 def test_constructor_arguments_are_asked_for_and_taken_with_init():
@@ -4318,7 +4323,7 @@ class TakesNoSize(torch.nn.Module):
 @pytest.mark.parametrize(
     "target, words",
     [
-        (TwoGains, "not named as a bias (bias, beta): weight2"),
+        (TwoGains, "not named as a bias (bias, beta, b, shift, offset): weight2"),
         (
             TwoNamedGains,
             (

@@ -1689,6 +1689,11 @@ def check_init(norm, found, device):
             )
             # Not a matter of its start: what init catches says why it must be a Parameter.
             return Verdict("init", False, detail, "check/#check-init")
+        parameters = dict(module.named_parameters())
+        biased = [name for name in norm.held if bool(parameters[name].ne(0).any())]
+        if biased:  # a bias alone, after a norm without a gain
+            detail = f"fresh {biased[0]}: not zeros, where a bias starts"
+            return Verdict("init", False, f"no weight of its own; {detail}", see)
         return Verdict("init", None, "not applicable: no weight of its own", see)
     fresh = dict(norm.module.named_parameters())[norm.weight_name].detach()
     identity = 1.0 if found["gain"] == "w" else 0.0

@@ -287,12 +287,19 @@ class Subject:
         y = y.flatten(0, 1) if rows.dim() == 2 else y
         return y[0] if one_row else y
 
+    def _held_at_zero(self, weight):
+        """A module's biases, each at zero in its own shape and the weight's dtype."""
+        return {
+            name: torch.zeros_like(weight).reshape(shape)
+            for name, shape in self.held.items()
+        }
+
     def _call(self, x, weight, dtype=None):
         if self.module is not None:
             module = (
                 self.module if dtype is None else copy.deepcopy(self.module).to(dtype)
             )
-            held = {name: torch.zeros_like(weight) for name in self.held}
+            held = self._held_at_zero(weight)
             if self.weightless:  # a bias held at zero too
                 return functional_call(module, held, (x,)) * weight.to(x.dtype)
             return functional_call(module, {**held, self.weight_name: weight}, (x,))
@@ -363,7 +370,7 @@ class AddSubject(Subject):
             module = self.module
             if dtype is not None:
                 module = copy.deepcopy(module).to(dtype)
-            held = {name: torch.zeros_like(weight) for name in self.held}
+            held = self._held_at_zero(weight)
             if self.weightless:  # checked with the weight applied to its y
                 out = functional_call(module, held, (x, residual))
                 if isinstance(out, (tuple, list)) and len(out) == 2:
@@ -467,23 +474,30 @@ def _tensor_like(y, x):
 
 def _gain(module, n, name):
     """The name of a module's gain, its parameter of shape (n,) named weight (or scale,
-    gamma, g), else its only one not named as a bias; and the others of that shape, named
-    as a bias, held at zero. None for a module with no parameter, only scalars (a scalar
-    gain, kept as built) or only a bias (a norm without a gain, then a bias): it is
-    checked as f(x) is, with a weight applied after it."""
+    gamma, g), else its only one not named as a bias (b alone is taken for a gain); and
+    the parameters of n values named as a bias, by their shapes, held at zero. None for a
+    module with no parameter, only scalars (a scalar gain, kept as built) or only a bias
+    (a norm without a gain, then a bias): it is checked as f(x) is, with a weight applied
+    after it."""
     shaped = [k for k, p in module.named_parameters() if p.shape == (n,)]
     named = ("weight", "scale", "gamma", "g")
-    biases = ("bias", "beta", "b", "shift")
+    biases = ("bias", "beta", "b", "shift", "offset")
 
-    def is_bias(key):
-        return key.split(".")[-1] in biases
+    def last(key):
+        return key.split(".")[-1]
 
-    gains = [k for k in shaped if k.split(".")[-1] in named]
-    gains = gains or [k for k in shaped if not is_bias(k)]
+    gains = [k for k in shaped if last(k) in named]
+    gains = gains or [k for k in shaped if last(k) not in biases]
+    gains = gains or [k for k in shaped if last(k) == "b"]  # b alone: taken for a gain
+    bias_shapes = {
+        k: p.shape
+        for k, p in module.named_parameters()
+        if last(k) in biases and p.numel() == n and k not in gains
+    }
     others = [
         (k, tuple(p.shape))
         for k, p in module.named_parameters()
-        if p.numel() > 1 and not (p.shape == (n,) and is_bias(k))
+        if p.numel() > 1 and k not in bias_shapes
     ]
     if not gains and len(others) == 1 and math.prod(others[0][1]) == n:
         [(k, shape)] = others  # the gain in another shape: (1, n), (n, 1)
@@ -499,17 +513,16 @@ def _gain(module, n, name):
             " check it through a function of (x, weight) that applies the others"
         )
     gain = gains[0] if gains else None
-    held = [k for k in shaped if k != gain]
     # Held at zero, a second gain (w * w2) would zero the output: say so instead.
-    unknown = [k for k in held if not is_bias(k)]
+    unknown = [k for k in shaped if k != gain and k not in bias_shapes]
     if unknown:
         raise UsageError(
             f"{name}({n}): besides its gain {gain}, parameters of shape ({n},) not named"
-            f" as a bias (bias, beta): {', '.join(unknown)}; the checker applies one gain"
-            " and holds a bias at zero: check it through a function of (x, weight) that"
-            " applies the others"
+            f" as a bias ({', '.join(biases)}): {', '.join(unknown)}; the checker applies"
+            " one gain and holds a bias at zero: check it through a function of (x,"
+            " weight) that applies the others"
         )
-    return gain, held
+    return gain, bias_shapes
 
 def _declared_eps(module) -> float | None:
     """The eps a module declares: an attribute by one of EPS_ATTRIBUTES on it, else on
