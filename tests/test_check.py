@@ -2804,15 +2804,18 @@ class WithBias(torch.nn.Module):
 
 class GainAndBias(torch.nn.Module):
     """A right norm: x / RMS times a gain named `gain` (none: no gain), then plus a bias
-    named `bias` (none: no bias) that starts at `start`, each stored in `shape`."""
+    named `bias` (none: no bias) that starts at `start`, each stored in `shape` (the bias
+    in `bias_shape`, where given)."""
 
-    def __init__(self, n, gain="weight", bias=None, start=0.0, shape=(-1,)):
+    def __init__(
+        self, n, gain="weight", bias=None, start=0.0, shape=(-1,), bias_shape=None
+    ):
         super().__init__()
         self.names = gain, bias
         if gain:
             setattr(self, gain, torch.nn.Parameter(torch.ones(n).reshape(shape)))
         if bias:
-            start = torch.full((n,), start).reshape(shape)
+            start = torch.full((n,), start).reshape(bias_shape or shape)
             setattr(self, bias, torch.nn.Parameter(start))
 
     def forward(self, x):
@@ -2843,15 +2846,49 @@ def test_a_module_with_a_bias_or_without_a_weight_is_checked():
     for gain, bias in [("b", None), ("w", "b"), ("scale", "offset")]:
         report = check(GainAndBias, init={"gain": gain, "bias": bias})
         assert report.passed, (gain, bias, report.table())
+    # A projection's bias inside the norm is not the norm's: its start is not judged.
+    assert check(AdaptiveNorm).passed
+    # Written in place under no_grad, without a gain: checked forward only (form failed).
+    report = check(InPlaceAddWithoutGain, add=True)
+    assert report.passed, report.table()
 
 
+class AdaptiveNorm(torch.nn.Module):
+    """An RMSNorm whose gain a condition scales (1 + Linear(cond)), when one is given."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(n))
+        self.ada = torch.nn.Linear(8, n)  # its bias: n values, not zeros
+
+    def forward(self, x, cond=None):
+        gain = self.weight if cond is None else self.weight * (1 + self.ada(cond))
+        return rms_norm(x, x.shape[-1], gain, 1e-6)
+
+
+class InPlaceAddWithoutGain(torch.nn.Module):
+    """vLLM's in-place fused add, under no_grad, with no gain: h into residual, y into x."""
+
+    def __init__(self, n):
+        super().__init__()
+
+    def forward(self, x, residual):
+        with torch.no_grad():
+            residual.add_(x)
+            h = residual.float()
+            y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)
+            x.copy_(y.to(x.dtype))
+
+
+@pytest.mark.parametrize("bias", [None, "b"])
 @pytest.mark.parametrize("shape", [(1, -1), (-1, 1)])
-def test_a_gain_stored_in_another_shape_is_named_with_its_shape(shape):
+def test_a_gain_stored_in_another_shape_is_named_with_its_shape(shape, bias):
+    # Beside a bias named b too, which was taken for the gain.
     stored = tuple(torch.ones(64).reshape(shape).shape)  # (1, 64) or (64, 1)
     with pytest.raises(
         UsageError, match=re.escape(f"its gain weight has shape {stored}")
     ):
-        check(GainAndBias, init={"shape": shape})
+        check(GainAndBias, init={"shape": shape, "bias": bias, "bias_shape": (-1,)})
 
 
 def test_constructor_arguments_are_asked_for_and_taken_with_init():

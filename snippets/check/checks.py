@@ -1654,6 +1654,17 @@ def check_batch(norm, found, device):
     detail = "; ".join([detail, *refused])
     return Verdict("batch", None, detail, "numerics/#batch-invariance", refused)
 
+def started_biases(norm):
+    """The biases beside the gain (in its module: not a projection's inside the norm,
+    such as an adaptive norm's nn.Linear) that do not start at zeros."""
+    parameters = dict(norm.module.named_parameters())
+    level = (norm.weight_name or "").rpartition(".")[0]
+    return [
+        name
+        for name in norm.held
+        if name.rpartition(".")[0] == level and bool(parameters[name].ne(0).any())
+    ]
+
 def check_init(norm, found, device):
     """A fresh module's weight is the identity gain: ones for w, zeros for 1 + w; any other
     parameter of its shape (a bias) starts at zeros; it is float32 or wider, not a
@@ -1689,11 +1700,11 @@ def check_init(norm, found, device):
             )
             # Not a matter of its start: what init catches says why it must be a Parameter.
             return Verdict("init", False, detail, "check/#check-init")
-        parameters = dict(module.named_parameters())
-        biased = [name for name in norm.held if bool(parameters[name].ne(0).any())]
+        biased = started_biases(norm)
         if biased:  # a bias alone, after a norm without a gain
             detail = f"fresh {biased[0]}: not zeros, where a bias starts"
-            return Verdict("init", False, f"no weight of its own; {detail}", see)
+            detail = f"no weight of its own; {detail}"
+            return Verdict("init", False, detail, "check/#check-init")
         return Verdict("init", None, "not applicable: no weight of its own", see)
     fresh = dict(norm.module.named_parameters())[norm.weight_name].detach()
     identity = 1.0 if found["gain"] == "w" else 0.0
@@ -1712,8 +1723,7 @@ def check_init(norm, found, device):
             f"{found['gain']}, starts with a gain of {start:g}: {fix}"
         )
         see = "pitfalls/#loading-gains-stored-the-other-way"
-    parameters = dict(norm.module.named_parameters())
-    biased = [name for name in norm.held if bool(parameters[name].ne(0).any())]
+    biased = started_biases(norm)
     if biased:
         detail += f"; fresh {biased[0]}: not zeros, where a bias starts"
     # An optimizer steps a parameter in its own dtype: next to 1, bfloat16's values are
@@ -1740,7 +1750,7 @@ def check_init(norm, found, device):
             f" {wide}, which a float32 model's next layer refuses: create it in float32"
         )
         see = "pitfalls/#cast-order-and-the-output-dtype"
-    frozen = not parameters[norm.weight_name].requires_grad
+    frozen = not dict(norm.module.named_parameters())[norm.weight_name].requires_grad
     if frozen:
         detail += (
             f"; fresh {norm.weight_name} has requires_grad=False: no gradient reaches it,"

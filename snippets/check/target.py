@@ -373,9 +373,12 @@ class AddSubject(Subject):
             held = self._held_at_zero(weight)
             if self.weightless:  # checked with the weight applied to its y
                 out = functional_call(module, held, (x, residual))
-                if isinstance(out, (tuple, list)) and len(out) == 2:
-                    out = (out[0] * weight.to(out[0].dtype), out[1])
-                return self._pair(out, x, residual, clones, given)
+                # Returned, or written in place: there, a y without a graph (written under
+                # no_grad, as vLLM's kernels are) stays so, the weight's included.
+                y, h = self._pair(out, x, residual, clones, given)
+                in_place_only = out is None and not y.requires_grad
+                w = weight.detach() if in_place_only else weight
+                return y * w.to(y.dtype), h
             parameters = {**held, self.weight_name: weight}
             out = functional_call(module, parameters, (x, residual))
         else:
@@ -488,7 +491,6 @@ def _gain(module, n, name):
 
     gains = [k for k in shaped if last(k) in named]
     gains = gains or [k for k in shaped if last(k) not in biases]
-    gains = gains or [k for k in shaped if last(k) == "b"]  # b alone: taken for a gain
     bias_shapes = {
         k: p.shape
         for k, p in module.named_parameters()
@@ -499,6 +501,10 @@ def _gain(module, n, name):
         for k, p in module.named_parameters()
         if p.numel() > 1 and k not in bias_shapes
     ]
+    lone_b = [k for k, shape in bias_shapes.items() if last(k) == "b" and shape == (n,)]
+    if not gains and not others and len(bias_shapes) == len(lone_b) == 1:
+        gains = lone_b  # b alone: taken for the gain
+        del bias_shapes[lone_b[0]]
     if not gains and len(others) == 1 and math.prod(others[0][1]) == n:
         [(k, shape)] = others  # the gain in another shape: (1, n), (n, 1)
         raise UsageError(
@@ -507,7 +513,7 @@ def _gain(module, n, name):
             " reshapes the weight as the module does"
         )
     if len(gains) > 1 or (not gains and others):
-        found = ", ".join(shaped) or f"shapes {[s for _, s in others]}"
+        found = ", ".join(gains) or ", ".join(f"{k} {s}" for k, s in others)
         raise UsageError(
             f"{name}({n}): no single gain of shape ({n},) among its parameters ({found}):"
             " check it through a function of (x, weight) that applies the others"
