@@ -446,7 +446,7 @@ WORDS = {
         "bare_case": "{us} µs, 커널만 띄우면 {bare} µs",
         "host_close": ". 다만 판정을 가른 차이({margin} µs)가 두 GPU의 호스트에서 커널만 "
         "띄운 시간의 차이(10 µs 초과)보다 작아 이 판정은 확정되지 않았습니다",
-        "ceiling": "커널이 아니라 기준을 점검하는 목표: 일반 행, QK-norm 행, 긴 행에서 잰 모든 dtype, 구현, 패스, 측정 방식에서 어떤 "
+        "ceiling": "커널이 아니라 기준을 점검하는 목표: 일반 행, QK-norm 행, 긴 행에서 잰 모든 dtype과 모든 구현, 패스, 측정 방식에 걸쳐 어떤 "
         "수치도 복사 대비 {limit}%를 넘지 않음",
         "figure_case": "{name}, {where}, {mode}, {timing}",
         "more": "외 {count}개",
