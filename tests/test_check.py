@@ -2846,8 +2846,12 @@ def test_a_module_with_a_bias_or_without_a_weight_is_checked():
     for gain, bias in [("b", None), ("w", "b"), ("scale", "offset")]:
         report = check(GainAndBias, init={"gain": gain, "bias": bias})
         assert report.passed, (gain, bias, report.table())
-    # A projection's bias inside the norm is not the norm's: its start is not judged.
+    # A projection's bias inside the norm is not the norm's: its start is not judged; a
+    # bias beside a gain held in a submodule is, and alone it links what init catches.
     assert check(AdaptiveNorm).passed
+    init = verdict(check(NormThenBias), "init")
+    assert init.passed is False and "fresh bias: not zeros" in init.detail
+    assert init.see.endswith("check/#check-init")
     # Written in place under no_grad, without a gain: checked forward only (form failed).
     report = check(InPlaceAddWithoutGain, add=True)
     assert report.passed, report.table()
@@ -2864,6 +2868,18 @@ class AdaptiveNorm(torch.nn.Module):
     def forward(self, x, cond=None):
         gain = self.weight if cond is None else self.weight * (1 + self.ada(cond))
         return rms_norm(x, x.shape[-1], gain, 1e-6)
+
+
+class NormThenBias(torch.nn.Module):
+    """nn.RMSNorm (its gain inside it), then a bias of its own started at ones."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.norm = torch.nn.RMSNorm(n, eps=1e-6)
+        self.bias = torch.nn.Parameter(torch.ones(n))
+
+    def forward(self, x):
+        return self.norm(x) + self.bias.to(x.dtype)
 
 
 class InPlaceAddWithoutGain(torch.nn.Module):

@@ -1655,14 +1655,19 @@ def check_batch(norm, found, device):
     return Verdict("batch", None, detail, "numerics/#batch-invariance", refused)
 
 def started_biases(norm):
-    """The biases beside the gain (in its module: not a projection's inside the norm,
-    such as an adaptive norm's nn.Linear) that do not start at zeros."""
+    """The biases held at zero that do not start at zeros, but a projection's inside the
+    norm (an adaptive norm's nn.Linear: its bias sits beside a larger weight)."""
     parameters = dict(norm.module.named_parameters())
-    level = (norm.weight_name or "").rpartition(".")[0]
+
+    def projections(name):
+        owner = norm.module.get_submodule(name.rpartition(".")[0])
+        size = parameters[name].numel()
+        return any(p.numel() > size for p in owner.parameters(recurse=False))
+
     return [
         name
         for name in norm.held
-        if name.rpartition(".")[0] == level and bool(parameters[name].ne(0).any())
+        if not projections(name) and bool(parameters[name].ne(0).any())
     ]
 
 def check_init(norm, found, device):
@@ -1726,6 +1731,7 @@ def check_init(norm, found, device):
     biased = started_biases(norm)
     if biased:
         detail += f"; fresh {biased[0]}: not zeros, where a bias starts"
+        see = see if off else "check/#check-init"  # the bias alone is wrong
     # An optimizer steps a parameter in its own dtype: next to 1, bfloat16's values are
     # 2^-7 apart (float16's 2^-10), and AdamW's steps, about the learning rate, round away.
     narrow = fresh.dtype in (torch.float16, torch.bfloat16)
