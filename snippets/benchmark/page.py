@@ -326,7 +326,7 @@ WORDS = {
             "add": "잔차 덧셈과 정규화, h = x + r, y = RMSNorm(h)",
         },
         "groups": {
-            "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 즉 행 M개), 호출당 µs(괄호 안은 "
+            "decode": "디코드(행 M개: 시퀀스 M개마다 토큰 하나), 호출당 µs(괄호 안은 "
             "라운드 범위)",
             "qk-norm": "QK-norm(각 토큰의 헤드마다 한 행)",
             "wide": "긴 행",
@@ -368,8 +368,8 @@ WORDS = {
         "호스트 시간의 중앙값은 이 사이트의 커널이 {kernel} µs, F.rms_norm이 {reference} "
         "µs입니다. ",
         "headline_host_note": "연달아 호출하면 호출 하나의 호스트 시간이 한 번만 따로 "
-        "호출할 때보다 길게 나오므로, 이 호스트 시간은 호출 한 번의 시간이 아니라 구현끼리 "
-        "견주는 값입니다. ",
+        "호출할 때보다 길게 나오는 것으로 보이므로, 이 호스트 시간은 호출 한 번의 시간이 "
+        "아니라 구현끼리 견주는 값입니다. ",
         "headline_note": "M은 행의 개수, N은 행 하나의 원소 수입니다. 괄호 안의 값은 "
         "F.rms_norm의 시간을 각 구현의 시간으로 나눈 것입니다. 시간은 모두 라운드의 "
         "중앙값이고, 가장 빠르다는 말도 중앙값 기준입니다. 두 구현의 라운드 범위가 겹치면 "
@@ -385,9 +385,8 @@ WORDS = {
         "headline_ends": ("", "입니다"),
         "plot_y": "복사 대역폭 대비 %",
         "plot_x": "N(행 길이, 로그 스케일)",
-        "alt": "{device}의 {dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 "
-        "그린 "
-        "그림입니다. 순전파, 역전파, 순전파+역전파를 나란히 그렸고, 구현마다 선이 "
+        "alt": "{device}, {dtype}, {timing}, {family}에서 N에 따른 복사 대역폭 대비 백분율을 "
+        "그린 그림입니다. 순전파, 역전파, 순전파+역전파를 나란히 그렸고, 구현마다 선이 "
         "하나이며, 오차 막대는 라운드 범위입니다. {site}의 속도는 복사 대비 "
         "{ranges}이며, 각 선의 수치는 위의 표에 있습니다.",
         "alt_range": "{mode} {low:.0f}–{high:.0f}%",
@@ -477,12 +476,11 @@ WORDS = {
         "번의 비용이 부풀려지므로 구현끼리 비교하는 값)",
         "times_ref": "F.rms_norm 대비 배수",
         "cpu_unit": "단위는 ms, 괄호 안은 범위입니다. ÷ LayerNorm 열은 시간을 같은 "
-        "라운드의 LayerNorm 시간으로 나눈 값입니다(컴파일한 구현은 컴파일한 LayerNorm "
-        "시간으로 나눕니다)",
+        "라운드의 LayerNorm 시간으로 나눈 값이며, 컴파일한 구현은 컴파일한 LayerNorm "
+        "시간으로 나눕니다",
         "vs_ln": "÷ LayerNorm",
-        "cpu_say": "{mode}: 컴파일하지 않으면 RMSNorm은 LayerNorm 시간의 {low}배에서 "
-        "{high}배(컴파일하지 않은 형태 {count}개 각각의 중앙값)가 걸렸고, 컴파일하면 "
-        "{compiled}배({range})였습니다.",
+        "cpu_say": "{mode}: 컴파일하지 않으면 RMSNorm 형태 {count}개의 중앙값이 LayerNorm "
+        "시간의 {low}배에서 {high}배였고, 컴파일하면 {compiled}배({range})였습니다.",
         "cpu_device": "{cpu}, 코어 {cores}개(스레드 {threads}개, torch는 "
         "{torch_threads}개 사용)",
         "x": "입력 x",
@@ -492,8 +490,8 @@ WORDS = {
         'alt="{alt}" loading="lazy"></picture>',
         "copy_fit": "옮기는 바이트가 많을수록 복사의 GB/s가 커지는 까닭: CUDA 그래프로 잰 "
         "{dtype} 복사 {count}개의 시간을 '바이트 ÷ 대역폭 + 호출마다 드는 고정 비용'의 "
-        "직선으로 맞추면 모든 복사가 직선에서 {worst} µs 이내에 놓이며, 대역폭은 "
-        "{gbps} GB/s{peak}, 고정 비용은 호출당 {fixed} µs입니다. 이 고정 비용은 일반 행에서 "
+        "직선으로 맞추면 모든 복사가 직선에서 {worst} µs 이내에 놓입니다. 이 직선의 대역폭은 "
+        "{gbps} GB/s{peak}, 고정 비용은 호출당 {fixed} µs입니다. 고정 비용은 일반 행에서 "
         "가장 작은 복사 시간({smallest} µs)의 {share}이므로, 작은 입력에서는 복사 대비 백분율에 "
         "대역폭뿐 아니라 바이트와 무관하게 호출마다 드는 비용도 섞입니다. 그 비용이 커널 "
         "런치 때문인지, 시간 측정 자체의 오버헤드 때문인지는 재지 않았습니다.",
@@ -530,12 +528,12 @@ WORDS = {
             "name": "정규화 층 구현",
             "group": "층",
             "column": "{mode}, {timing}",
-            "note": "각 수치는 중앙값(괄호 안은 라운드 범위)이고, 쉼표 뒤의 값은 F.rms_norm을 쓴 "
-            "층의 시간을 해당 줄의 정규화 층을 쓴 층의 시간으로 나눈 것입니다. 1배보다 크면 그 줄의 층이 F.rms_norm을 "
-            "쓴 층보다 빠르다는 뜻입니다. 층은 transformers의 LlamaDecoderLayer([은닉 차원 "
-            "크기](glossary.md#hidden-size) {hidden}, 헤드 {heads}개, 키/값 헤드 {kv}개, MLP 중간 "
-            "차원 {mlp})이며, 두 정규화 층만 "
-            "다릅니다.",
+            "note": "각 수치는 중앙값(괄호 안은 라운드 범위)이고, 쉼표 뒤의 값은 F.rms_norm을 "
+            "쓴 층의 시간을 그 줄의 층의 시간으로 나눈 것입니다. 1배보다 크면 그 줄의 층이 "
+            "F.rms_norm을 쓴 층보다 빠르다는 뜻입니다. 층은 transformers의 "
+            "LlamaDecoderLayer([은닉 차원 크기](glossary.md#hidden-size) {hidden}, 헤드 "
+            "{heads}개, 키/값 헤드 {kv}개, MLP 중간 차원 {mlp})이며, 줄마다 다른 것은 두 정규화 "
+            "층뿐입니다.",
             "overlap_all": "모든 칸에서 라운드 범위가 F.rms_norm을 쓴 층의 라운드 범위와 겹치므로, "
             "F.rms_norm과의 차이는 어느 칸에서도 확정되지 않습니다.",
             "overlap_some": "라운드 범위가 F.rms_norm을 쓴 층의 라운드 범위와 겹치지 않는 칸: {cells}.",
@@ -548,8 +546,8 @@ WORDS = {
             },
             "groups": {
                 "rows": "일반 행(M = {m}, 토큰마다 한 행)",
-                "decode": "디코드(시퀀스 M개에서 토큰을 하나씩, 즉 행 M개), 호출당 µs(괄호 "
-                "안은 라운드 범위)",
+                "decode": "디코드(행 M개: 시퀀스 M개마다 토큰 하나), 호출당 µs(괄호 안은 "
+                "라운드 범위)",
             },
             "say_line": "{mode}: 단일 커널은 N에 따라 복사 속도의 {low}에서 {high}를 냈고, 가장 "
             "빠른 구현은 {fastest}입니다",
