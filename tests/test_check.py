@@ -317,6 +317,32 @@ def test_a_tuple_and_a_triton_kernel_without_a_gpu_get_what_to_do():
         check(no_gpu)
 
 
+class SumOnlyWithAResidual(torch.nn.Module):
+    """A fused add that returns (y, None) when given no residual (an adversarial round)."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps = torch.nn.Parameter(torch.ones(n)), eps
+
+    def forward(self, x, residual=None):
+        h = x if residual is None else x + residual
+        y = F.rms_norm(h, h.shape[-1:], self.weight, self.eps)
+        return y, (None if residual is None else h)
+
+
+def test_a_tuple_with_none_gets_the_hint_a_tuple_does():
+    with pytest.raises(
+        UsageError, match="returns the norm's output alone .*pass --add"
+    ):
+        check(SumOnlyWithAResidual)
+
+    def with_none(x, weight, eps=1e-6):  # no residual taken: no --add said
+        return F.rms_norm(x, x.shape[-1:], weight, eps), None
+
+    with pytest.raises(UsageError, match="returns the norm's output alone$"):
+        check(with_none)
+
+
 def whole_tensor(x, weight, eps=1e-6):
     # The statistic over every element, batch included.
     return weight * x * torch.rsqrt(x.pow(2).mean() + eps)
@@ -3027,6 +3053,17 @@ class BuiltFromConfig(torch.nn.Module):
         self.weight = torch.nn.Parameter(torch.ones(config.hidden_size))
 
 
+class TakesAShape(torch.nn.Module):
+    def __init__(self, normalized_shape, eps=1e-6):  # a tuple, as (64,)
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(tuple(normalized_shape)))
+
+
+def with_an_output_buffer(out, input, weight, epsilon=1e-6):
+    # vLLM's op form: the output written into out, nothing returned.
+    out.copy_(F.rms_norm(input, input.shape[-1:], weight, epsilon))
+
+
 class TwoRequired(torch.nn.Module):
     def __init__(self, hidden_size, eps, elementwise_affine):
         super().__init__()
@@ -3086,11 +3123,13 @@ def refuses_bfloat16(x, weight, eps=1e-6):
     [
         (fused_without_add, "a residual add fused with the norm: pass --add"),
         (BuiltFromConfig, "configuration object: pass a function f(n)"),
+        (TakesAShape, "may take a shape such as (n,), where the checker passes"),
+        (with_an_output_buffer, "takes an output buffer first, out, as vLLM's op"),
         (TwoRequired, "pass --eps VALUE --init elementwise_affine=VALUE"),
         (refuses_bfloat16, "x of shape (rows, 64) in bfloat16, failed"),
         (half_precision_only, "float16 or bfloat16 only cannot be checked as it is"),
     ],
-    ids=["residual", "config", "two arguments", "dtype", "half only"],
+    ids=["residual", "config", "shape", "out", "two arguments", "dtype", "half only"],
 )
 def test_a_usage_error_says_what_to_pass(target, words):
     with pytest.raises(UsageError) as error:
@@ -3299,6 +3338,19 @@ class NormalizedInTheSavedInput(torch.autograd.Function):
         return dx.to(g.dtype), dw.to(weight.dtype), None
 
 
+def scaled_in_place_after_its_square(x, weight, eps=1e-6):
+    # h, which pow saved for its backward, scaled in place: every backward raises.
+    h = x.float().clone()
+    h.mul_(torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps))
+    return (h * weight.float()).to(x.dtype)
+
+
+def test_an_autograd_error_fails_dw_not_read_as_a_refusal_of_rows():
+    # Raised, the check crashes, which check() fails: not "refuses 4097 rows".
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        one_check(scaled_in_place_after_its_square, checks.check_dw)
+
+
 def test_a_backward_that_writes_into_the_input_is_a_usage_error_not_a_forgotten_r():
     with pytest.raises(UsageError, match="its backward writes into its input x"):
         check(
@@ -3452,6 +3504,31 @@ def test_eps_taken_before_the_gain_is_named_in_the_call_and_the_hint():
     said = str(error.value)
     assert said.startswith("calling it as norm(x, weight, eps=1e-06), x of shape")
     assert "it takes eps before its gain, which the checker passes second" in said
+
+
+def weight_before_x(weight, x, eps=1e-6):
+    return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
+def gamma_before_x(gamma, x, eps=1e-6):
+    return F.rms_norm(x, x.shape[-1:], gamma, eps)
+
+
+def test_a_gain_taken_before_x_is_said_with_the_call_made():
+    # The weight by name: the call made, and a hint, not norm(x, weight, ...).
+    with pytest.raises(UsageError) as error:
+        check(weight_before_x)
+    said = str(error.value)
+    assert said.startswith("calling it as norm(x, weight=weight, eps=1e-06), x of")
+    assert said.endswith(
+        "it takes its gain first, f(weight, x, ...), where the checker passes x first:"
+        " check it through a function f(x, weight, eps=...) that passes them on"
+    )
+    # A gain by another name takes x by position, and would scale x by the gain's norm.
+    with pytest.raises(
+        UsageError, match=r"takes its gain first, f\(gamma, x, \.\.\.\)"
+    ):
+        check(gamma_before_x)
 
 
 def test_an_eps_named_epsilon_is_read_passed_and_held_to():
@@ -3870,6 +3947,14 @@ def add_returning_h_first(x, residual, weight, eps=1e-6):
     return h, rms_norm(h, h.shape[-1], weight, eps)
 
 
+def add_in_place_swapped(x, residual, weight, eps=1e-6):
+    # vLLM's writes swapped: h into x, y into residual (with the form check's zero
+    # residual and zero weight, both writes leave the values as they were).
+    h = x + residual
+    residual.copy_(rms_norm_llama(h, weight, eps))
+    x.copy_(h)
+
+
 @pytest.mark.parametrize(
     "target, check_name",
     [
@@ -4049,9 +4134,15 @@ def test_a_fused_module_without_a_gain_is_checked_with_one_applied_to_y():
     assert report.passed, report.table()
 
 
-def test_a_fused_add_that_returns_h_first_is_told_y_comes_first():
-    form = verdict(check(add_returning_h_first, add=True), "form")
+@pytest.mark.parametrize(
+    "target",
+    [add_returning_h_first, add_in_place_swapped],
+    ids=["returned", "written in place"],
+)
+def test_a_fused_add_that_gives_h_first_is_told_y_comes_first(target):
+    form = verdict(check(target, add=True), "form")
     assert form.passed is False and "y comes first" in form.detail
+    assert "wrote into neither x nor residual" not in form.detail
 
 
 def add_without_its_return(x, residual, weight, eps=1e-6):
@@ -4687,6 +4778,12 @@ def test_no_input_gradient_is_said_not_reported_as_the_targets_crash():
     assert {"gradients", "zero rows", "sizes", "strides", "dw"} <= {
         v.check for v in report.verdicts if v.passed is False
     }
+    # Half and gradients say so too, not a backward that forgets r (an adversarial round).
+    for name in ["half", "gradients"]:
+        found = verdict(report, name)
+        assert "no gradient reaches x: is it cut from the graph" in found.detail, name
+        assert "input gradient only" not in found.detail, name
+        assert found.see == "gradients/#a-custom-autograd-function", name
 
 
 def rounded_to_bfloat16(x, weight, eps=1e-6):

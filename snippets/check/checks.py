@@ -2,6 +2,7 @@
 then every check against a float64 reference of those conventions."""
 
 import contextlib
+import inspect
 import math
 import re
 import warnings
@@ -323,6 +324,12 @@ PAST_FLOAT16 = HALF_ROWS[1:]
 EPS_ROWS, ZERO_ROW = "the rows where eps shows", "the all-zero row"
 # The rows before the ones tried in a large batch, each judged too.
 FILLER_ROWS = "the batch's other rows (of RMS 1)"
+# A way's key in half_errors' errors, with no rows: no gradient reached x on some call.
+NO_INPUT_GRADIENT = "no input gradient"
+# What half and gradients say then, where a backward's formula is not the cause.
+CUT_FROM_THE_GRAPH = (
+    "no gradient reaches x: is it cut from the graph, by torch.no_grad() or .detach()?"
+)
 # The input gradient's bound, relative to its largest entry: a row lost to overflow is off
 # by about 1; the rounding of a right one, a few ulps.
 HALF_GRADIENT = 0.1
@@ -422,6 +429,8 @@ def half_errors(norm, found, device, dtype, n):
                 given.grad = None
                 out = norm(given, gain_given, dtype=dtype)
                 torch.autograd.backward(out, upstream.contiguous())
+            if given.grad is None:  # cut from the graph: said so, not as a size
+                errors[NO_INPUT_GRADIENT] = []
             dx = torch.full_like(x64, math.nan) if given.grad is None else given.grad
             wrong = (dx.double() - x64.grad).abs().amax(-1)
             return (wrong / x64.grad.abs().amax(-1)).nan_to_num(nan=math.inf)
@@ -501,6 +510,7 @@ def check_half(norm, found, device):
     among_many = True  # whether it took the batch of many rows (batch says a refusal)
     among_large = True  # and the large batch of wide rows
     graded = False  # whether an input gradient was compared (none without autograd)
+    x_cut, other_fault = False, False  # a dtype wrong by x's gradient alone, or else
     trains = records_gradients(norm, found, device)
     ungraded = False  # a dtype whose path records no gradient where float32's does
     refused = refuses_wide_rows(norm, found, device)
@@ -511,7 +521,7 @@ def check_half(norm, found, device):
         ways, gradient = [], 0.0  # the ways of calling it that go wrong; dx's error
         other_dtype = {}  # the ways of calling it that return another dtype: which
         worst = {}  # each wrong row's largest output error, in ulps
-        dtype_refused, dtype_graded = False, False
+        dtype_refused, dtype_graded, cut = False, False, False
         for n in widths:
             target = norm if n == N else norm.at_width(n)
             try:
@@ -526,6 +536,7 @@ def check_half(norm, found, device):
                 break
             graded |= "input gradient" in by_way
             dtype_graded |= "input gradient" in by_way
+            cut |= NO_INPUT_GRADIENT in by_way  # no gradient reached x
             in_3d &= "as (1, tokens, features)" in by_way
             in_4d &= "as (1, 1, tokens, features)" in by_way
             among_many &= n != N or f"in a batch of {MANY_ROWS} rows" in by_way
@@ -586,7 +597,13 @@ def check_half(norm, found, device):
             detail += f", not {short}"
         if no_gradient:
             detail += f", {NO_GRADIENT_THERE}"
-        if wrong:
+        # Every output right and no gradient reaching x: no rows to name.
+        cut_alone = cut and ways == ["input gradient"]
+        x_cut |= cut_alone and outs == {short} and not no_gradient
+        other_fault |= bad and not (cut_alone and outs == {short} and not no_gradient)
+        if cut_alone:
+            detail += f", {CUT_FROM_THE_GRAPH}"
+        elif wrong:
             named = [f"{r} ({how_wrong(worst[r], ulp)})" if r in worst else r
                      for r in wrong]  # fmt: skip
             detail += (
@@ -595,7 +612,7 @@ def check_half(norm, found, device):
             if "" not in ways:  # right called on all rows at once: say how it was wrong
                 detail += f", {' and '.join(ways)} only"
                 if "input gradient" in ways:
-                    detail += f", {off_by(gradient)}"
+                    detail += f", {CUT_FROM_THE_GRAPH if cut else off_by(gradient)}"
             # Values that square past float16's range, or, on the rows where eps shows,
             # below its normal range.
             squared = set(wrong) - {EPS_ROWS}
@@ -662,6 +679,8 @@ def check_half(norm, found, device):
         see = "gradients/#a-custom-autograd-function"
     if another_eps and not beyond_eps:  # upcast: the eps is what differs
         see = "check/#check-half"  # its list of what it catches: eps in half precision
+    if x_cut and not other_fault:  # x cut from the graph: no formula's mistake
+        see = "gradients/#a-custom-autograd-function"
     if not details:  # both half dtypes refused: nothing checked
         return Verdict("half", None, "; ".join(refusals), see, refusals)
     notes = refusals + ([refused] if refused else [])
@@ -1144,7 +1163,9 @@ def check_gradients(norm, found, device):
     # An input gradient wrong on plain rows of RMS 1e-3 to 10: the hand-written backward's
     # mistake that Pitfalls names (dividing only part of it by r), or, where the gain is
     # 1 + w, the input gradient of the gain w.
-    if not errors[0] < 1e-4:
+    if x.grad is None:  # inf: no formula's error, x cut from the graph
+        detail = f"{CUT_FROM_THE_GRAPH} {detail[0].upper()}{detail[1:]}"
+    elif not errors[0] < 1e-4:
         see = "pitfalls/#a-backward-pass-that-forgets-r"
         if right_for_the_gain_w(norm, found, x, w, g):
             see = "gradients/#the-derivation"
@@ -1309,6 +1330,8 @@ def check_dw(norm, found, device):
         try:
             result = dw_in(norm, found, device, dtype)
         except REFUSALS as error:  # a limit on rows or dtypes: reported, as by batch
+            if "modified by an inplace operation" in str(error):  # autograd's: a crash
+                raise
             refusals[short] = said(error)
             continue
         if result is None:  # no gradient recorded: a kernel for inference only?
@@ -1887,6 +1910,21 @@ def call_hint(error, norm, device) -> str:
             " by position: name the gain weight (passed by name then), or check it"
             f" through a function {inputs[:-1]}, eps=...) that passes them on"
         )
+    gain_first = norm.module is None and next(iter(norm.takes), None) in missing
+    if "multiple values for argument" in words and gain_first:  # f(weight, x, eps)
+        return (
+            f"; it takes its gain first, f({', '.join(list(norm.takes)[:2])}, ...), where"
+            f" the checker passes x first: check it through a function {norm.called_as}"
+            " that passes them on"
+        )
+    # vLLM's op form, rms_norm(out, input, weight, epsilon): x went into the buffer.
+    first = next(iter(norm.takes), None) if norm.module is None else None
+    if "required positional argument" in words and first in ("out", "output", "dst"):
+        return (
+            f"; it takes an output buffer first, {first}, as vLLM's op form does: check"
+            f" it through a function {norm.called_as} that makes the buffer, passes it"
+            " on and returns it"
+        )
     if "required positional argument" in words and named_eps:
         others = [m for m in missing if m != named_eps[0]]  # a gate, say
         hidden = norm.module is None and hides_its_names(norm.takes)
@@ -1922,11 +1960,20 @@ def call_hint(error, norm, device) -> str:
             "; a Triton kernel with no GPU: set TRITON_INTERPRET=1 to run it in Triton's"
             " interpreter, or check it on a GPU with --device cuda"
         )
-    returned = words.endswith("not a tensor") and "nonetype" not in words
+    # Not a bare None: (y, None) is a tuple, as a fused norm returns without a residual.
+    returned = words.endswith("not a tensor") and "returned nonetype" not in words
     if isinstance(error, WrongOutput) and returned:  # a tuple, a dict, a list
-        # Two items of x's shape: the output and the sum, as a fused add returns them.
+        # Two items of x's shape: the output and the sum, as a fused add returns them; or
+        # the output and None, from a target that takes a residual (none given, no sum).
         shape = words.rsplit(" for x of ", 1)[-1].removesuffix(", not a tensor")
         pair = words.startswith(f"it returned a tuple of 2 ({shape}, {shape})")
+        forward = norm.function if norm.module is None else norm.module.forward
+        try:
+            takes = inspect.signature(forward).parameters
+        except (TypeError, ValueError):  # a built-in's: none to read
+            takes = {}
+        no_sum = words.startswith(f"it returned a tuple of 2 ({shape}, nonetype)")
+        pair |= no_sum and any("residual" in name for name in takes)
         fused = " (a norm fused with a residual add, returning the sum too: pass --add)"
         alone = "; check it through a function that returns the norm's output alone"
         return alone + (fused if pair else "")

@@ -43,6 +43,10 @@ EPS_ARGUMENTS = (
 EPS_ATTRIBUTES = (*EPS_ARGUMENTS, "variance_epsilon")
 # A function's gain by the names it goes by: PyTorch's, Flax's and JAX ports', and papers'.
 GAIN_ARGUMENTS = ("weight", "scale", "gamma")
+# A function that takes its gain before x, f(w, x, eps), by the names each goes by there:
+# called with x first, it would normalize the gain and scale x by it.
+GAIN_FIRST = (*GAIN_ARGUMENTS, "w", "g", "gain")
+INPUT_NAMES = ("x", "input", "inputs", "hidden_states", "hidden")
 
 def unwrapped(obj):
     """The function a functools.partial wraps, however deeply: partial(f, offset=1.0) is f."""
@@ -91,6 +95,7 @@ class Subject:
     buffer_gain = None  # a buffer of shape (n,) in place of a gain parameter
     dim = -1  # the dimension it normalizes: -1, or 1 when channel-first (check())
     convention = None  # the rounding convention it was told to follow (check())
+    called_as = "f(x, weight, eps=...)"  # a wrapper's signature, for a message
 
     def __init__(self, obj, eps=None, device="cpu", n=N, init=None, factory=False):
         self.target, self.given_eps, self.init, self.n = obj, eps, dict(init or {}), n
@@ -183,6 +188,13 @@ class Subject:
                 if p.default is inspect.Parameter.empty and name != self.eps_argument
             ]
             self.gain_argument = _gain_argument(self.takes)
+            first, second = [*self.takes, None, None][:2]
+            if not self.gain_argument and first in GAIN_FIRST and second in INPUT_NAMES:
+                raise UsageError(
+                    f"{name_of(obj)} takes its gain first, f({first}, {second}, ...), where"
+                    " the checker passes x first: check it through a function"
+                    f" {self.called_as} that passes them on"
+                )
             self.weightless = len(required) == 1 and self.gain_argument is None
             default = getattr(self.takes.get(self.eps_argument), "default", None)
             if self.declared_eps is None and isinstance(default, float):
@@ -325,6 +337,8 @@ class Subject:
                 built.append(f"{self.eps_argument}={self.given_eps:g}")
             return f"{name_of(self.target)}({', '.join(built)})({', '.join(inputs)})"
         kwargs, eps = self._eps_arguments(place=2 - self.weightless)
+        if self.gain_argument and not self.weightless:  # by name, as _call passes it
+            return _shown([*inputs, *eps], {self.gain_argument: "weight", **kwargs})
         return _shown([*inputs, *([] if self.weightless else ["weight"]), *eps], kwargs)
 
     def _eps_arguments(self, place):
@@ -353,6 +367,7 @@ class AddSubject(Subject):
     # Set once a call returned None and wrote into neither x nor residual: a return
     # forgotten, more likely than an in-place form (the form check's message says so).
     wrote_nothing = False
+    called_as = "f(x, residual, weight, eps=...)"
 
     def _call(self, x, weight, dtype=None):
         return self.added(x, torch.zeros_like(x), weight, dtype)[0]
@@ -365,7 +380,9 @@ class AddSubject(Subject):
         self.last_call["input"] = shape.replace("torch.", "")
         x, residual = _copy_with_strides(x), _copy_with_strides(residual)
         clones = (x.grad_fn, residual.grad_fn)
-        given = (x.detach().clone(), residual.detach().clone())
+        # Their values and versions: a write that leaves the values as they were (h into
+        # x, the residual zero) still counts one.
+        given = [(t.detach().clone(), _version(t)) for t in (x, residual)]
         if self.module is not None:
             module = self.module
             if dtype is not None:
@@ -409,9 +426,12 @@ class AddSubject(Subject):
 
     def _pair(self, out, x, residual, clones, given):
         """(y, h) from what the target returned, or from x and residual written in place
-        (`given`: their values before the call)."""
+        (`given`: their values and versions before the call)."""
         if out is None:  # written in place
-            unwritten = [_same(t, before) for t, before in zip((x, residual), given)]
+            unwritten = [
+                _same(t, before) and _version(t) == version
+                for t, (before, version) in zip((x, residual), given)
+            ]
             self.wrote_nothing |= x.numel() > 0 and all(unwritten)
             # A write that autograd did not record (an inference kernel, under no_grad or
             # without a backward) left the clones' graphs as they were: nothing flows back
@@ -440,6 +460,12 @@ def _shown(args, kwargs) -> str:
 
     shown = [*map(show, args), *(f"{k}={show(v)}" for k, v in kwargs.items())]
     return f"norm({', '.join(shown)})"
+
+def _version(t):
+    """t's version counter, which every write in place counts (a Python op's, not a
+    kernel's through a pointer); None for a tensor made under inference_mode, which keeps
+    none."""
+    return None if t.is_inference() else t._version
 
 def _same(t, before):
     """Whether t holds the values it held before, NaN where it held NaN."""
@@ -555,9 +581,17 @@ def _eps_hint(takes, eps_argument, eps) -> str:
 
 def _init_hint(error, takes, eps_argument) -> str:
     """What to pass when a constructor lacks arguments beyond the size: every missing one,
-    or a builder function for a class built from a configuration object."""
+    or a builder function for a class built from a configuration object or a shape."""
+    # Its first argument read as a shape, tuple(normalized_shape) as LayerNorm's takes:
+    # the size given there.
+    named_config = next(iter(takes), None) in ("config", "cfg")
+    if "'int' object is not iterable" in str(error) and not named_config:
+        return (
+            ": it may take a shape such as (n,), where the checker passes the size n:"
+            " pass a function f(n) that builds it, with --factory"
+        )
     # Its first argument named as a configuration, or read as one: the size given there.
-    if next(iter(takes), None) in ("config", "cfg") or "'int' object" in str(error):
+    if named_config or "'int' object" in str(error):
         return (
             ": it is built from a configuration object: pass a function f(n) that"
             " builds it, with --factory"
