@@ -272,12 +272,13 @@ def test_wide_rows_loop_over_chunks():
 
 
 # Many rows: more than a tile of the forward (64: 32 rows) and than the backward's programs
-# (40000: at most 8 here, each then adding several rows). Every dtype on the short rows.
+# (40000: at most 8 here, each then adding several rows). Every dtype on the short rows. The
+# batch less one row is a multiple of 16, which Triton compiles apart from the others.
 @pytest.mark.parametrize(
     "n, many, dtype",
-    [(64, 67, dtype) for dtype in DTYPES]
-    + [(1000, 67, dtype) for dtype in DTYPES]
-    + [(40000, 19, torch.bfloat16)],
+    [(64, 65, dtype) for dtype in DTYPES]
+    + [(1000, 65, dtype) for dtype in DTYPES]
+    + [(40000, 17, torch.bfloat16)],
     ids=[f"{rows}-{str(d)[6:]}" for rows in ["tiles", "rows"] for d in DTYPES]
     + ["wide-bfloat16"],
 )
