@@ -60,6 +60,11 @@ def outputs_and_gradients(forward, model, x, dy):
 device = "cuda" if torch.cuda.is_available() else "cpu"
 torch.manual_seed(0)
 model = Model().to(device)
+# Gains away from their initial ones, which would hide a weight applied wrongly.
+with torch.no_grad():
+    for name, parameter in model.named_parameters():
+        if name.endswith("norm"):
+            parameter.uniform_(0.5, 1.5)
 x = torch.randn(2, 16, 64, device=device)  # (batch, tokens, features)
 dy = torch.randn(2, 16, 64, device=device)
 # fullgraph=True raises at a graph break. "aot_eager" traces forward and backward as

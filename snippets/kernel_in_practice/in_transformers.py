@@ -46,6 +46,11 @@ config = LlamaConfig(
     num_key_value_heads=2,
 )
 model = LlamaForCausalLM(config).to(device)
+# Gains away from their initial ones, which would hide a replacement that dropped the weight.
+with torch.no_grad():
+    for module in model.modules():
+        if isinstance(module, LlamaRMSNorm):
+            module.weight.uniform_(0.5, 1.5)
 patched = copy.deepcopy(model)
 print("norms replaced:", use_triton_norms(patched))
 #> norms replaced: 5
