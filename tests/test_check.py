@@ -1567,6 +1567,23 @@ def test_a_half_precision_path_without_autograd_fails_where_float32_trains():
         assert found.see == "gradients/#a-custom-autograd-function"
 
 
+def detached_under_autocast(x, weight, eps=1e-6):
+    # A "fast path" for mixed-precision training that cuts x from the graph there alone.
+    if torch.is_autocast_enabled(x.device.type):
+        x = x.detach()
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def test_a_path_under_autocast_without_autograd_fails_forward():
+    forward = one_check(detached_under_autocast, checks.check_forward)
+    assert forward.passed is False
+    said = "no gradient recorded under autocast to bfloat16, though float32 records one"
+    assert said in forward.detail
+    assert forward.see == "gradients/#a-custom-autograd-function"
+    # A target that records none anywhere, an inference kernel, passes forward as before.
+    assert one_check(inference_only, checks.check_forward).passed
+
+
 def test_mixed_compares_the_input_gradient_of_its_path():
     slip = "dx without its term along x / RMS beside a float32 weight"
     mixed = verdict(check(with_backward_slip(slip)), "mixed")
@@ -1710,6 +1727,20 @@ def test_mixed_names_a_weight_gradient_missing_while_x_needs_none():
     assert mixed.passed is False
     assert "no gradient reaches the weight while x needs none" in mixed.detail
     assert mixed.see == "gradients/#a-custom-autograd-function"
+
+
+def weight_detached(x, weight, eps=1e-6):
+    return rms_norm_llama(x, weight.detach(), eps)  # the gain never trains
+
+
+@pytest.mark.parametrize("run", [checks.check_mixed, checks.check_gradients])
+def test_a_weight_that_never_gets_a_gradient_is_told_so_not_x_frozen(run):
+    found = one_check(weight_detached, run)
+    assert found.passed is False
+    said = "no gradient reaches the weight: is it used through .data or .detach()"
+    assert said in found.detail
+    assert "while x needs none" not in found.detail
+    assert found.see == "gradients/#a-custom-autograd-function"
 
 
 class EpsInABuffer(torch.nn.Module):
@@ -3059,9 +3090,26 @@ class TakesAShape(torch.nn.Module):
         self.weight = torch.nn.Parameter(torch.ones(tuple(normalized_shape)))
 
 
+class TakesAShapeByStar(torch.nn.Module):
+    def __init__(self, normalized_shape, eps=1e-6):  # torch.ones(*(64,))
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(*normalized_shape))
+
+
+class TakesAShapeByLen(torch.nn.Module):
+    def __init__(self, normalized_shape, eps=1e-6):
+        super().__init__()
+        self.dims = tuple(range(-len(normalized_shape), 0))
+
+
 def with_an_output_buffer(out, input, weight, epsilon=1e-6):
     # vLLM's op form: the output written into out, nothing returned.
     out.copy_(F.rms_norm(input, input.shape[-1:], weight, epsilon))
+
+
+def with_its_output_first(o, x, weight):
+    # llama2.c's rmsnorm(o, x, weight), ported: o by another name than out.
+    o.copy_(F.rms_norm(x, x.shape[-1:], weight, 1e-5))
 
 
 class TwoRequired(torch.nn.Module):
@@ -3124,12 +3172,26 @@ def refuses_bfloat16(x, weight, eps=1e-6):
         (fused_without_add, "a residual add fused with the norm: pass --add"),
         (BuiltFromConfig, "configuration object: pass a function f(n)"),
         (TakesAShape, "may take a shape such as (n,), where the checker passes"),
+        (TakesAShapeByStar, "may take a shape such as (n,), where the checker passes"),
+        (TakesAShapeByLen, "may take a shape such as (n,), where the checker passes"),
         (with_an_output_buffer, "takes an output buffer first, out, as vLLM's op"),
+        (with_its_output_first, "takes o before x: where o is an output buffer"),
         (TwoRequired, "pass --eps VALUE --init elementwise_affine=VALUE"),
         (refuses_bfloat16, "x of shape (rows, 64) in bfloat16, failed"),
         (half_precision_only, "float16 or bfloat16 only cannot be checked as it is"),
     ],
-    ids=["residual", "config", "shape", "out", "two arguments", "dtype", "half only"],
+    ids=[
+        "residual",
+        "config",
+        "shape",
+        "shape by *",
+        "shape by len",
+        "out",
+        "o",
+        "two arguments",
+        "dtype",
+        "half only",
+    ],
 )
 def test_a_usage_error_says_what_to_pass(target, words):
     with pytest.raises(UsageError) as error:
@@ -3351,6 +3413,47 @@ def test_an_autograd_error_fails_dw_not_read_as_a_refusal_of_rows():
         one_check(scaled_in_place_after_its_square, checks.check_dw)
 
 
+class TwoGradients(torch.autograd.Function):
+    """A backward returning dx and dw, none for eps: autograd raises."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        return rms_norm_llama(x, weight, eps)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, g.sum(0)
+
+
+def two_gradients(x, weight, eps=1e-6):
+    return TwoGradients.apply(x, weight, eps)
+
+
+def written_with_out(x, weight, eps=1e-6):
+    # out= takes no input that needs a gradient: autograd raises in the forward.
+    return torch.mul(
+        rms_norm_llama(x, weight.detach(), eps), weight, out=torch.empty_like(x)
+    )
+
+
+@pytest.mark.parametrize(
+    "target, run, words",
+    [
+        (two_gradients, checks.check_dw, "incorrect number of gradients"),
+        (
+            written_with_out,
+            checks.check_sizes,
+            "don't support automatic differentiation",
+        ),
+        (written_with_out, checks.check_strides, "don't support automatic"),
+    ],
+    ids=["dw", "sizes", "strides"],
+)
+def test_autograd_errors_are_crashes_not_refusals(target, run, words):
+    with pytest.raises(RuntimeError, match=words):
+        one_check(target, run)
+
+
 def test_a_backward_that_writes_into_the_input_is_a_usage_error_not_a_forgotten_r():
     with pytest.raises(UsageError, match="its backward writes into its input x"):
         check(
@@ -3512,6 +3615,15 @@ def weight_before_x(weight, x, eps=1e-6):
 
 def gamma_before_x(gamma, x, eps=1e-6):
     return F.rms_norm(x, x.shape[-1:], gamma, eps)
+
+
+def gate_first(g, x, eps=1e-6):
+    # A gated norm without a gain, its gate first: g is no gain here.
+    return rms_norm_llama(x * F.silu(g), torch.ones(x.shape[-1]), eps)
+
+
+def test_a_gate_named_g_before_x_is_not_told_it_is_a_gain():
+    Subject(gate_first)  # no usage error before any call
 
 
 def test_a_gain_taken_before_x_is_said_with_the_call_made():
@@ -4134,10 +4246,18 @@ def test_a_fused_module_without_a_gain_is_checked_with_one_applied_to_y():
     assert report.passed, report.table()
 
 
+def add_in_place_swapped_by_data(x, residual, weight, eps=1e-6):
+    # As a kernel writes through pointers: no version counted, so on the form check's
+    # call (a zero residual and weight) neither write shows.
+    h = x + residual
+    residual.data.copy_(rms_norm_llama(h, weight, eps))
+    x.data.copy_(h)
+
+
 @pytest.mark.parametrize(
     "target",
-    [add_returning_h_first, add_in_place_swapped],
-    ids=["returned", "written in place"],
+    [add_returning_h_first, add_in_place_swapped, add_in_place_swapped_by_data],
+    ids=["returned", "written in place", "written through .data"],
 )
 def test_a_fused_add_that_gives_h_first_is_told_y_comes_first(target):
     form = verdict(check(target, add=True), "form")
@@ -4773,7 +4893,10 @@ def test_no_input_gradient_is_said_not_reported_as_the_targets_crash():
     assert not [v.detail for v in report.verdicts if "raised" in v.detail]
     assert verdict(report, "zero rows").detail == "all-zero row: no input gradient"
     assert "dx inf" in verdict(report, "sizes").detail
-    assert "a transposed batch (no input gradient)" in verdict(report, "strides").detail
+    # Neither a view nor its contiguous copy gets one: not the layout's fault.
+    strides = verdict(report, "strides")
+    assert strides.detail.startswith("in float32, bfloat16 and float16, no gradient")
+    assert "against contiguous copies" not in strides.detail
     assert "; no input gradient" in verdict(report, "dw").detail
     assert {"gradients", "zero rows", "sizes", "strides", "dw"} <= {
         v.check for v in report.verdicts if v.passed is False
@@ -4784,6 +4907,39 @@ def test_no_input_gradient_is_said_not_reported_as_the_targets_crash():
         assert "no gradient reaches x: is it cut from the graph" in found.detail, name
         assert "input gradient only" not in found.detail, name
         assert found.see == "gradients/#a-custom-autograd-function", name
+
+
+class InputGradientDropped(torch.autograd.Function):
+    """dw right, None for dx: a custom backward that cuts x from the graph."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        ctx.save_for_backward(x, weight)
+        ctx.eps = eps
+        return rms_norm_llama(x, weight, eps)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, weight = ctx.saved_tensors
+        with torch.enable_grad():
+            w = weight.detach().requires_grad_()
+            (dw,) = torch.autograd.grad(rms_norm_llama(x, w, ctx.eps), w, g)
+        return None, dw, None
+
+
+def input_gradient_dropped(x, weight, eps=1e-6):
+    return InputGradientDropped.apply(x, weight, eps)
+
+
+@pytest.mark.parametrize("run", [checks.check_gradients, checks.check_strides])
+def test_a_custom_backward_returning_none_for_x_is_named_as_a_cause(run):
+    found = one_check(input_gradient_dropped, run)
+    assert found.passed is False
+    said = "no gradient reaches x: is it cut from the graph, by torch.no_grad() or"
+    assert said in found.detail
+    assert "or a custom backward that returns None for x?" in found.detail
+    assert "against contiguous copies" not in found.detail
+    assert found.see == "gradients/#a-custom-autograd-function"
 
 
 def rounded_to_bfloat16(x, weight, eps=1e-6):

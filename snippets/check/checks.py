@@ -39,6 +39,7 @@ from snippets.check.report import (
 from snippets.check.target import (
     EPS_ARGUMENTS,
     EPS_ATTRIBUTES,
+    INPUT_NAMES,
     LARGE_BATCH,
     MANY_ROWS,
     N,
@@ -58,8 +59,26 @@ def partly_along(x, noise):
     along = x.float() / x.float().pow(2).mean(-1, keepdim=True).sqrt()
     return along + 0.5 * noise.float()
 
+# Errors autograd itself raises, on a backward's mistake or a forward it cannot record:
+# crashes, which fail the check, never read as a refusal of rows, widths or layouts.
+AUTOGRAD_ERRORS = (
+    "modified by an inplace operation",
+    "returned an incorrect number of gradients",
+    "returned an invalid gradient",
+    "don't support automatic differentiation",
+)
+
+def by_autograd(error) -> bool:
+    """Whether autograd raised the error, not the target refusing its input."""
+    return any(words in str(error) for words in AUTOGRAD_ERRORS)
+
 # One of forward's ways that judges no output: its input gradient under autocast.
 AUTOCAST_GRADIENT = "under autocast, the input gradient"
+# Said where autocast's path records no gradient and float32's does.
+NO_GRADIENT_UNDER_AUTOCAST = (
+    "no gradient recorded under autocast to bfloat16, though float32 records one (a path"
+    " without autograd: mixed-precision training stops at the norm)"
+)
 
 def check_forward(norm, found, device):
     """Rows of RMS 1e-2 to 1e2 against float64, as training calls the norm, under autocast
@@ -98,6 +117,9 @@ def check_forward(norm, found, device):
     # A layer may return autocast's dtype: then judged within 3 of its ulps.
     judge("under autocast to bfloat16", y.detach(), x, w, (torch.bfloat16,))
     upstream = partly_along(x, rows([1.0] * len(tried), device, seed=33))
+    # None recorded under autocast where float32 records one: training stops at the norm
+    # (a target that records none anywhere, an inference kernel, is judged as before).
+    ungraded = not y.requires_grad and records_gradients(norm, found, device)
     with contextlib.suppress(RuntimeError):  # a backward that fails: gradients says so
         if y.requires_grad:
             # A copy even in y's dtype: a backward may write into it (Liger-Kernel's does).
@@ -155,8 +177,11 @@ def check_forward(norm, found, device):
         if len(other_dtype) == len(outputs) and len(set(other_dtype.values())) == 1:
             out = f"{other_dtype['at once']} on every path"
         detail += f"; float32 input comes back {out}, not float32"
+    if ungraded:
+        detail += f"; {NO_GRADIENT_UNDER_AUTOCAST}"
     detail += f"; {refused}" if refused else ""
     wrong = [way for way, each in errors.items() if not (each < bounds[way]).all()]
+    wrong += [AUTOCAST_GRADIENT] if ungraded else []
     passed = not wrong and not other_dtype
     refusals = [refused] if refused else []
     # Every output right, only autocast's input gradient wrong: the backward's formula.
@@ -164,6 +189,8 @@ def check_forward(norm, found, device):
     see = (
         "gradients/#the-derivation" if only_gradient else "math/#the-rmsnorm-definition"
     )
+    if ungraded and only_gradient and AUTOCAST_GRADIENT not in errors:  # no formula's
+        see = "gradients/#a-custom-autograd-function"
     return Verdict("forward", passed, detail, see, refusals)
 
 def refuses_wide_rows(norm, found, device) -> str | None:
@@ -328,7 +355,8 @@ FILLER_ROWS = "the batch's other rows (of RMS 1)"
 NO_INPUT_GRADIENT = "no input gradient"
 # What half and gradients say then, where a backward's formula is not the cause.
 CUT_FROM_THE_GRAPH = (
-    "no gradient reaches x: is it cut from the graph, by torch.no_grad() or .detach()?"
+    "no gradient reaches x: is it cut from the graph, by torch.no_grad() or .detach(),"
+    " or a custom backward that returns None for x?"
 )
 # The input gradient's bound, relative to its largest entry: a row lost to overflow is off
 # by about 1; the rounding of a right one, a few ulps.
@@ -483,6 +511,11 @@ def records_gradients(norm, found, device) -> bool:
 NO_GRADIENT_THERE = (
     "no gradient recorded, though float32 input records one (a path without autograd:"
     " training stops at the norm)"
+)
+# Said where no gradient reaches the weight, x needing one or not.
+NO_WEIGHT_GRADIENT = (
+    "no gradient reaches the weight: is it used through .data or .detach(), or does a"
+    " custom backward return None for it?"
 )
 # Said where no gradient is recorded for x needing none: the gain never trains there.
 NO_GRADIENT_WITHOUT_X = (
@@ -705,7 +738,7 @@ def no_weight_gradient(norm, x, w, upstream) -> str:
     given = x.clone().requires_grad_()
     torch.autograd.backward(mixed_call(norm, given, w), upstream.clone())
     if w.grad is None:
-        return "no gradient reaches the float32 weight"
+        return NO_WEIGHT_GRADIENT
     return (
         "no gradient reaches the weight while x needs none (dw computed only with dx?),"
         " as for a frozen embedding's output"
@@ -804,10 +837,8 @@ def check_mixed(norm, found, device):
         torch.autograd.backward(y, upstream.clone())  # a backward may write into it
         if w.grad is None:
             ok = False
-            why = no_weight_gradient(norm, x, w, upstream)
-            detail += "; " + why
-            if "while x needs none" in why:  # a custom backward's mistake, not the mix
-                see = "gradients/#a-custom-autograd-function"
+            detail += "; " + no_weight_gradient(norm, x, w, upstream)
+            see = "gradients/#a-custom-autograd-function"  # not the mix: a backward's
         else:
             w64 = w.detach().double().requires_grad_()
             ref = reference(x, gain(found, w64), found["eps"] or 0.0, inside)
@@ -854,8 +885,14 @@ def check_mixed(norm, found, device):
         # the cause (gradients names it), not the dtypes.
         given = x.detach().clone().requires_grad_()
         trained = w.detach().clone().requires_grad_()
-        by_x = mixed_call(norm, given, trained).requires_grad
-        detail += f"; {NO_GRADIENT_WITHOUT_X if by_x else NO_GRADIENT_THERE}"
+        y = mixed_call(norm, given, trained)
+        said = NO_GRADIENT_WITHOUT_X if y.requires_grad else NO_GRADIENT_THERE
+        with contextlib.suppress(RuntimeError):  # a backward that fails: gradients says
+            if y.requires_grad:
+                torch.autograd.backward(y, torch.ones_like(y))
+                # None with x needing one too: the weight is cut, not x's path chosen
+                said = NO_WEIGHT_GRADIENT if trained.grad is None else said
+        detail += f"; {said}"
         see = "gradients/#a-custom-autograd-function"
     return Verdict("mixed", ok, detail, see, refusals)
 
@@ -1155,6 +1192,7 @@ def check_gradients(norm, found, device):
     if measured is None:
         return Verdict("gradients", None, NO_AUTOGRAD, see)
     errors, wrote = measured
+    w_cut = w.grad is None  # no gradient reaches the weight even with x needing one
     ok = largest(errors) < 1e-4
     detail = (
         "input and weight gradients (each pair: dx, dw) against float64 autograd, each"
@@ -1245,7 +1283,7 @@ def check_gradients(norm, found, device):
     frozen = gradient_errors(norm, found, x.detach().clone(), only_w, g)
     if frozen is None:
         ok = False
-        detail += f"; {NO_GRADIENT_WITHOUT_X}"
+        detail += f"; {NO_WEIGHT_GRADIENT if w_cut else NO_GRADIENT_WITHOUT_X}"
         see = "gradients/#a-custom-autograd-function"
     else:
         ok &= frozen[0][1] < 1e-4
@@ -1330,7 +1368,7 @@ def check_dw(norm, found, device):
         try:
             result = dw_in(norm, found, device, dtype)
         except REFUSALS as error:  # a limit on rows or dtypes: reported, as by batch
-            if "modified by an inplace operation" in str(error):  # autograd's: a crash
+            if by_autograd(error):  # autograd's: a crash
                 raise
             refusals[short] = said(error)
             continue
@@ -1415,6 +1453,8 @@ def check_sizes(norm, found, device):
         try:
             y = norm.at_width(n)(x, w)
         except REFUSALS as error:  # a clear refusal of a size is reported, not failed
+            if by_autograd(error):  # autograd's: a crash
+                raise
             refused.append(f"refuses {n} features ({said(error)})")
             continue
         sizes.append(str(n))
@@ -1580,6 +1620,7 @@ def check_strides(norm, found, device):
     wrong, refused = [], {}  # refused: (view, error) -> the dtypes it was refused in
     broadcast = False  # a refusal that is a norm over another dim's broadcast error
     backward = False  # whether any gradient was compared (none where autograd is not)
+    cut_off = []  # the dtypes where x got no gradient, as a view or a contiguous copy
     for dtype in (torch.float32, torch.bfloat16, torch.float16):
         w = weight(found, device, seed=12).to(dtype)
         x = rows([0.5 + 0.25 * i for i in range(8)], device, dtype, seed=13)
@@ -1607,6 +1648,8 @@ def check_strides(norm, found, device):
             try:
                 y = norm(view, w_view, dtype=dtype)
             except REFUSALS as error:
+                if by_autograd(error):  # autograd's: a crash
+                    raise
                 why = cut(f"{type(error).__name__}: {error}", 140)
                 refused.setdefault((name, why), []).append(dtype_name)
                 broadcast |= shapes_broadcast_wrong(error)
@@ -1621,7 +1664,9 @@ def check_strides(norm, found, device):
                 torch.autograd.backward(y, g.clone())  # a backward may write into it
                 torch.autograd.backward(y_copy, g.clone())
                 grad = None if leaf.grad is None else view_of(leaf.grad)
-                if grad is None or copy.grad is None:
+                if grad is None and copy.grad is None:  # the layout not the cause
+                    cut_off += [] if dtype_name in cut_off else [dtype_name]
+                elif grad is None or copy.grad is None:
                     wrong.append(f"{name}{in_half} (no input gradient)")
                 elif not torch.allclose(grad, copy.grad, **close):
                     wrong.append(f"{name}{in_half} (its input gradient)")
@@ -1635,8 +1680,14 @@ def check_strides(norm, found, device):
     refusals = [
         f"{name} in {listed(dtypes)} ({why})" for (name, why), dtypes in refused.items()
     ]
-    if wrong:
-        detail = "wrong on " + " and ".join(wrong) + ", against contiguous copies"
+    see = "kernel/#the-kernels"  # its Layouts
+    if wrong or cut_off:
+        said = [f"in {listed(cut_off)}, {CUT_FROM_THE_GRAPH}"] if cut_off else []
+        if wrong:
+            said.insert(0, f"wrong on {' and '.join(wrong)}, against contiguous copies")
+        else:  # no layout's fault
+            see = "gradients/#a-custom-autograd-function"
+        detail = "; ".join(said)
     elif refused:
         detail = "refuses " + "; ".join(refusals)
         if broadcast and norm.dim == -1:  # no refusal: a norm over another dim's error
@@ -1647,8 +1698,7 @@ def check_strides(norm, found, device):
             "rows with elements apart, rows spaced apart and a transposed batch, in float32,"
             f" bfloat16 and float16: as contiguous copies, {passes}"
         )
-    passed = False if wrong else (None if refused else True)
-    see = "kernel/#the-kernels"  # its Layouts
+    passed = False if wrong or cut_off else (None if refused else True)
     return Verdict("strides", passed, detail, see, [f"refuses {r}" for r in refusals])
 
 def check_batch(norm, found, device):
@@ -1925,6 +1975,14 @@ def call_hint(error, norm, device) -> str:
             f" it through a function {norm.called_as} that makes the buffer, passes it"
             " on and returns it"
         )
+    # Another name first, o or y (llama2.c's rmsnorm(o, x, weight)): x went into it.
+    x_missing = [m for m in missing if m in INPUT_NAMES and m != first]
+    if "required positional argument" in words and first and x_missing:
+        return (
+            f"; it takes {first} before {x_missing[0]}: where {first} is an output buffer,"
+            " as in vLLM's op form, check it through a function"
+            f" {norm.called_as} that makes the buffer, passes it on and returns it"
+        )
     if "required positional argument" in words and named_eps:
         others = [m for m in missing if m != named_eps[0]]  # a gate, say
         hidden = norm.module is None and hides_its_names(norm.takes)
@@ -2081,6 +2139,18 @@ def check(
                 " raise an error instead (one that refuses an input is reported)"
             ) from error
 
+def writes_in_place(norm, device) -> bool:
+    """Whether a fused add that wrote nothing seen on the form check's call (a zero
+    residual and weight: h into x leaves x's values, and a kernel's writes through a
+    pointer count no version) writes into x or residual where a write changes them."""
+    norm.wrote_nothing = False
+    x, residual = rows([1.0, 2.0], device), rows([0.5, 3.0], device, seed=1)
+    with contextlib.suppress(Exception):  # a call that fails: as it was, nothing seen
+        norm.added(x, residual, weight({"gain": "w"}, device, seed=0))
+        return not norm.wrote_nothing
+    norm.wrote_nothing = True
+    return False
+
 def _run_checks(
     target, eps, device, name, eps_outside, dim, convention, add, init, factory
 ):
@@ -2113,7 +2183,8 @@ def _run_checks(
         }
     if "form" in found:  # not an RMSNorm: one verdict that says what it is
         detail = found["form"]
-        if add and norm.wrote_nothing:  # None returned, nothing written in place
+        if add and norm.wrote_nothing and not writes_in_place(norm, device):
+            # None returned, nothing written in place, even where a write would show
             detail += (
                 " (--add: it returned None and wrote into neither x nor residual:"
                 " return y, h, or write y into x and h into residual)"

@@ -45,7 +45,7 @@ EPS_ATTRIBUTES = (*EPS_ARGUMENTS, "variance_epsilon")
 GAIN_ARGUMENTS = ("weight", "scale", "gamma")
 # A function that takes its gain before x, f(w, x, eps), by the names each goes by there:
 # called with x first, it would normalize the gain and scale x by it.
-GAIN_FIRST = (*GAIN_ARGUMENTS, "w", "g", "gain")
+GAIN_FIRST = (*GAIN_ARGUMENTS, "w", "gain")  # not g, a gated norm's gate as often
 INPUT_NAMES = ("x", "input", "inputs", "hidden_states", "hidden")
 
 def unwrapped(obj):
@@ -585,7 +585,10 @@ def _init_hint(error, takes, eps_argument) -> str:
     # Its first argument read as a shape, tuple(normalized_shape) as LayerNorm's takes:
     # the size given there.
     named_config = next(iter(takes), None) in ("config", "cfg")
-    if "'int' object is not iterable" in str(error) and not named_config:
+    # tuple(n), torch.ones(*n) and len(n), as Python words each on an int.
+    as_shape = ("'int' object is not iterable", "must be an iterable, not int")
+    as_shape += ("object of type 'int' has no len()",)
+    if any(words in str(error) for words in as_shape) and not named_config:
         return (
             ": it may take a shape such as (n,), where the checker passes the size n:"
             " pass a function f(n) that builds it, with --factory"
