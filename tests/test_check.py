@@ -3160,6 +3160,11 @@ def half_precision_only(x, weight, eps=1e-6):
     return F.rms_norm(x, x.shape[-1:], weight.to(x.dtype), eps)
 
 
+def gated_with_its_gate_first(g, x, weight, eps=1e-6):
+    # A gated norm's gate before x (found by an adversarial round): no output buffer.
+    return F.rms_norm(x, x.shape[-1:], weight, eps) * F.silu(g)
+
+
 def refuses_bfloat16(x, weight, eps=1e-6):
     if x.dtype == torch.bfloat16:
         raise TypeError("no bfloat16 here")
@@ -3175,7 +3180,8 @@ def refuses_bfloat16(x, weight, eps=1e-6):
         (TakesAShapeByStar, "may take a shape such as (n,), where the checker passes"),
         (TakesAShapeByLen, "may take a shape such as (n,), where the checker passes"),
         (with_an_output_buffer, "takes an output buffer first, out, as vLLM's op"),
-        (with_its_output_first, "takes o before x: where o is an output buffer"),
+        (with_its_output_first, "takes an output buffer first, o, as vLLM's op"),
+        (gated_with_its_gate_first, "it needs another input, as a gated norm does"),
         (TwoRequired, "pass --eps VALUE --init elementwise_affine=VALUE"),
         (refuses_bfloat16, "x of shape (rows, 64) in bfloat16, failed"),
         (half_precision_only, "float16 or bfloat16 only cannot be checked as it is"),
@@ -3188,6 +3194,7 @@ def refuses_bfloat16(x, weight, eps=1e-6):
         "shape by len",
         "out",
         "o",
+        "gate first",
         "two arguments",
         "dtype",
         "half only",

@@ -59,6 +59,8 @@ def partly_along(x, noise):
     along = x.float() / x.float().pow(2).mean(-1, keepdim=True).sqrt()
     return along + 0.5 * noise.float()
 
+# A function's output buffer by the names it goes by before x: vLLM's out, llama2.c's o.
+OUTPUT_NAMES = ("out", "output", "dst", "o", "y")
 # Errors autograd itself raises, on a backward's mistake or a forward it cannot record:
 # crashes, which fail the check, never read as a refusal of rows, widths or layouts.
 AUTOGRAD_ERRORS = (
@@ -1967,21 +1969,15 @@ def call_hint(error, norm, device) -> str:
             f" the checker passes x first: check it through a function {norm.called_as}"
             " that passes them on"
         )
-    # vLLM's op form, rms_norm(out, input, weight, epsilon): x went into the buffer.
+    # vLLM's op form, rms_norm(out, input, weight, epsilon), or llama2.c's rmsnorm(o, x,
+    # weight): x went into the buffer. Another name first is a gate's, as often (below).
     first = next(iter(norm.takes), None) if norm.module is None else None
-    if "required positional argument" in words and first in ("out", "output", "dst"):
+    x_missing = any(m in INPUT_NAMES and m != first for m in missing)
+    if "required positional argument" in words and first in OUTPUT_NAMES and x_missing:
         return (
             f"; it takes an output buffer first, {first}, as vLLM's op form does: check"
             f" it through a function {norm.called_as} that makes the buffer, passes it"
             " on and returns it"
-        )
-    # Another name first, o or y (llama2.c's rmsnorm(o, x, weight)): x went into it.
-    x_missing = [m for m in missing if m in INPUT_NAMES and m != first]
-    if "required positional argument" in words and first and x_missing:
-        return (
-            f"; it takes {first} before {x_missing[0]}: where {first} is an output buffer,"
-            " as in vLLM's op form, check it through a function"
-            f" {norm.called_as} that makes the buffer, passes it on and returns it"
         )
     if "required positional argument" in words and named_eps:
         others = [m for m in missing if m != named_eps[0]]  # a gate, say
