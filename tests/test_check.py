@@ -1584,6 +1584,25 @@ def test_a_path_under_autocast_without_autograd_fails_forward():
     assert one_check(inference_only, checks.check_forward).passed
 
 
+def weight_detached_under_autocast(x, weight, eps=1e-6):
+    # A cast copy of the gain for mixed precision, made without autograd: x still trains,
+    # the gain never does (found by an adversarial round: it passed every check).
+    if torch.is_autocast_enabled(x.device.type):
+        weight = weight.detach()
+    return rms_norm(x, x.shape[-1], weight, eps)
+
+
+def test_a_weight_cut_under_autocast_fails_forward():
+    forward = one_check(weight_detached_under_autocast, checks.check_forward)
+    assert forward.passed is False
+    said = "no gradient reaches the weight under autocast to bfloat16, though float32"
+    assert said in forward.detail
+    assert forward.see == "gradients/#a-custom-autograd-function"
+    assert one_check(
+        torch.nn.RMSNorm, checks.check_forward
+    ).passed  # a right one passes
+
+
 def test_mixed_compares_the_input_gradient_of_its_path():
     slip = "dx without its term along x / RMS beside a float32 weight"
     mixed = verdict(check(with_backward_slip(slip)), "mixed")

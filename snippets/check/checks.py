@@ -81,6 +81,31 @@ NO_GRADIENT_UNDER_AUTOCAST = (
     "no gradient recorded under autocast to bfloat16, though float32 records one (a path"
     " without autograd: mixed-precision training stops at the norm)"
 )
+# Said where autocast's path gives the weight no gradient and float32's gives it one.
+NO_WEIGHT_GRADIENT_UNDER_AUTOCAST = (
+    "no gradient reaches the weight under autocast to bfloat16, though float32 gives it one"
+    " (a copy of it made under no_grad or .detach()? the gain never trains in mixed"
+    " precision)"
+)
+
+def cuts_the_weight(norm, x, w, upstream, device) -> bool:
+    """Whether autocast's path leaves the weight without a gradient where float32's
+    gives it one: a copy of the gain made without autograd, which never trains."""
+    if norm.weightless:  # the checker's own weight, applied after it
+        return False
+    gradients = []
+    for under_autocast in (True, False):
+        trained = w.detach().clone().requires_grad_()
+        given = x.detach().clone().requires_grad_()
+        kind = torch.device(device).type
+        try:
+            with torch.autocast(kind, dtype=torch.bfloat16, enabled=under_autocast):
+                y = norm(given, trained)
+            torch.autograd.backward(y, upstream.to(y.dtype, copy=True))
+        except RuntimeError:  # a backward that fails, or none recorded: said elsewhere
+            return False
+        gradients.append(trained.grad)
+    return gradients[0] is None and gradients[1] is not None
 
 def check_forward(norm, found, device):
     """Rows of RMS 1e-2 to 1e2 against float64, as training calls the norm, under autocast
@@ -122,6 +147,8 @@ def check_forward(norm, found, device):
     # None recorded under autocast where float32 records one: training stops at the norm
     # (a target that records none anywhere, an inference kernel, is judged as before).
     ungraded = not y.requires_grad and records_gradients(norm, found, device)
+    # And the gain's there: the input's gradient may flow while the weight's is cut.
+    w_cut = y.requires_grad and cuts_the_weight(norm, x, w, upstream, device)
     with contextlib.suppress(RuntimeError):  # a backward that fails: gradients says so
         if y.requires_grad:
             # A copy even in y's dtype: a backward may write into it (Liger-Kernel's does).
@@ -181,9 +208,12 @@ def check_forward(norm, found, device):
         detail += f"; float32 input comes back {out}, not float32"
     if ungraded:
         detail += f"; {NO_GRADIENT_UNDER_AUTOCAST}"
+    if w_cut:
+        detail += f"; {NO_WEIGHT_GRADIENT_UNDER_AUTOCAST}"
     detail += f"; {refused}" if refused else ""
     wrong = [way for way, each in errors.items() if not (each < bounds[way]).all()]
-    wrong += [AUTOCAST_GRADIENT] if ungraded else []
+    x_gradient_wrong = AUTOCAST_GRADIENT in wrong
+    wrong += [AUTOCAST_GRADIENT] if (ungraded or w_cut) and not x_gradient_wrong else []
     passed = not wrong and not other_dtype
     refusals = [refused] if refused else []
     # Every output right, only autocast's input gradient wrong: the backward's formula.
@@ -191,7 +221,7 @@ def check_forward(norm, found, device):
     see = (
         "gradients/#the-derivation" if only_gradient else "math/#the-rmsnorm-definition"
     )
-    if ungraded and only_gradient and AUTOCAST_GRADIENT not in errors:  # no formula's
+    if (ungraded or w_cut) and only_gradient and not x_gradient_wrong:  # no formula's
         see = "gradients/#a-custom-autograd-function"
     return Verdict("forward", passed, detail, see, refusals)
 
