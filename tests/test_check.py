@@ -1567,40 +1567,36 @@ def test_a_half_precision_path_without_autograd_fails_where_float32_trains():
         assert found.see == "gradients/#a-custom-autograd-function"
 
 
-def detached_under_autocast(x, weight, eps=1e-6):
-    # A "fast path" for mixed-precision training that cuts x from the graph there alone.
-    if torch.is_autocast_enabled(x.device.type):
-        x = x.detach()
-    return rms_norm(x, x.shape[-1], weight, eps)
+def cut_under_autocast(what):
+    """A "fast path" for mixed-precision training that cuts x, or the gain (a copy cast
+    without autograd), from the graph there alone: the weight's cut passed every check
+    until an adversarial round found it."""
+
+    def norm(x, weight, eps=1e-6):
+        if torch.is_autocast_enabled(x.device.type):
+            x, weight = (x.detach(), weight) if what == "x" else (x, weight.detach())
+        return rms_norm(x, x.shape[-1], weight, eps)
+
+    return norm
 
 
-def test_a_path_under_autocast_without_autograd_fails_forward():
-    forward = one_check(detached_under_autocast, checks.check_forward)
+@pytest.mark.parametrize(
+    "cut, said",
+    [
+        (
+            "x",
+            "no gradient recorded under autocast to bfloat16, though float32 records",
+        ),
+        ("weight", "no gradient reaches the weight under autocast to bfloat16, though"),
+    ],
+)
+def test_a_path_under_autocast_that_cuts_a_gradient_fails_forward(cut, said):
+    forward = one_check(cut_under_autocast(cut), checks.check_forward)
     assert forward.passed is False
-    said = "no gradient recorded under autocast to bfloat16, though float32 records one"
     assert said in forward.detail
     assert forward.see == "gradients/#a-custom-autograd-function"
     # A target that records none anywhere, an inference kernel, passes forward as before.
     assert one_check(inference_only, checks.check_forward).passed
-
-
-def weight_detached_under_autocast(x, weight, eps=1e-6):
-    # A cast copy of the gain for mixed precision, made without autograd: x still trains,
-    # the gain never does (found by an adversarial round: it passed every check).
-    if torch.is_autocast_enabled(x.device.type):
-        weight = weight.detach()
-    return rms_norm(x, x.shape[-1], weight, eps)
-
-
-def test_a_weight_cut_under_autocast_fails_forward():
-    forward = one_check(weight_detached_under_autocast, checks.check_forward)
-    assert forward.passed is False
-    said = "no gradient reaches the weight under autocast to bfloat16, though float32"
-    assert said in forward.detail
-    assert forward.see == "gradients/#a-custom-autograd-function"
-    assert one_check(
-        torch.nn.RMSNorm, checks.check_forward
-    ).passed  # a right one passes
 
 
 def test_mixed_compares_the_input_gradient_of_its_path():
