@@ -3175,6 +3175,21 @@ def half_precision_only(x, weight, eps=1e-6):
     return F.rms_norm(x, x.shape[-1:], weight.to(x.dtype), eps)
 
 
+def numpy_add_norm(x, residual, weight, eps=1e-6):
+    # A fused add in NumPy, float32 only (NumPy has no bfloat16): with --add it was told
+    # to drop --add (found by an adversarial round).
+    h = x.detach().numpy() + residual.detach().numpy()
+    y = h / np.sqrt((h * h).mean(-1, keepdims=True) + eps) * weight.detach().numpy()
+    return torch.from_numpy(y), torch.from_numpy(h)
+
+
+def test_a_float32_only_fused_add_is_told_its_dtype_not_to_drop_add():
+    with pytest.raises(UsageError) as error:
+        check(numpy_add_norm, add=True)
+    assert "a kernel for float32 only cannot be checked" in str(error.value)
+    assert "drop --add" not in str(error.value)
+
+
 def gated_with_its_gate_first(g, x, weight, eps=1e-6):
     # A gated norm's gate before x (found by an adversarial round): no output buffer.
     return F.rms_norm(x, x.shape[-1:], weight, eps) * F.silu(g)

@@ -1979,7 +1979,8 @@ def call_hint(error, norm, device) -> str:
     adds = isinstance(norm, AddSubject)
     inputs = "f(x, residual, weight)" if adds else "f(x, weight)"
     missing_one = "required positional argument" in words and "residual" not in words
-    if adds and isinstance(error, TypeError) and not missing_one:
+    refuses_bfloat16 = dtype == torch.bfloat16 and "bfloat16" in words  # said below
+    if adds and isinstance(error, TypeError) and not (missing_one or refuses_bfloat16):
         return "; is it a residual add fused with the norm? If not, drop --add"
     if "required positional argument" in words and "residual" in words:
         return "; a residual add fused with the norm: pass --add"
