@@ -1748,13 +1748,64 @@ def weight_detached(x, weight, eps=1e-6):
     return rms_norm_llama(x, weight.detach(), eps)  # the gain never trains
 
 
-@pytest.mark.parametrize("run", [checks.check_mixed, checks.check_gradients])
-def test_a_weight_that_never_gets_a_gradient_is_told_so_not_x_frozen(run):
-    found = one_check(weight_detached, run)
+class InputGradientDropped(torch.autograd.Function):
+    """dw right, None for dx: a custom backward that cuts x from the graph."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        ctx.save_for_backward(x, weight)
+        ctx.eps = eps
+        return rms_norm_llama(x, weight, eps)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, weight = ctx.saved_tensors
+        with torch.enable_grad():
+            w = weight.detach().requires_grad_()
+            (dw,) = torch.autograd.grad(rms_norm_llama(x, w, ctx.eps), w, g)
+        return None, dw, None
+
+
+def input_gradient_dropped(x, weight, eps=1e-6):
+    return InputGradientDropped.apply(x, weight, eps)
+
+
+# A gradient that never arrives, the weight's or x's: each named with its likely causes,
+# not as x frozen (the weight's) or as a layout's fault (x's).
+WEIGHT_CUT = ["no gradient reaches the weight: is it used through .data or .detach()"]
+X_CUT = [
+    "no gradient reaches x: is it cut from the graph, by torch.no_grad() or",
+    "or a custom backward that returns None for x?",
+]
+
+
+@pytest.mark.parametrize(
+    "target, run, said, unsaid",
+    [
+        (weight_detached, checks.check_mixed, WEIGHT_CUT, "while x needs none"),
+        (weight_detached, checks.check_gradients, WEIGHT_CUT, "while x needs none"),
+        (
+            input_gradient_dropped,
+            checks.check_gradients,
+            X_CUT,
+            "against contiguous copies",
+        ),
+        (
+            input_gradient_dropped,
+            checks.check_strides,
+            X_CUT,
+            "against contiguous copies",
+        ),
+    ],
+    ids=["weight-mixed", "weight-gradients", "x-gradients", "x-strides"],
+)
+def test_a_gradient_that_never_arrives_is_named_with_its_causes(
+    target, run, said, unsaid
+):
+    found = one_check(target, run)
     assert found.passed is False
-    said = "no gradient reaches the weight: is it used through .data or .detach()"
-    assert said in found.detail
-    assert "while x needs none" not in found.detail
+    assert all(words in found.detail for words in said)
+    assert unsaid not in found.detail
     assert found.see == "gradients/#a-custom-autograd-function"
 
 
@@ -4944,39 +4995,6 @@ def test_no_input_gradient_is_said_not_reported_as_the_targets_crash():
         assert "no gradient reaches x: is it cut from the graph" in found.detail, name
         assert "input gradient only" not in found.detail, name
         assert found.see == "gradients/#a-custom-autograd-function", name
-
-
-class InputGradientDropped(torch.autograd.Function):
-    """dw right, None for dx: a custom backward that cuts x from the graph."""
-
-    @staticmethod
-    def forward(ctx, x, weight, eps):
-        ctx.save_for_backward(x, weight)
-        ctx.eps = eps
-        return rms_norm_llama(x, weight, eps)
-
-    @staticmethod
-    def backward(ctx, g):
-        x, weight = ctx.saved_tensors
-        with torch.enable_grad():
-            w = weight.detach().requires_grad_()
-            (dw,) = torch.autograd.grad(rms_norm_llama(x, w, ctx.eps), w, g)
-        return None, dw, None
-
-
-def input_gradient_dropped(x, weight, eps=1e-6):
-    return InputGradientDropped.apply(x, weight, eps)
-
-
-@pytest.mark.parametrize("run", [checks.check_gradients, checks.check_strides])
-def test_a_custom_backward_returning_none_for_x_is_named_as_a_cause(run):
-    found = one_check(input_gradient_dropped, run)
-    assert found.passed is False
-    said = "no gradient reaches x: is it cut from the graph, by torch.no_grad() or"
-    assert said in found.detail
-    assert "or a custom backward that returns None for x?" in found.detail
-    assert "against contiguous copies" not in found.detail
-    assert found.see == "gradients/#a-custom-autograd-function"
 
 
 def rounded_to_bfloat16(x, weight, eps=1e-6):
