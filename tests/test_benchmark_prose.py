@@ -153,7 +153,7 @@ def test_the_gpu_pages_forward_notes_for_inference_are_the_results():
     the rows group (N = 1024 to 16384) Liger-Kernel or torch.compile is faster by median at
     every N; at
     decode the fastest is torch.compile (on the H200, or Liger-Kernel) under a CUDA graph,
-    but F.rms_norm launched from Python'."""
+    and F.rms_norm launched from Python'."""
     for results, at_decode in ((H100, {COMPILE}), (H200, {COMPILE, LIGER})):
         for dtype in {r["dtype"] for r in results["runs"]}:
             for n in ROWS:
@@ -165,7 +165,7 @@ def test_the_gpu_pages_forward_notes_for_inference_are_the_results():
                 assert graph[0] in at_decode and eager[0] == F
     assert "($N = 1024$ to 16384) Liger-Kernel or" in text("benchmark_h100.md")
     said = (
-        "at decode the fastest is `torch.compile` under a CUDA graph, but `F.rms_norm`"
+        "at decode the fastest is `torch.compile` under a CUDA graph, and `F.rms_norm`"
     )
     assert said + " launched from Python" in text("benchmark_h100.md")
     assert "faster by median there at every $N$ and dtype" in text("benchmark_h200.md")

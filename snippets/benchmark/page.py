@@ -191,8 +191,8 @@ WORDS = {
             "forward+backward": "the bare launches of the forward and backward kernels",
         },
         "bare_case": "{us} µs, bare {bare} µs",
-        "host_close": "; decided by {margin} µs, less than the two GPUs' hosts' bare "
-        "launches differ by (over 10 µs), so not settled",
+        "host_close": "; decided by {margin} µs, within the more than 10 µs between the "
+        "two GPUs' hosts' bare launches, so not settled",
         "ceiling": "The yardstick, not the kernel: no figure above {limit}% of its copy "
         "(rows, QK-norm rows, wide rows: every dtype measured, implementation, pass and "
         "timing)",
@@ -209,8 +209,10 @@ WORDS = {
         },
         "say": "What the figures say",
         "say_line": "{mode}: {kernel} at {low}–{high} of the copy across N; fastest "
-        "RMSNorm: {fastest}",
+        "{family}: {fastest}",
         "kernels": {"norm": "the site's kernel", "add": "the site's fused kernel"},
+        # What the fastest is ranked among (LayerNorm is a yardstick, never ranked).
+        "ranked": {"norm": "RMSNorm", "add": "add and norm"},
         "vs_layer_norm": "{mode}: RMSNorm's time over LayerNorm's, each run the same way, "
         "across N (below 1×: RMSNorm is faster): {ratios}",
         "ratio_of": "{name} {low}×–{high}×",
@@ -459,7 +461,8 @@ WORDS = {
         },
         "say": "수치에서 알 수 있는 점",
         "say_line": "{mode}: {kernel} N에 따라 복사 속도의 {low}에서 {high}를 냈고, 가장 빠른 "
-        "RMSNorm 구현은 {fastest}입니다",
+        "{family} 구현은 {fastest}입니다",
+        "ranked": {"norm": "RMSNorm", "add": "덧셈·정규화"},
         "kernels": {
             "norm": "이 사이트의 커널은",
             "add": "이 사이트의 퓨즈드 덧셈·정규화 커널은",
@@ -1067,6 +1070,7 @@ def sayings(results, words, dtype, timing) -> list[str]:
                 line = words["say_line"].format(
                     mode=words["modes"][mode],
                     kernel=words["kernels"][family],
+                    family=words["ranked"][family],
                     low=_percent(min(mine)),
                     high=_percent(max(mine)),
                     fastest=_fastest(results, words, family, **where),
@@ -1201,7 +1205,7 @@ def _timing_tab(stem, results, words, language, dtype, timing) -> list[str]:
             device=results["device"],
             dtype=_short(dtype),
             timing=label,
-            family=words["families"][family],
+            family=words["ranked"][family],
             site=_name(mine, words),
             ranges=", ".join(ranges),
         )
