@@ -109,7 +109,10 @@ def test_the_gpus_forward_runs_at_the_copys_speed_as_the_pages_say():
     at_copy = [n for g, n in sizes if of_copy(H100, KERNEL, g, n, "forward") >= 98.5]
     assert at_copy == [2048, 4096, 8192, 16384, 32768]
     span = f"$N = {at_copy[0]}$ to {at_copy[-1]}"
-    assert f"rows of {span}, at 96" in text("benchmark_h100.md")
+    below = f"{of_copy(H100, KERNEL, 'rows', ROWS[0], 'forward'):.1f}"
+    assert f"rows of {span} ({below} at {ROWS[0]}), at 96" in text("benchmark_h100.md")
+    said = f"101퍼센트, {ROWS[0]}에서는 {below}퍼센트)로"
+    assert said in text("benchmark_h100.md", "ko")
     assert f"at {span} (Liger-Kernel" in text("benchmark_results.md")
     for name in ("benchmark_h100.md", "benchmark_results.md"):
         assert f"$N = {at_copy[0]}$부터 {at_copy[-1]}까지인 행에서" in text(name, "ko")
@@ -312,7 +315,7 @@ def test_the_speedup_over_f_rms_norm_in_short_is_the_results():
 def test_the_h100_pages_wide_rows_note_is_the_results():
     """benchmark_h100.md's In short: on wide rows the kernel's forward plus backward runs
     at '40 to 45 percent of the copy, as fast as F.rms_norm at 32768 (their rounds
-    overlap) and up to 12 percent slower past it'."""
+    overlap) and up to 12 percent slower past it; torch.compile is faster at every N'."""
     mode = "forward+backward"
     percents = [of_copy(H100, KERNEL, "wide", n, mode) for n in WIDE]
     assert (int(min(percents)), int(max(percents))) == (40, 45)
@@ -329,6 +332,13 @@ def test_the_h100_pages_wide_rows_note_is_the_results():
     assert said in text("benchmark_h100.md")
     assert "복사 속도의 40에서 45퍼센트입니다" in text("benchmark_h100.md", "ko")
     assert "최대 12퍼센트 느립니다" in text("benchmark_h100.md", "ko")
+    compiled = [entry(H100, COMPILE, "wide", n, mode) for n in WIDE]
+    assert all(c["ms_max"] < k["ms_min"] for c, k in zip(compiled, kernel))
+    assert "past it; `torch.compile` is faster at every $N$" in text(
+        "benchmark_h100.md"
+    )
+    said = "`torch.compile`은 모든 $N$에서 이 커널보다 빠릅니다"
+    assert said in text("benchmark_h100.md", "ko")
 
 
 def test_launched_from_python_the_kernel_is_slower_on_short_rows_as_home_says():
