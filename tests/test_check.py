@@ -2016,14 +2016,50 @@ def refuses_mixed_dtypes(x, weight, eps=1e-6):
 def test_a_weight_without_gradient_fails_dw_and_a_refused_mix_is_reported():
     report = check(no_weight_gradient)
     assert verdict(report, "dw").detail == (
-        "over 4097 rows: in bfloat16 and float16, no gradient reaches the weight"
+        f"over 4097 rows: in bfloat16 and float16, {checks.NO_WEIGHT_GRADIENT}"
     )
     # Named in the other checks too, not a crash where they read it.
-    assert verdict(report, "zero rows").detail == "all-zero row: no weight gradient"
+    assert verdict(report, "zero rows").detail == checks.NO_WEIGHT_GRADIENT
     assert ", inf;" in verdict(report, "gradients").detail
     mixed = verdict(check(refuses_mixed_dtypes), "mixed")
     assert mixed.passed is None and mixed.detail.startswith("refuses it (TypeError")
     assert mixed.refused == [mixed.detail]
+
+
+class WeightGradientDropped(torch.autograd.Function):
+    """dx right, None for dw: a custom backward that leaves the gain untrained."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        ctx.save_for_backward(x, weight)
+        ctx.eps = eps
+        return rms_norm_llama(x, weight, eps)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, weight = ctx.saved_tensors
+        with torch.enable_grad():
+            given = x.detach().requires_grad_()
+            (dx,) = torch.autograd.grad(
+                rms_norm_llama(given, weight, ctx.eps), given, g
+            )
+        return dx, None, None
+
+
+def weight_gradient_dropped(x, weight, eps=1e-6):
+    return WeightGradientDropped.apply(x, weight, eps)
+
+
+def test_a_weight_gradient_returned_as_none_is_told_as_one_cause():
+    # Found by an adversarial round: zero rows linked the all-zero row, dw said it in
+    # words of its own and gradients showed only inf.
+    report = check(weight_gradient_dropped)
+    for name in ("mixed", "zero rows", "gradients", "dw"):
+        said = verdict(report, name)
+        assert said.passed is False, name
+        assert checks.NO_WEIGHT_GRADIENT in said.detail, name
+        assert said.see == "gradients/#a-custom-autograd-function", name
+    assert verdict(report, "gradients").detail.startswith(checks.NO_WEIGHT_GRADIENT)
 
 
 def weightless(x, eps=1e-6):
@@ -3246,6 +3282,25 @@ def gated_with_its_gate_first(g, x, weight, eps=1e-6):
     return F.rms_norm(x, x.shape[-1:], weight, eps) * F.silu(g)
 
 
+def with_a_required_bias(x, weight, bias, eps=1e-6):
+    # mamba_ssm's rms_norm_fn(x, weight, bias, eps=...): a bias, not a gate.
+    return F.rms_norm(x, x.shape[-1:], weight, eps) + bias
+
+
+def with_a_required_b(x, weight, b, eps=1e-6):
+    return F.rms_norm(x, x.shape[-1:], weight, eps) + b
+
+
+def patched_forward(self, x):
+    # A forward written to be patched onto a class, given as a plain function.
+    return F.rms_norm(x, x.shape[-1:], self.weight, self.variance_epsilon)
+
+
+def fast_rms_layernorm(layernorm, X, gemma=False):
+    # unsloth's: the module first, then X.
+    return F.rms_norm(X, X.shape[-1:], layernorm.weight, layernorm.variance_epsilon)
+
+
 def refuses_bfloat16(x, weight, eps=1e-6):
     if x.dtype == torch.bfloat16:
         raise TypeError("no bfloat16 here")
@@ -3263,6 +3318,16 @@ def refuses_bfloat16(x, weight, eps=1e-6):
         (with_an_output_buffer, "takes an output buffer first, out, as vLLM's op"),
         (with_its_output_first, "takes an output buffer first, o, as vLLM's op"),
         (gated_with_its_gate_first, "it needs another input, as a gated norm does"),
+        (with_a_required_bias, "it requires a bias argument, bias, where the checker"),
+        (with_a_required_b, "it requires a bias argument, b, where the checker"),
+        (
+            patched_forward,
+            "it takes self first, then x, where the checker passes x first",
+        ),
+        (
+            fast_rms_layernorm,
+            "it takes a module, layernorm, first, then X, where the checker passes x",
+        ),
         (TwoRequired, "pass --eps VALUE --init elementwise_affine=VALUE"),
         (refuses_bfloat16, "x of shape (rows, 64) in bfloat16, failed"),
         (half_precision_only, "float16 or bfloat16 only cannot be checked as it is"),
@@ -3276,6 +3341,10 @@ def refuses_bfloat16(x, weight, eps=1e-6):
         "out",
         "o",
         "gate first",
+        "bias",
+        "b",
+        "self first",
+        "module first",
         "two arguments",
         "dtype",
         "half only",
@@ -3712,6 +3781,16 @@ def gate_first(g, x, eps=1e-6):
 
 def test_a_gate_named_g_before_x_is_not_told_it_is_a_gain():
     Subject(gate_first)  # no usage error before any call
+
+
+def test_a_weightless_gated_norm_with_its_gate_first_fails_form_with_a_hint():
+    # Found by an adversarial round: form failed with no word on the arguments' order.
+    (form,) = check(gate_first).verdicts
+    assert form.check == "form" and form.passed is False
+    assert form.detail.endswith(
+        "; it takes g before x, where the checker passes x first: a gated norm's gate"
+        " first? check it through a function of x that supplies g"
+    )
 
 
 def test_a_gain_taken_before_x_is_said_with_the_call_made():

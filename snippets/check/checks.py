@@ -61,6 +61,9 @@ def partly_along(x, noise):
 
 # A function's output buffer by the names it goes by before x: vLLM's out, llama2.c's o.
 OUTPUT_NAMES = ("out", "output", "dst", "o", "y")
+# A function's bias by the names it goes by, required as mamba_ssm's rms_norm_fn(x,
+# weight, bias, eps=...) takes it: not a gate.
+BIAS_ARGUMENTS = ("bias", "b")
 # Errors autograd itself raises, on a backward's mistake or a forward it cannot record:
 # crashes, which fail the check, never read as a refusal of rows, widths or layouts.
 AUTOGRAD_ERRORS = (
@@ -1070,6 +1073,10 @@ def check_zero_rows(norm, found, device):
         detail = "all-zero row: " + ("zeros out" if zeros else "not zeros")
         return Verdict("zero rows", zeros, f"{detail}; gradients {NO_AUTOGRAD}", see)
     if wrong:
+        # None on a call with a row of RMS 1 too: no gradient reaches the weight at all, a
+        # cause of its own, not the zero row's, said as mixed, gradients and dw say it.
+        cut = "no weight gradient" in wrong
+        wrong = [what for what in wrong if what != "no weight gradient"]
         detail = "all-zero row: " + ", ".join(wrong)
         if not torch.isfinite(y[0]).all() and not found["eps"]:  # the forward itself
             detail += (
@@ -1101,6 +1108,9 @@ def check_zero_rows(norm, found, device):
                 " without eps, an rstd saved or recomputed before eps is added?)"
             )
             see = "gradients/#a-custom-autograd-function"
+        if cut:  # said last; alone, linked where mixed, gradients and dw link it
+            detail = f"{detail}; {NO_WEIGHT_GRADIENT}" if wrong else NO_WEIGHT_GRADIENT
+            see = see if wrong else "gradients/#a-custom-autograd-function"
         return Verdict("zero rows", False, detail, see)
     failures, run, forward_only = [], [], []
     float32_gradient = x.grad[0].double().abs().max().item()
@@ -1233,9 +1243,11 @@ def check_gradients(norm, found, device):
     # An input gradient wrong on plain rows of RMS 1e-3 to 10: the hand-written backward's
     # mistake that Pitfalls names (dividing only part of it by r), or, where the gain is
     # 1 + w, the input gradient of the gain w.
-    if x.grad is None:  # inf: no formula's error, x cut from the graph
-        detail = f"{CUT_FROM_THE_GRAPH} {detail[0].upper()}{detail[1:]}"
-    elif not errors[0] < 1e-4:
+    # inf: no formula's error, x or the weight cut from the graph
+    cut = [CUT_FROM_THE_GRAPH] * (x.grad is None) + [NO_WEIGHT_GRADIENT] * w_cut
+    if cut:
+        detail = f"{'; '.join(cut)} {detail[0].upper()}{detail[1:]}"
+    if x.grad is not None and not errors[0] < 1e-4:
         see = "pitfalls/#a-backward-pass-that-forgets-r"
         if right_for_the_gain_w(norm, found, x, w, g):
             see = "gradients/#the-derivation"
@@ -1315,7 +1327,7 @@ def check_gradients(norm, found, device):
     frozen = gradient_errors(norm, found, x.detach().clone(), only_w, g)
     if frozen is None:
         ok = False
-        detail += f"; {NO_WEIGHT_GRADIENT if w_cut else NO_GRADIENT_WITHOUT_X}"
+        detail += "" if w_cut else f"; {NO_GRADIENT_WITHOUT_X}"  # else said first
         see = "gradients/#a-custom-autograd-function"
     else:
         ok &= frozen[0][1] < 1e-4
@@ -1440,8 +1452,8 @@ def dw_in(norm, found, device, dtype):
         return None
     see = "gradients/#the-derivation"
     torch.autograd.backward(y, dy.clone())  # a copy: a backward may write into it
-    if w.grad is None:
-        return False, "no gradient reaches the weight", see
+    if w.grad is None:  # as mixed, zero rows and gradients say it, and link it
+        return False, NO_WEIGHT_GRADIENT, "gradients/#a-custom-autograd-function"
     x64, w64 = (t.detach().double().requires_grad_() for t in (x, w))
     inside = found["eps placement"] == "inside"
     ref = reference(x64, gain(found, w64), found["eps"] or 0.0, inside)
@@ -1971,10 +1983,39 @@ def runs_channel_first(norm, device, dim=1) -> bool:
     expected = x / x.pow(2).mean(-1, keepdim=True).sqrt()
     return y.shape == x.shape and bool(torch.allclose(y.float(), expected, rtol=1e-3))
 
+def order_hint(norm) -> str:
+    """The hint for a function without a gain that takes x second, as a gated norm that
+    takes its gate first, f(z, x), does: given x first and the weight second, its form
+    fails."""
+    if norm.module is not None or norm.gain_argument is not None:
+        return ""
+    first, second = [*norm.takes, None, None][:2]
+    if first in (*INPUT_NAMES, "self") or str(second).lower() not in INPUT_NAMES:
+        return ""
+    return (
+        f"; it takes {first} before {second}, where the checker passes x first: a gated"
+        f" norm's gate first? check it through a function of x that supplies {first}"
+    )
+
 def call_hint(error, norm, device) -> str:
     """What to do when calling the target as norm(x, weight) raised `error`."""
     words = str(error).lower()
     dtype = norm.last_call.get("dtype")  # read first: a hint's own calls replace it
+    first, second = [*norm.takes, None, None][:2] if norm.module is None else [None] * 2
+    # A forward written to be patched onto a class, forward(self, x), or a function that
+    # takes the module, unsloth's fast_rms_layernorm(layernorm, X): given x first, it reads
+    # the weight off a tensor.
+    on_a_tensor = isinstance(error, AttributeError) and "'tensor' object" in words
+    module_first = on_a_tensor and first not in INPUT_NAMES
+    module_first &= str(second).lower() in INPUT_NAMES
+    if first == "self" or module_first:
+        what = "self" if first == "self" else f"a module, {first},"
+        its_class = ", or check the class it belongs to" if first == "self" else ""
+        return (
+            f"; it takes {what} first, then {second}, where the checker passes x first:"
+            f" check it through a function {norm.called_as} (a lambda will do) that"
+            f" passes it a module holding the weight and eps{its_class}"
+        )
     # The inputs the checker passes, for a wrapper's signature.
     adds = isinstance(norm, AddSubject)
     inputs = "f(x, residual, weight)" if adds else "f(x, weight)"
@@ -2002,7 +2043,6 @@ def call_hint(error, norm, device) -> str:
         )
     # vLLM's op form, rms_norm(out, input, weight, epsilon), or llama2.c's rmsnorm(o, x,
     # weight): x went into the buffer. Another name first is a gate's, as often (below).
-    first = next(iter(norm.takes), None) if norm.module is None else None
     x_missing = any(m in INPUT_NAMES and m != first for m in missing)
     if "required positional argument" in words and first in OUTPUT_NAMES and x_missing:
         return (
@@ -2032,6 +2072,15 @@ def call_hint(error, norm, device) -> str:
         return (
             f"{said}: check it through a function {inputs[:-1]}, eps=...) that passes it"
             f" on{supplies}"
+        )
+    biases = [m for m in missing if m in BIAS_ARGUMENTS]
+    if "required positional argument" in words and biases:
+        others = [m for m in missing if m not in biases]  # a gate, say
+        supplies = f" and supplies {' and '.join(others)}" if others else ""
+        return (
+            f"; it requires a bias argument, {biases[0]}, where the checker passes no"
+            f" bias: check it through a function of {inputs.removeprefix('f')} that"
+            f" passes zeros for it{supplies}"
         )
     if "required positional argument" in words:  # a gate, for one
         return (
@@ -2219,6 +2268,8 @@ def _run_checks(
         elif add and "returns its input unchanged" in detail:
             # h = x, the residual zero
             detail += " (--add: is h returned first, or written into x? y comes first)"
+        elif not add:
+            detail += order_hint(norm)
         verdict = Verdict("form", False, detail, "math/#the-rmsnorm-definition")
         return Report(name, found, [verdict])
     if add:
