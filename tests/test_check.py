@@ -3892,7 +3892,7 @@ def test_an_undeclared_eps_outside_the_root_is_measured_down_to_a_quarter_of_1e_
     # As the Check page says: below about a quarter of 1e-8, on rows of RMS 1e-4 and 3e-4,
     # float32's rounding decides whether an eps written into the code outside the root is
     # told from none, and it differs between CPUs (2e-9 was measured on an AMD EPYC and
-    # read as none added on an Intel Xeon, whose math library sums in another order); where
+    # read as none added on an Intel Xeon, and the reading is not monotone in eps); where
     # it reads as none, the eps check passes, and the root's infinite slope at 0 still
     # fails zero rows. On the Intel Xeon, under each of its math library's code paths
     # (MKL_CBWR), 2.5e-9 and up were measured and 1e-10 was not.
