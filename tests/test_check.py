@@ -3301,6 +3301,16 @@ def fast_rms_layernorm(layernorm, X, gemma=False):
     return F.rms_norm(X, X.shape[-1:], layernorm.weight, layernorm.variance_epsilon)
 
 
+def with_a_required_beta(x, weight, beta, eps=1e-6):
+    # A Flax port's bias, by Flax's name.
+    return F.rms_norm(x, x.shape[-1:], weight, eps) + beta
+
+
+def a_functions_forward(ctx, x, weight, eps=1e-6):
+    # An autograd.Function's forward, given itself rather than through .apply.
+    return F.rms_norm(x, x.shape[-1:], weight, eps)
+
+
 def refuses_bfloat16(x, weight, eps=1e-6):
     if x.dtype == torch.bfloat16:
         raise TypeError("no bfloat16 here")
@@ -3320,6 +3330,8 @@ def refuses_bfloat16(x, weight, eps=1e-6):
         (gated_with_its_gate_first, "it needs another input, as a gated norm does"),
         (with_a_required_bias, "it requires a bias argument, bias, where the checker"),
         (with_a_required_b, "it requires a bias argument, b, where the checker"),
+        (with_a_required_beta, "it requires a bias argument, beta, where the checker"),
+        (a_functions_forward, "it takes ctx first: an autograd.Function's forward"),
         (
             patched_forward,
             "it takes self first, then x, where the checker passes x first",
@@ -3343,6 +3355,8 @@ def refuses_bfloat16(x, weight, eps=1e-6):
         "gate first",
         "bias",
         "b",
+        "beta",
+        "ctx first",
         "self first",
         "module first",
         "two arguments",
@@ -3789,8 +3803,21 @@ def test_a_weightless_gated_norm_with_its_gate_first_fails_form_with_a_hint():
     assert form.check == "form" and form.passed is False
     assert form.detail.endswith(
         "; it takes g before x, where the checker passes x first: a gated norm's gate"
-        " first? check it through a function of x that supplies g"
+        " (or a gain) first? check it through a function of x that supplies g"
     )
+
+
+def jax_style_gated(z, x, eps=1e-6):
+    # A JAX port's gated norm, gate first, that calls x.astype: an AttributeError on a
+    # tensor, which is not a module's attribute read off x.
+    x = x.astype("float32")
+    return x * F.silu(z)
+
+
+def test_an_attribute_a_tensor_lacks_is_read_as_a_module_first_only_for_a_modules():
+    with pytest.raises(UsageError) as error:
+        check(jax_style_gated)
+    assert "takes a module" not in str(error.value)
 
 
 def test_a_gain_taken_before_x_is_said_with_the_call_made():

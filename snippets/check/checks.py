@@ -37,6 +37,7 @@ from snippets.check.report import (
     short_name,
 )
 from snippets.check.target import (
+    BIAS_NAMES,
     EPS_ARGUMENTS,
     EPS_ATTRIBUTES,
     INPUT_NAMES,
@@ -61,9 +62,6 @@ def partly_along(x, noise):
 
 # A function's output buffer by the names it goes by before x: vLLM's out, llama2.c's o.
 OUTPUT_NAMES = ("out", "output", "dst", "o", "y")
-# A function's bias by the names it goes by, required as mamba_ssm's rms_norm_fn(x,
-# weight, bias, eps=...) takes it: not a gate.
-BIAS_ARGUMENTS = ("bias", "b")
 # Errors autograd itself raises, on a backward's mistake or a forward it cannot record:
 # crashes, which fail the check, never read as a refusal of rows, widths or layouts.
 AUTOGRAD_ERRORS = (
@@ -1994,7 +1992,8 @@ def order_hint(norm) -> str:
         return ""
     return (
         f"; it takes {first} before {second}, where the checker passes x first: a gated"
-        f" norm's gate first? check it through a function of x that supplies {first}"
+        f" norm's gate (or a gain) first? check it through a function of x that supplies"
+        f" {first}"
     )
 
 def call_hint(error, norm, device) -> str:
@@ -2005,9 +2004,17 @@ def call_hint(error, norm, device) -> str:
     # A forward written to be patched onto a class, forward(self, x), or a function that
     # takes the module, unsloth's fast_rms_layernorm(layernorm, X): given x first, it reads
     # the weight off a tensor.
-    on_a_tensor = isinstance(error, AttributeError) and "'tensor' object" in words
+    # A module's attribute, read off x: its weight or eps (JAX's x.astype is a port's).
+    read = re.search(r"'tensor' object has no attribute '(\w+)'", words)
+    on_a_tensor = isinstance(error, AttributeError) and read is not None
+    on_a_tensor = on_a_tensor and ("weight" in read[1] or "eps" in read[1])
     module_first = on_a_tensor and first not in INPUT_NAMES
     module_first &= str(second).lower() in INPUT_NAMES
+    if first == "ctx":  # an autograd.Function's forward, given itself
+        return (
+            "; it takes ctx first: an autograd.Function's forward, which only its .apply"
+            f" calls: check it through a function {norm.called_as} that calls .apply"
+        )
     if first == "self" or module_first:
         what = "self" if first == "self" else f"a module, {first},"
         its_class = ", or check the class it belongs to" if first == "self" else ""
@@ -2073,7 +2080,7 @@ def call_hint(error, norm, device) -> str:
             f"{said}: check it through a function {inputs[:-1]}, eps=...) that passes it"
             f" on{supplies}"
         )
-    biases = [m for m in missing if m in BIAS_ARGUMENTS]
+    biases = [m for m in missing if m in BIAS_NAMES]
     if "required positional argument" in words and biases:
         others = [m for m in missing if m not in biases]  # a gate, say
         supplies = f" and supplies {' and '.join(others)}" if others else ""

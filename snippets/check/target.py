@@ -47,6 +47,9 @@ GAIN_ARGUMENTS = ("weight", "scale", "gamma")
 # called with x first, it would normalize the gain and scale x by it.
 GAIN_FIRST = (*GAIN_ARGUMENTS, "w", "gain")  # not g, a gated norm's gate as often
 INPUT_NAMES = ("x", "input", "inputs", "hidden_states", "hidden")
+# A bias by the names it goes by: PyTorch's, Flax's (beta) and others' (b alone is taken for
+# a module's gain where it has no other parameter).
+BIAS_NAMES = ("bias", "beta", "b", "shift", "offset")
 
 def unwrapped(obj):
     """The function a functools.partial wraps, however deeply: partial(f, offset=1.0) is f."""
@@ -510,17 +513,16 @@ def _gain(module, n, name):
     after it."""
     shaped = [k for k, p in module.named_parameters() if p.shape == (n,)]
     named = ("weight", "scale", "gamma", "g")
-    biases = ("bias", "beta", "b", "shift", "offset")
 
     def last(key):
         return key.split(".")[-1]
 
     gains = [k for k in shaped if last(k) in named]
-    gains = gains or [k for k in shaped if last(k) not in biases]
+    gains = gains or [k for k in shaped if last(k) not in BIAS_NAMES]
     bias_shapes = {
         k: p.shape
         for k, p in module.named_parameters()
-        if last(k) in biases and p.numel() == n and k not in gains
+        if last(k) in BIAS_NAMES and p.numel() == n and k not in gains
     }
     others = [
         (k, tuple(p.shape))
@@ -550,7 +552,7 @@ def _gain(module, n, name):
     if unknown:
         raise UsageError(
             f"{name}({n}): besides its gain {gain}, parameters of shape ({n},) not named"
-            f" as a bias ({', '.join(biases)}): {', '.join(unknown)}; the checker applies"
+            f" as a bias ({', '.join(BIAS_NAMES)}): {', '.join(unknown)}; the checker applies"
             " one gain and holds a bias at zero: check it through a function of (x,"
             " weight) that applies the others"
         )
