@@ -1748,26 +1748,29 @@ def weight_detached(x, weight, eps=1e-6):
     return rms_norm_llama(x, weight.detach(), eps)  # the gain never trains
 
 
-class InputGradientDropped(torch.autograd.Function):
-    """dw right, None for dx: a custom backward that cuts x from the graph."""
+class GradientDropped(torch.autograd.Function):
+    """A custom backward that returns None for x or for the weight (`dropped`), the other's
+    gradient right."""
 
     @staticmethod
-    def forward(ctx, x, weight, eps):
+    def forward(ctx, x, weight, eps, dropped):
         ctx.save_for_backward(x, weight)
-        ctx.eps = eps
+        ctx.eps, ctx.dropped = eps, dropped
         return rms_norm_llama(x, weight, eps)
 
     @staticmethod
     def backward(ctx, g):
-        x, weight = ctx.saved_tensors
         with torch.enable_grad():
-            w = weight.detach().requires_grad_()
-            (dw,) = torch.autograd.grad(rms_norm_llama(x, w, ctx.eps), w, g)
-        return None, dw, None
+            x, weight = (t.detach().requires_grad_() for t in ctx.saved_tensors)
+            dx, dw = torch.autograd.grad(
+                rms_norm_llama(x, weight, ctx.eps), (x, weight), g
+            )
+        dx, dw = (None, dw) if ctx.dropped == "x" else (dx, None)
+        return dx, dw, None, None
 
 
 def input_gradient_dropped(x, weight, eps=1e-6):
-    return InputGradientDropped.apply(x, weight, eps)
+    return GradientDropped.apply(x, weight, eps, "x")
 
 
 # A gradient that never arrives, the weight's or x's: each named with its likely causes,
@@ -2026,28 +2029,8 @@ def test_a_weight_without_gradient_fails_dw_and_a_refused_mix_is_reported():
     assert mixed.refused == [mixed.detail]
 
 
-class WeightGradientDropped(torch.autograd.Function):
-    """dx right, None for dw: a custom backward that leaves the gain untrained."""
-
-    @staticmethod
-    def forward(ctx, x, weight, eps):
-        ctx.save_for_backward(x, weight)
-        ctx.eps = eps
-        return rms_norm_llama(x, weight, eps)
-
-    @staticmethod
-    def backward(ctx, g):
-        x, weight = ctx.saved_tensors
-        with torch.enable_grad():
-            given = x.detach().requires_grad_()
-            (dx,) = torch.autograd.grad(
-                rms_norm_llama(given, weight, ctx.eps), given, g
-            )
-        return dx, None, None
-
-
 def weight_gradient_dropped(x, weight, eps=1e-6):
-    return WeightGradientDropped.apply(x, weight, eps)
+    return GradientDropped.apply(x, weight, eps, "weight")
 
 
 def test_a_weight_gradient_returned_as_none_is_told_as_one_cause():
