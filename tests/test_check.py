@@ -2045,6 +2045,63 @@ def test_a_weight_gradient_returned_as_none_is_told_as_one_cause():
     assert verdict(report, "gradients").detail.startswith(checks.NO_WEIGHT_GRADIENT)
 
 
+def test_an_input_gradient_returned_as_none_is_told_as_one_cause():
+    # Found by an adversarial round: half, gradients and strides said x was cut from the
+    # graph, zero rows listed it as an all-zero row's fault, dw said "no input gradient"
+    # and mixed "while the weight needs none".
+    report = check(input_gradient_dropped)
+    for name in ("half", "mixed", "zero rows", "gradients", "dw", "strides"):
+        said = verdict(report, name)
+        assert said.passed is False, name
+        assert checks.CUT_FROM_THE_GRAPH in said.detail, name
+        assert "no input gradient" not in said.detail, name
+        assert "while the weight needs none" not in said.detail, name
+        assert said.see == "gradients/#a-custom-autograd-function", name
+    assert verdict(report, "zero rows").detail == checks.CUT_FROM_THE_GRAPH
+
+
+def dx_only_with_dw(x, weight, eps=1e-6):
+    # A path chosen by the weight's requires_grad: a frozen gain cuts x.
+    return rms_norm_llama(x if weight.requires_grad else x.detach(), weight, eps)
+
+
+def dx_dropped_in_half(x, weight, eps=1e-6):
+    # A half-precision path of its own that cuts x; float32's reaches it.
+    return rms_norm_llama(x if x.dtype == torch.float32 else x.detach(), weight, eps)
+
+
+@pytest.mark.parametrize(
+    "target, run, said",
+    [
+        (dx_only_with_dw, checks.check_mixed, "no gradient reaches x while the weight"),
+        (dx_dropped_in_half, checks.check_dw, "; no input gradient"),
+    ],
+    ids=["frozen-gain-mixed", "half-only-dw"],
+)
+def test_an_input_gradient_missing_on_one_path_keeps_its_own_cause(target, run, said):
+    found = one_check(target, run)
+    assert found.passed is False
+    assert said in found.detail
+    assert checks.CUT_FROM_THE_GRAPH not in found.detail
+
+
+def add_dropping_the_weights_gradient(x, residual, weight, eps=1e-6):
+    h = x + residual
+    return GradientDropped.apply(h, weight, eps, "weight"), h
+
+
+def test_a_fused_adds_weight_gradient_returned_as_none_is_told_as_one_cause():
+    # Found by an adversarial round: mixed, zero rows, gradients and dw said it, add
+    # grads showed only inf and linked the fused add.
+    report = check(add_dropping_the_weights_gradient, add=True)
+    for name in ("mixed", "zero rows", "gradients", "dw", "add grads"):
+        said = verdict(report, name)
+        assert said.passed is False, name
+        assert checks.NO_WEIGHT_GRADIENT in said.detail, name
+        assert said.see == "gradients/#a-custom-autograd-function", name
+    assert verdict(report, "add grads").detail.startswith(checks.NO_WEIGHT_GRADIENT)
+
+
 def weightless(x, eps=1e-6):
     return F.rms_norm(x, (x.shape[-1],), eps=eps)
 
@@ -5071,18 +5128,18 @@ def detached(x, weight, eps=1e-6):
 def test_no_input_gradient_is_said_not_reported_as_the_targets_crash():
     report = check(detached)
     assert not [v.detail for v in report.verdicts if "raised" in v.detail]
-    assert verdict(report, "zero rows").detail == "all-zero row: no input gradient"
+    assert verdict(report, "zero rows").detail == checks.CUT_FROM_THE_GRAPH
     assert "dx inf" in verdict(report, "sizes").detail
     # Neither a view nor its contiguous copy gets one: not the layout's fault.
     strides = verdict(report, "strides")
     assert strides.detail.startswith("in float32, bfloat16 and float16, no gradient")
     assert "against contiguous copies" not in strides.detail
-    assert "; no input gradient" in verdict(report, "dw").detail
+    assert checks.CUT_FROM_THE_GRAPH in verdict(report, "dw").detail
     assert {"gradients", "zero rows", "sizes", "strides", "dw"} <= {
         v.check for v in report.verdicts if v.passed is False
     }
-    # Half and gradients say so too, not a backward that forgets r (an adversarial round).
-    for name in ["half", "gradients"]:
+    # The others say so too, not a backward that forgets r (adversarial rounds).
+    for name in ["half", "gradients", "mixed", "zero rows", "dw"]:
         found = verdict(report, name)
         assert "no gradient reaches x: is it cut from the graph" in found.detail, name
         assert "input gradient only" not in found.detail, name

@@ -17,7 +17,14 @@ from snippets.check.measure import (
     rows,
     weight,
 )
-from snippets.check.report import NO_AUTOGRAD, REFUSALS, Verdict, said, short_name
+from snippets.check.report import (
+    NO_AUTOGRAD,
+    NO_WEIGHT_GRADIENT,
+    REFUSALS,
+    Verdict,
+    said,
+    short_name,
+)
 from snippets.check.target import (
     LARGE_BATCH,
     MANY_ROWS,
@@ -204,7 +211,7 @@ def add_gradient_errors(norm, found, device, dy, dh, stream=None, seen=None):
     unused); None when no gradient flows. `stream`: the residual's dtype where it is
     not x's (a float32 residual stream beside bfloat16 x, the weight in float32, as
     autocast runs a model), dy and dh then in their outputs' dtypes; `seen` gets h's
-    dtype."""
+    dtype, and whether the weight got no gradient at all."""
     dtype, m = dy.dtype, len(dy)
     x_scales, residual_scales = [0.1, 1.0, 10.0], [1.0, 3.0, 8.0]
     if m != 3:  # a batch of tokens, as many rows as dy has
@@ -224,6 +231,8 @@ def add_gradient_errors(norm, found, device, dy, dh, stream=None, seen=None):
         return None
     # Copies (strided as dy and dh are): a backward may write into them to save memory.
     torch.autograd.backward(*zip(*((out, grad.clone()) for out, grad in reached)))
+    if seen is not None:
+        seen["weight cut"] = w.grad is None
     ours = [x.detach().double(), residual.detach().double(), w.detach().double()]
     x64, r64, w64 = (t.requires_grad_() for t in ours)
     h64 = x64 + r64
@@ -275,7 +284,8 @@ def check_add_grads(norm, found, device):
     the mixed dtypes is reported)."""
     see = "kernel/#fused-with-the-residual-add"
     dy, dh = rows([1.0] * 3, device, seed=39), rows([1.0] * 3, device, seed=40)
-    errors = add_gradient_errors(norm, found, device, dy, dh)
+    seen = {}
+    errors = add_gradient_errors(norm, found, device, dy, dh, seen=seen)
     if errors is None:
         return Verdict("add grads", None, NO_AUTOGRAD, see)
     ok = largest(errors) < 1e-4
@@ -284,6 +294,10 @@ def check_add_grads(norm, found, device):
         " relative to its largest entry (bound 1e-4): "
         + ", ".join(f"{e:.1e}" for e in errors)
     )
+    # Its inf no formula's error: said, and linked, as dw says it.
+    if seen["weight cut"]:
+        detail = f"{NO_WEIGHT_GRADIENT} {detail[0].upper()}{detail[1:]}"
+        see = "gradients/#a-custom-autograd-function"
     # A gradient at y alone, h unused (the last layer's): a backward that takes the
     # missing dh to mean no gradient for the stream drops the residual's.
     errors = add_gradient_errors(norm, found, device, dy, None)

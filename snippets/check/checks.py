@@ -28,6 +28,7 @@ from snippets.check.measure import (
 )
 from snippets.check.report import (
     NO_AUTOGRAD,
+    NO_WEIGHT_GRADIENT,
     REFUSALS,
     Report,
     Verdict,
@@ -540,15 +541,23 @@ def records_gradients(norm, found, device) -> bool:
     x = rows([1.0, 2.0, 0.5], device).requires_grad_()  # rows, not a decode step's one
     return norm(x, weight(found, device, seed=0)).requires_grad
 
+def x_cut(norm, found, device) -> bool:
+    """Whether no gradient reaches x on a plain float32 call where x and the weight both
+    need one: x cut from the graph (CUT_FROM_THE_GRAPH), not a path of a dtype's own or
+    one chosen by which of them needs a gradient."""
+    x = rows([1.0, 2.0, 0.5], device).requires_grad_()
+    y = norm(x, weight(found, device, seed=0).requires_grad_())
+    if not y.requires_grad:
+        return False
+    with contextlib.suppress(RuntimeError):  # a backward that fails: gradients says
+        torch.autograd.backward(y, torch.ones_like(y))
+        return x.grad is None
+    return False
+
 # Said where a half-precision or mixed path records no gradient and float32 does.
 NO_GRADIENT_THERE = (
     "no gradient recorded, though float32 input records one (a path without autograd:"
     " training stops at the norm)"
-)
-# Said where no gradient reaches the weight, x needing one or not.
-NO_WEIGHT_GRADIENT = (
-    "no gradient reaches the weight: is it used through .data or .detach(), or does a"
-    " custom backward return None for it?"
 )
 # Said where no gradient is recorded for x needing none: the gain never trains there.
 NO_GRADIENT_WITHOUT_X = (
@@ -900,9 +909,11 @@ def check_mixed(norm, found, device):
         ref = reference(x64, gain(found, w.detach()), found["eps"] or 0.0, inside)
         torch.autograd.backward(ref, upstream.double())
         first = ok  # the link goes to the first mistake found
-        if given.grad is None:
+        if given.grad is None:  # none on a plain call either: x cut, as half says
             ok = False
-            detail += "; no gradient reaches x while the weight needs none"
+            gone = x_cut(norm, found, device)
+            detail += f"; {CUT_FROM_THE_GRAPH}" if gone else "; no gradient reaches x"
+            detail += "" if gone else " while the weight needs none"
             see = "gradients/#a-custom-autograd-function" if first else see
         else:
             wrong = (given.grad.double() - x64.grad).abs().amax(-1)
@@ -1071,10 +1082,13 @@ def check_zero_rows(norm, found, device):
         detail = "all-zero row: " + ("zeros out" if zeros else "not zeros")
         return Verdict("zero rows", zeros, f"{detail}; gradients {NO_AUTOGRAD}", see)
     if wrong:
-        # None on a call with a row of RMS 1 too: no gradient reaches the weight at all, a
-        # cause of its own, not the zero row's, said as mixed, gradients and dw say it.
-        cut = "no weight gradient" in wrong
-        wrong = [what for what in wrong if what != "no weight gradient"]
+        # None on a call with a row of RMS 1 too: no gradient reaches x or the weight at
+        # all, a cause of its own, not the zero row's, said as mixed, gradients and dw say
+        # it (x's first, as gradients says them).
+        causes = {"no input gradient": CUT_FROM_THE_GRAPH}
+        causes["no weight gradient"] = NO_WEIGHT_GRADIENT
+        cut = [words for what, words in causes.items() if what in wrong]
+        wrong = [what for what in wrong if what not in causes]
         detail = "all-zero row: " + ", ".join(wrong)
         if not torch.isfinite(y[0]).all() and not found["eps"]:  # the forward itself
             detail += (
@@ -1107,7 +1121,7 @@ def check_zero_rows(norm, found, device):
             )
             see = "gradients/#a-custom-autograd-function"
         if cut:  # said last; alone, linked where mixed, gradients and dw link it
-            detail = f"{detail}; {NO_WEIGHT_GRADIENT}" if wrong else NO_WEIGHT_GRADIENT
+            detail = "; ".join([detail] * bool(wrong) + cut)
             see = see if wrong else "gradients/#a-custom-autograd-function"
         return Verdict("zero rows", False, detail, see)
     failures, run, forward_only = [], [], []
@@ -1461,7 +1475,10 @@ def dw_in(norm, found, device, dtype):
     # Below 1 ulp the digits follow the CPU's vector width: only the bound is said.
     size = "under 1 ulp" if error < ulp else f"{error / ulp:.2f} ulps (bound 1)"
     detail = f"error {size} of the largest entry"
-    if x.grad is None:
+    if x.grad is None and x_cut(norm, found, device):  # on a float32 call too
+        custom = "gradients/#a-custom-autograd-function"  # as half and gradients link
+        return False, f"{detail}; {CUT_FROM_THE_GRAPH}", custom
+    if x.grad is None:  # a path of this dtype's own
         return False, f"{detail}; no input gradient", see
     # Each row's input gradient, relative to its largest entry: a row left without one is
     # off by 1, a rounded one by a few ulps.

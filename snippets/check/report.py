@@ -10,6 +10,12 @@ NO_AUTOGRAD = "not run: no autograd through it (forward only)"
 # What a clear refusal of an input raises: reported, not failed, where a check allows one
 # (an assert fails: it is a check of the code's own, and python -O removes it).
 REFUSALS = (TypeError, ValueError, RuntimeError)
+# Said where no gradient reaches the weight, x needing one or not (in checks, and in add
+# where a fused add's weight gets none).
+NO_WEIGHT_GRADIENT = (
+    "no gradient reaches the weight: is it used through .data or .detach(), or does a"
+    " custom backward return None for it?"
+)
 
 class WrongOutput(Exception):
     """An output no norm returns (a tuple, not a tensor, another shape than x's): a wrong
