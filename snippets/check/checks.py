@@ -1998,14 +1998,22 @@ def runs_channel_first(norm, device, dim=1) -> bool:
     expected = x / x.pow(2).mean(-1, keepdim=True).sqrt()
     return y.shape == x.shape and bool(torch.allclose(y.float(), expected, rtol=1e-3))
 
+def first_two(norm) -> list:
+    """A function's first two parameters (None where it has fewer); a module's: None."""
+    return [*norm.takes, None, None][:2] if norm.module is None else [None, None]
+
+def takes_x_second(norm) -> bool:
+    """Whether a function takes x second, after another parameter: f(z, x), f(self, x)."""
+    first, second = first_two(norm)
+    return first not in INPUT_NAMES and str(second).lower() in INPUT_NAMES
+
 def order_hint(norm) -> str:
     """The hint for a function without a gain that takes x second, as a gated norm that
     takes its gate first, f(z, x), does: given x first and the weight second, its form
     fails."""
-    if norm.module is not None or norm.gain_argument is not None:
-        return ""
-    first, second = [*norm.takes, None, None][:2]
-    if first in (*INPUT_NAMES, "self") or str(second).lower() not in INPUT_NAMES:
+    first, second = first_two(norm)
+    # A module takes none: only a function has a gain argument to ask about.
+    if not takes_x_second(norm) or first == "self" or norm.gain_argument is not None:
         return ""
     return (
         f"; it takes {first} before {second}, where the checker passes x first: a gated"
@@ -2017,16 +2025,14 @@ def call_hint(error, norm, device) -> str:
     """What to do when calling the target as norm(x, weight) raised `error`."""
     words = str(error).lower()
     dtype = norm.last_call.get("dtype")  # read first: a hint's own calls replace it
-    first, second = [*norm.takes, None, None][:2] if norm.module is None else [None] * 2
+    first, second = first_two(norm)
     # A forward written to be patched onto a class, forward(self, x), or a function that
     # takes the module, unsloth's fast_rms_layernorm(layernorm, X): given x first, it reads
-    # the weight off a tensor.
-    # A module's attribute, read off x: its weight or eps (JAX's x.astype is a port's).
+    # a module's weight or eps off a tensor (JAX's x.astype is a port's, not a module's).
     read = re.search(r"'tensor' object has no attribute '(\w+)'", words)
     on_a_tensor = isinstance(error, AttributeError) and read is not None
     on_a_tensor = on_a_tensor and ("weight" in read[1] or "eps" in read[1])
-    module_first = on_a_tensor and first not in INPUT_NAMES
-    module_first &= str(second).lower() in INPUT_NAMES
+    module_first = on_a_tensor and takes_x_second(norm)
     if first == "ctx":  # an autograd.Function's forward, given itself
         return (
             "; it takes ctx first: an autograd.Function's forward, which only its .apply"
@@ -2058,7 +2064,7 @@ def call_hint(error, norm, device) -> str:
             " by position: name the gain weight (passed by name then), or check it"
             f" through a function {inputs[:-1]}, eps=...) that passes them on"
         )
-    gain_first = norm.module is None and next(iter(norm.takes), None) in missing
+    gain_first = first in missing  # None for a module
     if "multiple values for argument" in words and gain_first:  # f(weight, x, eps)
         return (
             f"; it takes its gain first, f({', '.join(list(norm.takes)[:2])}, ...), where"
