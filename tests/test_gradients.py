@@ -232,8 +232,11 @@ def test_apex_clamped_gains_give_a_zero_gain_eps_g_over_r(memory_efficient):
     if memory_efficient:
         assert grad_weight[2] == 0 and weight.grad[2] != 0
         assert torch.allclose(grad_x[:, 2], zero_gain_term)
-        # The small gain's two gradients are off as well.
+        # The small gain's two gradients are off as well: its gradient |gain| / eps
+        # times the true one, x-hat being recomputed as y over the raised gain.
         assert (grad_x[:, 5] - x.grad[:, 5]).abs().min() > 1e-3
+        ratio = weight[5].abs() / eps
+        assert torch.allclose(grad_weight[5], ratio * weight.grad[5])
         assert not torch.allclose(grad_weight[5], weight.grad[5])
     else:
         assert torch.allclose(grad_weight[2], weight.grad[2])

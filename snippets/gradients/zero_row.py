@@ -18,6 +18,11 @@ g = torch.tensor([0.1, -0.2, 0.3, -0.1], dtype=torch.float64)
 (gain * x / torch.sqrt(x.pow(2).mean() + eps)).backward(g)
 print(x.grad.tolist(), torch.allclose(x.grad, gain * g / eps**0.5))
 #> [50.0, -300.0, 600.0, -70.0] True
+# A floor on the mean square, max(m, eps), instead of eps added: the same at x = 0.
+x.grad = None
+(gain * x / torch.sqrt(x.pow(2).mean().clamp(min=eps))).backward(g)
+print(x.grad.tolist())
+#> [50.0, -300.0, 600.0, -70.0]
 
 # A batch of a real row and an all-zero padding row, under two losses: one reads every
 # row's output (g = 1 on the padding row), one leaves the padding row out (g = 0 there).
