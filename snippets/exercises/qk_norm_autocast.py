@@ -58,3 +58,16 @@ for name, (y, q) in outputs.items():
     print(f"{name:<12} rotated {off(q, rotated)}")
     #> Qwen3RMSNorm rotated float32, off in 169057 of 524288 (32.245%)
     #> OneCast      rotated float32, off in 171718 of 524288 (32.753%)
+
+# OneCast's few: its float32 value, before the cast, already lies on or past the point
+# halfway between the two bfloat16 values around the exact one, on the wrong side of it.
+h = query.float()
+before_cast = gain * (h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6))
+y = outputs["OneCast"][0]
+wrong = y != bfloat16_rounded(normed)
+right, got = bfloat16_rounded(normed[wrong]).double(), y[wrong].double()
+halfway = (right + got) / 2
+on = (before_cast[wrong].double() == halfway).sum().item()
+past = ((before_cast[wrong].double() - halfway) * (got - halfway) > 0).sum().item()
+print(f"OneCast's {wrong.sum().item()} off: on the halfway point {on}, past it {past}")
+#> OneCast's 6 off: on the halfway point 3, past it 3
