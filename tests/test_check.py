@@ -496,6 +496,23 @@ def test_a_backward_that_loses_eps_or_divides_by_the_gain_is_told_why():
     )
 
 
+def mean_square_through_a_square_root(x, weight, eps=1e-6):
+    # eps inside the root, but of the RMS squared again: autograd's sqrt, no backward of
+    # its own, meets the root's infinite slope at 0 (found by an adversarial round).
+    h = x.float()
+    rms = h.pow(2).mean(-1, keepdim=True).sqrt()
+    return (h * torch.rsqrt(rms * rms + eps) * weight.float()).to(x.dtype)
+
+
+def test_a_square_root_squared_again_is_told_by_its_slope_not_a_backward():
+    zero_rows = verdict(check(mean_square_through_a_square_root), "zero rows")
+    assert zero_rows.passed is False
+    assert "backward" not in zero_rows.detail, zero_rows.detail
+    assert "the square root's slope at 0 is infinite" in zero_rows.detail
+    assert "use the mean square directly" in zero_rows.detail
+    assert zero_rows.see == "math/#where-goes-and-why-it-matters"
+
+
 def backward_over_the_sequence_too(x, weight, eps=1e-6):
     return BackwardOf.apply(x, weight, None, 1)  # dim 1 is -1 only for 2-D rows
 
@@ -1054,6 +1071,22 @@ def mean_square_by_matmul(x, weight, eps=1e-6):
     h = x.float()
     mean_square = (h.unsqueeze(-2) @ h.unsqueeze(-1)).squeeze(-1) / h.shape[-1]
     return (h * torch.rsqrt(mean_square + eps) * weight.float()).to(x.dtype)
+
+
+def mean_square_by_einsum(x, weight, eps=1e-6):
+    # The same statistic as an einsum (found by an adversarial round).
+    h = x.float()
+    mean_square = torch.einsum("...i,...i->...", h, h)[..., None] / h.shape[-1]
+    return (h * torch.rsqrt(mean_square + eps) * weight.float()).to(x.dtype)
+
+
+@pytest.mark.parametrize("target", [mean_square_by_matmul, mean_square_by_einsum])
+def test_a_forward_wrong_under_autocast_alone_names_a_statistic_by_a_matmul(target):
+    forward = one_check(target, checks.check_forward)
+    assert forward.passed is False
+    said = "right in float32, wrong under autocast alone: a statistic taken by a matmul"
+    assert said in forward.detail, forward.detail
+    assert forward.see == "implementations/#under-autocast"
 
 
 def gain_clamped_at_zero(x, weight, eps=1e-6):
@@ -5188,6 +5221,23 @@ def test_half_wrong_only_where_eps_shows_says_another_eps_in_that_dtype():
     # It upcasts: linked to what half catches (eps in half precision), not to the upcast
     # (found by an adversarial round).
     assert half.see == "check/#check-half"
+
+
+def test_zero_rows_names_the_eps_of_the_inputs_dtype_as_half_does():
+    # bfloat16's eps, 2^-7, gives the all-zero row the gain over 0.088 (found by an
+    # adversarial round: zero rows said a half-precision path of its own).
+    def machine_eps_of_the_input(x, weight, eps=None):
+        eps = torch.finfo(x.dtype).eps if eps is None else eps
+        h = x.float()
+        y = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+        return (y * weight.float()).to(x.dtype)
+
+    zero_rows = verdict(check(machine_eps_of_the_input), "zero rows")
+    assert zero_rows.passed is False
+    assert "a half-precision path of its own" not in zero_rows.detail
+    said = "(right in float32: another eps in bfloat16 and float16, each the dtype's"
+    assert said + " machine epsilon, torch.finfo(x.dtype).eps?)" in zero_rows.detail
+    assert zero_rows.see == "check/#check-half"
 
 
 class EpsMadeByTheFirstCall(torch.nn.Module):

@@ -225,6 +225,15 @@ def check_forward(norm, found, device):
     )
     if (ungraded or w_cut) and only_gradient and not x_gradient_wrong:  # no formula's
         see = "gradients/#a-custom-autograd-function"
+    # Every output right but autocast's: its casts, of a matmul's inputs to bfloat16.
+    autocast = "under autocast to bfloat16"
+    if autocast in wrong and set(wrong) <= {autocast, AUTOCAST_GRADIENT}:
+        detail += (
+            "; right in float32, wrong under autocast alone: a statistic taken by a"
+            " matmul or einsum, which autocast runs in bfloat16? take the mean of"
+            " x.float().pow(2)"
+        )
+        see = "implementations/#under-autocast" if not other_dtype else see
     return Verdict("forward", passed, detail, see, refusals)
 
 def refuses_wide_rows(norm, found, device) -> str | None:
@@ -1024,6 +1033,20 @@ def zero_row(norm, found, device, dtype=torch.float32, float32_gradient=0.0):
     ]
     return y, x, w, wrong
 
+def custom(y) -> bool:
+    """Whether y's graph holds a backward of its own (a custom autograd Function, a
+    compiled graph's too), not autograd's alone."""
+    seen, nodes = set(), [y.grad_fn]
+    while nodes:
+        node = nodes.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        if isinstance(node, torch.autograd.function.BackwardCFunction):
+            return True
+        nodes.extend(next_node for next_node, _ in node.next_functions)
+    return False
+
 def formula_gradient(found, w):
     """The input gradient at x = 0 for an upstream gradient of ones, entry by entry: the
     gain over sqrt(eps), or over eps outside the root; None without a measured eps."""
@@ -1113,18 +1136,27 @@ def check_zero_rows(norm, found, device):
                 " does not remove it: clamp the mean square, or add eps inside the root)"
             )
             see = "math/#where-goes-and-why-it-matters"
-        elif x.grad is not None and not torch.isfinite(x.grad).all():
-            # eps inside, zeros out: only a backward of its own can lose eps.
+        elif x.grad is not None and not torch.isfinite(x.grad).all() and custom(y):
+            # eps inside, zeros out: a backward of its own that loses eps.
             detail += (
                 " (zeros out, eps inside the root: the backward divides by a statistic"
                 " without eps, an rstd saved or recomputed before eps is added?)"
             )
             see = "gradients/#a-custom-autograd-function"
+        elif x.grad is not None and not torch.isfinite(x.grad).all():
+            # eps inside, zeros out, autograd's own backward: a root taken before eps,
+            # sqrt(mean(x^2)) squared again under rsqrt(rms * rms + eps), say.
+            detail += (
+                " (zeros out, eps inside the root: the square root's slope at 0 is"
+                " infinite, a square root of the mean square taken before eps, say, and"
+                " squared again later: use the mean square directly)"
+            )
+            see = "math/#where-goes-and-why-it-matters"
         if cut:  # said last; alone, linked where mixed, gradients and dw link it
             detail = "; ".join([detail] * bool(wrong) + cut)
             see = see if wrong else "gradients/#a-custom-autograd-function"
         return Verdict("zero rows", False, detail, see)
-    failures, run, forward_only = [], [], []
+    failures, run, forward_only, machine_eps = [], [], [], []
     float32_gradient = x.grad[0].double().abs().max().item()
     for dtype in (torch.float32, torch.bfloat16, torch.float16):
         short = short_name(dtype)
@@ -1149,6 +1181,12 @@ def check_zero_rows(norm, found, device):
                 wrong.append(
                     f"input gradient up to {size:.2g}, the formula's {want:.2g}"
                 )
+                # The formula's with the dtype's machine epsilon for eps: taken from
+                # the input, torch.finfo(x.dtype).eps, as half says too.
+                machine = {**found, "eps": torch.finfo(dtype).eps}
+                theirs = formula_gradient(machine, w).abs().max().item()
+                if dtype != torch.float32 and abs(size - theirs) <= 1e-2 * theirs:
+                    machine_eps.append(short)
             elif not off <= 1e-2 * want:  # the right size, not the right entries
                 wrong.append(
                     f"input gradient off the formula's by up to {off:.2g}, its largest"
@@ -1157,6 +1195,12 @@ def check_zero_rows(norm, found, device):
         if wrong:
             where = "" if dtype == torch.float32 else f" in {short}"
             failures.append(f"all-zero row{where}: {', '.join(wrong)}")
+    if failures and len(machine_eps) == len(failures):  # each one's eps, said as half
+        detail = "; ".join(failures) + (
+            f" (right in float32: another eps in {' and '.join(machine_eps)}, each the"
+            " dtype's machine epsilon, torch.finfo(x.dtype).eps?)"
+        )
+        return Verdict("zero rows", False, detail, "check/#check-half")
     if failures:
         detail = "; ".join(failures) + half_cause(failures, found)
         return Verdict("zero rows", False, detail, see)
