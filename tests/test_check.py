@@ -1089,6 +1089,21 @@ def test_a_forward_wrong_under_autocast_alone_names_a_statistic_by_a_matmul(targ
     assert forward.see == "implementations/#under-autocast"
 
 
+def size_read_from_dim_1(x, weight, eps=1e-6):
+    # n read as x.shape[1], written for (tokens, features): right on 2-D rows alone (found
+    # by an adversarial round, told "another eps?").
+    h = x.float()
+    mean_square = h.pow(2).sum(-1, keepdim=True) / x.shape[1]
+    return (h * torch.rsqrt(mean_square + eps) * weight.float()).to(x.dtype)
+
+
+def test_a_size_read_from_dim_1_is_told_to_read_the_last():
+    shapes = one_check(size_read_from_dim_1, checks.check_shapes)
+    assert shapes.passed is False
+    assert "read the size as x.shape[-1]" in shapes.detail, shapes.detail
+    assert "another eps?" not in shapes.detail
+
+
 def gain_clamped_at_zero(x, weight, eps=1e-6):
     # Right for every gain above zero, the only gains the other checks try.
     return rms_norm(x, x.shape[-1], weight.clamp(min=0), eps)

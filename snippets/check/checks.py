@@ -1639,6 +1639,7 @@ def check_shapes(norm, found, device):
     broadcast = False  # a shape's call failed as a norm over another dim's does
     square = True  # only the 4-D input disagrees (channel-first, height and width > 1)
     apart = True  # each input that disagrees keeps its rows apart: no pooled statistic
+    fixed_entry = False  # a 1-D row has no x.shape[1]: a size read from a fixed dim
 
     def named(shape):  # and, channel-first, the (N, C, H, W) the target gets it as
         if norm.dim == -1:
@@ -1655,6 +1656,8 @@ def check_shapes(norm, found, device):
         except Exception as error:  # noqa: BLE001 (that shape's failure, reported)
             raised.append(f"{named(shape)} raises {said(error)}")
             broadcast |= shapes_broadcast_wrong(error)
+            out_of_range = isinstance(error, IndexError) and "tuple index" in str(error)
+            fixed_entry |= len(shape) == 1 and out_of_range
             continue
         if not torch.allclose(y, flat[:rows_in], rtol=1e-6, atol=1e-7):
             disagree.append(named(shape))
@@ -1672,7 +1675,12 @@ def check_shapes(norm, found, device):
     detail = "; ".join(problems)
     if broadcast and norm.dim == -1:
         detail += channel_first_hint(norm, device)
-    if disagree and independent and lone:
+    if fixed_entry and norm.dim == -1:
+        detail += (
+            " (it reads a fixed entry of x.shape, such as x.shape[1], written for 2-D rows"
+            " where a norm over the last dim takes any rank: read the size as x.shape[-1])"
+        )
+    elif disagree and independent and lone:
         detail += " (a path of its own for a single row, as a decode step takes?)"
     elif disagree and independent and apart:  # each row right or wrong on its own
         if square and norm.dim == 1 and moved_positions(norm, x, w, flat):
