@@ -1136,22 +1136,21 @@ def check_zero_rows(norm, found, device):
                 " does not remove it: clamp the mean square, or add eps inside the root)"
             )
             see = "math/#where-goes-and-why-it-matters"
-        elif x.grad is not None and not torch.isfinite(x.grad).all() and custom(y):
-            # eps inside, zeros out: a backward of its own that loses eps.
-            detail += (
-                " (zeros out, eps inside the root: the backward divides by a statistic"
-                " without eps, an rstd saved or recomputed before eps is added?)"
-            )
-            see = "gradients/#a-custom-autograd-function"
         elif x.grad is not None and not torch.isfinite(x.grad).all():
-            # eps inside, zeros out, autograd's own backward: a root taken before eps,
-            # sqrt(mean(x^2)) squared again under rsqrt(rms * rms + eps), say.
-            detail += (
-                " (zeros out, eps inside the root: the square root's slope at 0 is"
-                " infinite, a square root of the mean square taken before eps, say, and"
-                " squared again later: use the mean square directly)"
-            )
-            see = "math/#where-goes-and-why-it-matters"
+            detail += " (zeros out, eps inside the root: "
+            if custom(y):  # a backward of its own that loses eps
+                detail += (
+                    "the backward divides by a statistic without eps, an rstd saved or"
+                    " recomputed before eps is added?)"
+                )
+                see = "gradients/#a-custom-autograd-function"
+            else:  # autograd's: sqrt(mean(x^2)) squared again under rsqrt, say
+                detail += (
+                    "the square root's slope at 0 is infinite, a square root of the mean"
+                    " square taken before eps, say, and squared again later: use the mean"
+                    " square directly)"
+                )
+                see = "math/#where-goes-and-why-it-matters"
         if cut:  # said last; alone, linked where mixed, gradients and dw link it
             detail = "; ".join([detail] * bool(wrong) + cut)
             see = see if wrong else "gradients/#a-custom-autograd-function"
