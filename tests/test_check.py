@@ -3480,13 +3480,25 @@ def upcast_over_the_sequence(x, weight, eps=1e-6):
 def test_half_and_gradients_put_their_3d_failures_down_to_the_statistic():
     # A new user's trial: the first failure, half, linked the float32 upcast the code has.
     verdicts = {v.check: v for v in check(upcast_over_the_sequence).verdicts}
-    cause = "the failures past 2-D rows likely have shapes' cause: a statistic over more dims"
+    cause = "the failures past 2-D rows likely have shapes' cause: a statistic over"
     for name in ("half", "gradients"):
-        assert verdicts[name].passed is False and cause in verdicts[name].detail, name
+        assert verdicts[name].passed is False, name
+        assert f"{cause} a fixed dim" in verdicts[name].detail, name
     assert verdicts["half"].see == verdicts["shapes"].see  # 3-D is all it gets wrong
     # Without the upcast, float16 fails on 2-D rows too: half keeps its link.
     half = verdict(check(over_the_sequence), "half")
-    assert cause in half.detail and half.see == "pitfalls/#no-float32-upcast"
+    assert f"{cause} more dims" in half.detail
+    assert half.see == "pitfalls/#no-float32-upcast"
+
+
+def test_a_mean_over_dim_1_is_told_to_index_the_features_as_minus_1():
+    # mean(1) written for (tokens, features): right on 2-D rows, over the sequence in 3-D.
+    # Found by an adversarial round, told "a statistic over more than the last dim?".
+    shapes = one_check(upcast_over_the_sequence, checks.check_shapes)
+    assert shapes.passed is False
+    assert "a statistic over a fixed dim" in shapes.detail, shapes.detail
+    assert "index the features as -1" in shapes.detail
+    assert "more than the last dim" not in shapes.detail
 
 
 def refuses_gradients_at_length(x, weight, eps=1e-6):

@@ -1620,6 +1620,13 @@ def runs_in_float64(norm, found, device) -> bool:
 # shapes' hint where 3-D inputs disagree with 2-D rows (blame_the_statistic reads it too),
 # naming the dim the norm should reduce: the last, or 1 when channel-first.
 STATISTIC_OVER_DIMS = "(a statistic over more than {}?)"
+# shapes' hint where a 1-D row has no dim 1 (mean(dim=1) written for 2-D rows, over the
+# sequence in 3-D): the same 3-D failures, from a dim fixed in the code.
+STATISTIC_OVER_A_FIXED_DIM = (
+    " (a statistic over a fixed dim, such as mean(dim=1), or a size read as x.size(1),"
+    " written for 2-D rows where a norm over the last dim takes any rank: index the"
+    " features as -1)"
+)
 
 def every_other_gain_negative(found, w):
     """The weight with every other gain negated, in the target's convention (w or 1 + w):
@@ -1639,6 +1646,7 @@ def check_shapes(norm, found, device):
     square = True  # only the 4-D input disagrees (channel-first, height and width > 1)
     apart = True  # each input that disagrees keeps its rows apart: no pooled statistic
     fixed_entry = False  # a 1-D row has no x.shape[1]: a size read from a fixed dim
+    fixed_dim = False  # a 1-D row has no dim 1: a statistic over a fixed dim
 
     def named(shape):  # and, channel-first, the (N, C, H, W) the target gets it as
         if norm.dim == -1:
@@ -1657,6 +1665,8 @@ def check_shapes(norm, found, device):
             broadcast |= shapes_broadcast_wrong(error)
             out_of_range = isinstance(error, IndexError) and "tuple index" in str(error)
             fixed_entry |= len(shape) == 1 and out_of_range
+            no_dim = "Dimension out of range" in str(error)
+            fixed_dim |= len(shape) == 1 and isinstance(error, IndexError) and no_dim
             continue
         if not torch.allclose(y, flat[:rows_in], rtol=1e-6, atol=1e-7):
             disagree.append(named(shape))
@@ -1679,6 +1689,8 @@ def check_shapes(norm, found, device):
             " (it reads a fixed entry of x.shape, such as x.shape[1], written for 2-D rows"
             " where a norm over the last dim takes any rank: read the size as x.shape[-1])"
         )
+    elif fixed_dim and norm.dim == -1 and not broadcast:  # not a channel-first norm's
+        detail += STATISTIC_OVER_A_FIXED_DIM
     elif disagree and independent and lone:
         detail += " (a path of its own for a single row, as a decode step takes?)"
     elif disagree and independent and apart:  # each row right or wrong on its own
@@ -2438,7 +2450,8 @@ def blame_the_backward(verdicts):
     return blame(verdicts, "gradients", in_the_input_gradient_too)
 
 # What the half and gradients checks say when their 3-D inputs fail, shapes having found a
-# statistic over more than the last dim: the likely cause, not an upcast or a backward.
+# statistic over more than the last dim, or over a fixed dim: the likely cause, not an
+# upcast or a backward.
 # Where half and gradients name inputs past 2-D rows: 3-D, and half's 4-D.
 THREE_D = {
     "half": ("(1, tokens, features)", "(1, 1, tokens, features)"),
@@ -2450,17 +2463,20 @@ def blame_the_statistic(verdicts):
     put down to shapes' finding, and half's link moved there when those are all it gets
     wrong."""
     shapes = next((v for v in verdicts if v.check == "shapes"), None)
-    if shapes is None or STATISTIC_OVER_DIMS.split("{")[0] not in shapes.detail:
+    if shapes is None:
+        return verdicts
+    if STATISTIC_OVER_A_FIXED_DIM in shapes.detail:
+        cause = "a statistic over a fixed dim"
+    elif STATISTIC_OVER_DIMS.split("{")[0] in shapes.detail:
+        cause = "a statistic over more dims"
+    else:
         return verdicts
     blamed = []
     for v in verdicts:
         if v.passed is False and any(m in v.detail for m in THREE_D.get(v.check, ())):
             wrong = v.detail.count(" wrong (")  # each dtype that fails
             only = v.check == "half" and wrong == v.detail.count("features) only)")
-            note = (
-                "; the failures past 2-D rows likely have shapes' cause: a statistic"
-                " over more dims"
-            )
+            note = f"; the failures past 2-D rows likely have shapes' cause: {cause}"
             v = Verdict(v.check, False, v.detail + note, shapes.see if only else v.see)
         blamed.append(v)
     return blamed
