@@ -2917,6 +2917,19 @@ def test_a_missing_file_or_name_is_said_plainly(tmp_path):
     assert status == 2 and "after a colon; it defines MyRMSNorm\n" in errors, errors
 
 
+def test_a_dotted_name_reaches_a_static_method_or_a_nested_class(tmp_path):
+    # Found by an adversarial round: Norms.rms was told the file has no 'Norms.rms'.
+    (tmp_path / "norms.py").write_text(
+        "class Norms:\n    class Inner:\n        pass\n\n"
+        "    @staticmethod\n    def rms(x, weight, eps=1e-6):\n        return x\n"
+    )
+    file = tmp_path / "norms.py"
+    assert load(f"{file}:Norms.rms").__name__ == "rms"
+    assert load(f"{file}:Norms.Inner").__name__ == "Inner"
+    with pytest.raises(UsageError, match="Norms.Inner has no 'rms'$"):
+        load(f"{file}:Norms.Inner.rms")
+
+
 def test_json_reports_a_usage_error_as_json_with_status_2():
     status, printed, _ = in_process("no_such_module:Norm", "--json")
     assert status == 2 and "cannot import" in json.loads(printed)["usage_error"]

@@ -712,7 +712,8 @@ def from_triton(value) -> bool:
     return any(isinstance(n, str) and n.split(".")[0] == "triton" for n in names)
 
 def load(target: str):
-    """`module:name` or `path/to/file.py:name`, importable from the working directory."""
+    """`module:name` or `path/to/file.py:name`, importable from the working directory; the
+    name may be dotted, `Norms.rms`, for a static or class method or a nested class."""
     where, _, name = target.rpartition(":")
     if not where and name.endswith(".py"):  # a file without the name: list what it has
         where, name = name, ""
@@ -749,6 +750,7 @@ def load(target: str):
         if isinstance(error, SyntaxError):  # its repr is a tuple of where
             shown = f"SyntaxError in {error.filename}, line {error.lineno}: {error.msg}"
         raise UsageError(f"cannot import {target}: {shown}{hint}") from error
+    name, *inner = name.split(".")
     if not hasattr(module, name):
         # What the file defines, as a guess at the name meant (a typo, another case).
         own = sorted(
@@ -766,4 +768,9 @@ def load(target: str):
                 f" to check after a colon{defined}"
             )
         raise UsageError(f"cannot import {target}: {where} has no {name!r}{defined}")
-    return getattr(module, name)
+    found = getattr(module, name)
+    for part in inner:
+        if not hasattr(found, part):
+            raise UsageError(f"cannot import {target}: {name} has no {part!r}")
+        found, name = getattr(found, part), f"{name}.{part}"
+    return found
