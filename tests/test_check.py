@@ -894,6 +894,39 @@ class CastGainKeptByAddressWhileServing(torch.nn.Module):
         return rms_norm(x, x.shape[-1], gain, self.eps)
 
 
+class RunningMeanSquareInEval(torch.nn.Module):
+    """BatchNorm's habit: a running mean square, kept while training and used in eval
+    mode. Upcast right, so half and mixed fail served only, as forward does in float32
+    (found by an adversarial round: they linked the float32 upcast)."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.weight, self.eps = torch.nn.Parameter(torch.ones(n)), eps
+        self.register_buffer("running", torch.ones(1))
+
+    def forward(self, x):
+        h = x.float()
+        mean_square = h.pow(2).mean(-1, keepdim=True)
+        if self.training:
+            with torch.no_grad():
+                self.running.mul_(0.9).add_(0.1 * mean_square.mean())
+        else:
+            mean_square = self.running
+        return (h * torch.rsqrt(mean_square + self.eps) * self.weight.float()).to(
+            x.dtype
+        )
+
+
+def test_half_and_mixed_failing_served_alone_are_told_to_read_forward_first():
+    verdicts = {v.check: v for v in check(RunningMeanSquareInEval).verdicts}
+    forward, half, mixed = verdicts["forward"], verdicts["half"], verdicts["mixed"]
+    assert forward.passed is False and "in eval mode" in forward.detail
+    note = "forward fails too, a likely cause: read it first"
+    assert half.passed is False and note in half.detail, half.detail
+    assert half.see == forward.see  # served inputs are all it gets wrong
+    assert mixed.passed is False and note in mixed.detail, mixed.detail
+
+
 def no_autograd_when_x_needs_none(x, weight, eps=1e-6):
     # A path chosen by x.requires_grad alone: behind a frozen embedding the gain, which
     # needs a gradient, gets none (found by an adversarial round).

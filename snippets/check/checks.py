@@ -2386,7 +2386,7 @@ def _run_checks(
                 detail += channel_first_hint(norm, device)
             see = f"check/#check-{short.replace(' ', '-')}"  # its section
             verdicts.append(Verdict(short, False, detail, see))
-    verdicts = blame_the_backward(blame_the_statistic(verdicts))
+    verdicts = blame_the_forward(blame_the_backward(blame_the_statistic(verdicts)))
     return Report(name, found, blame_the_zero_row(blame_the_eps(verdicts)))
 
 def blame(verdicts, cause, blamed, link_it=False):
@@ -2424,6 +2424,26 @@ def blame_the_zero_row(verdicts):
         return v.check == "half" and 0 < wrong == alone and not noted and not cast
 
     return blame(verdicts, "zero rows", on_the_zero_row_alone, link_it=True)
+
+SERVED = "in eval mode under inference_mode"  # how forward, half and mixed name it
+
+def blame_the_forward(verdicts):
+    """Where forward fails in float32 served (eval mode under inference_mode: a running
+    statistic, a cached gain), half's and mixed's failures served told to read it first,
+    half's linked there where served inputs are all it gets wrong (not an upcast)."""
+
+    def served_alone(v):
+        wrong = v.detail.count(" wrong (")  # each dtype that fails
+        return v.check == "half" and 0 < wrong == v.detail.count(f"{SERVED} only)")
+
+    def served_too(v):
+        return v.check == "mixed" and f"; {SERVED}" in v.detail
+
+    forward = next((v for v in verdicts if v.check == "forward"), None)
+    if forward is None or SERVED not in forward.detail:
+        return verdicts
+    verdicts = blame(verdicts, "forward", served_alone, link_it=True)
+    return blame(verdicts, "forward", served_too)
 
 def blame_the_backward(verdicts):
     """Where gradients fails, the failures in an input gradient alone told to read it
