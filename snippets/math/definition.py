@@ -16,3 +16,8 @@ weight = torch.rand(16, dtype=torch.float64) + 0.5
 reference = torch.nn.functional.rms_norm(x, (16,), weight, eps=1e-6)
 print(torch.allclose(rms_norm(x, weight), reference, rtol=1e-12, atol=0))
 #> True
+
+# A fresh torch.nn.RMSNorm (its gain at ones): the output rows' RMS.
+fresh = torch.nn.RMSNorm(16, eps=1e-6, dtype=torch.float64)
+print([round(r, 4) for r in fresh(x).detach().pow(2).mean(-1).sqrt().tolist()])
+#> [1.0, 1.0, 0.6854]

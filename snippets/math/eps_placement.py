@@ -5,8 +5,8 @@ def eps_inside(x: torch.Tensor, eps: float) -> torch.Tensor:
     return x / torch.sqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps)
 
 def eps_outside(x: torch.Tensor, eps: float) -> torch.Tensor:
-    # The RMSNorm authors' form: x / (sqrt(mean(x^2)) + eps). Their code takes the root
-    # through x.norm: the same output, another gradient at an all-zero row (see below).
+    # The RMSNorm authors' PyTorch form: x / (sqrt(mean(x^2)) + eps), the root taken
+    # there through x.norm: the same output, another gradient at an all-zero row (see below).
     return x / (x.pow(2).mean(dim=-1, keepdim=True).sqrt() + eps)
 
 torch.manual_seed(0)

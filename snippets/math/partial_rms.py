@@ -2,8 +2,8 @@ import torch
 
 def partial_rms_norm(x: torch.Tensor, p: float, eps: float = 1e-8) -> torch.Tensor:
     """pRMSNorm: the RMS estimated from the first k = int(n p) features of each row, as
-    the authors' code takes them (eps added to the RMS, outside the root, and 1e-8 by
-    default, as there: an all-zero row gives zeros, not 0 / 0)."""
+    the authors' PyTorch code takes them (eps added to the RMS, outside the root, and 1e-8
+    by default, as there: an all-zero row gives zeros, not 0 / 0)."""
     k = int(x.shape[-1] * p)
     if k < 1:
         raise ValueError(f"p = {p} keeps no feature of rows of {x.shape[-1]}")
