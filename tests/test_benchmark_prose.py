@@ -724,6 +724,7 @@ def test_the_kernel_pages_notes_are_the_results():
 
 FUSED = "Triton add+RMSNorm+FP8 (this site)"
 COMPILED_STEPS = "torch.compile add, norm, quantize"
+EAGER_STEPS = "PyTorch add, norm, quantize"
 COMPILED_QUANTIZER = "Triton add+RMSNorm (this site), compiled quantize"
 
 
@@ -740,6 +741,20 @@ def fp8_ranked(group, size, scaling, timing) -> list[dict]:
         == (group, size, scaling, timing)
     ]
     return sorted(entries, key=lambda r: r["ms"])
+
+
+def test_at_fp8_decode_every_way_but_eager_pytorch_is_under_12_microseconds():
+    """fp8.md's Bytes: at decode, in GPU time, every way but eager PyTorch 'under 12
+    microseconds' (one at 11.07: the page said 11 or less), eager PyTorch several times
+    as long."""
+    decode = [
+        r for r in FP8["runs"] if (r["group"], r["timing"]) == ("decode", "graph")
+    ]
+    eager = [r["ms"] for r in decode if r["implementation"] == EAGER_STEPS]
+    others = [r["ms"] for r in decode if r["implementation"] != EAGER_STEPS]
+    assert eager and max(others) < 0.012 and min(eager) > 3 * max(others)
+    assert "takes under 12 microseconds in GPU time (eager" in text("fp8.md")
+    assert "GPU 시간으로 12마이크로초 미만입니다" in text("fp8.md", "ko")
 
 
 def test_the_fp8_paragraphs_are_the_results():
