@@ -3,7 +3,12 @@ import re
 from collections import Counter
 
 import torch
-from transformers import Qwen3NextConfig, Qwen3NextForCausalLM
+from transformers import (
+    Qwen3_5Config,
+    Qwen3_5ForConditionalGeneration,
+    Qwen3NextConfig,
+    Qwen3NextForCausalLM,
+)
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRMSNorm
 
 # A tiny Qwen3-Next with random weights, in fewer and smaller layers, in bfloat16 as the
@@ -109,3 +114,28 @@ by_name = {k for k in state if k.endswith("norm.weight")}
 named = {k: v.float() + 1 if k in by_name else v for k, v in state.items()}
 print(f"by name: {compare(named)}")
 #> by name: 98% of logits differ, by up to 11.4% of the largest
+
+# Qwen3.5's image-and-text class, tiny and on the meta device (no weights): its norms by
+# class. The decoder's names start with model.language_model, and the vision merger's
+# norm, a LayerNorm that stores the gain itself, has a name ending in norm too.
+text = {"vocab_size": 64, "hidden_size": 64, "intermediate_size": 128, "head_dim": 16}
+text |= {"num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2}
+vision = {"depth": 1, "hidden_size": 64, "intermediate_size": 128, "num_heads": 4}
+with torch.device("meta"):
+    image_and_text = Qwen3_5ForConditionalGeneration(
+        Qwen3_5Config(text_config=text, vision_config=vision | {"out_hidden_size": 64})
+    )
+by_class = {}
+for name, module in image_and_text.named_modules():
+    if name.endswith("norm"):
+        by_class.setdefault(type(module).__name__, []).append(name)
+for kind, names in sorted(by_class.items()):
+    for pattern, count in patterns(names):
+        print(f"{kind} ({count}): {pattern}")
+        #> LayerNorm (1): model.visual.merger.norm
+        #> Qwen3_5RMSNorm (4): model.language_model.layers.N.input_layernorm
+        #> Qwen3_5RMSNorm (4): model.language_model.layers.N.post_attention_layernorm
+        #> Qwen3_5RMSNorm (1): model.language_model.layers.N.self_attn.k_norm
+        #> Qwen3_5RMSNorm (1): model.language_model.layers.N.self_attn.q_norm
+        #> Qwen3_5RMSNorm (1): model.language_model.norm
+        #> Qwen3_5RMSNormGated (3): model.language_model.layers.N.linear_attn.norm

@@ -6,6 +6,8 @@ from transformers import (
     Gemma2Model,
     Gemma3TextConfig,
     Gemma3TextModel,
+    Olmo2Config,
+    Olmo2Model,
     Qwen3Config,
     Qwen3Model,
 )
@@ -16,6 +18,7 @@ models = [
     (Gemma2Model, Gemma2Config(**tiny, head_dim=16, num_key_value_heads=4)),
     (Gemma3TextModel, Gemma3TextConfig(**tiny, head_dim=16, num_key_value_heads=4)),
     (Qwen3Model, Qwen3Config(**tiny, head_dim=16, num_key_value_heads=4)),
+    (Olmo2Model, Olmo2Config(**tiny, num_key_value_heads=4)),
     (FalconModel, FalconConfig(**tiny)),
 ]
 for model_class, config in models:
@@ -28,4 +31,5 @@ for model_class, config in models:
     #> Gemma2Model      QK-norm: False norms: Gemma2RMSNorm
     #> Gemma3TextModel  QK-norm: True  norms: Gemma3RMSNorm
     #> Qwen3Model       QK-norm: True  norms: Qwen3RMSNorm
+    #> Olmo2Model       QK-norm: True  norms: Olmo2RMSNorm
     #> FalconModel      QK-norm: False norms: LayerNorm
