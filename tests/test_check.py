@@ -361,7 +361,8 @@ def divides_by_n_minus_1(x, weight, eps=1e-6):
 
 
 class BackwardWithoutR(torch.autograd.Function):
-    """The right forward, a backward that drops the radial term (the Pitfalls page's)."""
+    """The right forward, a backward that divides only its first term by r (the Pitfalls
+    page's published mistake)."""
 
     @staticmethod
     def forward(ctx, x, weight, eps):
@@ -371,9 +372,11 @@ class BackwardWithoutR(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad):
-        x, weight, r = ctx.saved_tensors
+        x, weight, r = ctx.saved_tensors  # r: the reciprocal RMS
         dims = tuple(range(grad.dim() - 1))
-        return grad * weight * r, (grad * x * r).sum(dims), None
+        x_hat, weighted = x * r, grad * weight
+        shared = x_hat * (weighted * x_hat).mean(-1, keepdim=True)
+        return weighted * r - shared, (grad * x_hat).sum(dims), None
 
 
 def backward_without_r(x, weight, eps=1e-6):
@@ -892,6 +895,23 @@ class CastGainKeptByAddressWhileServing(torch.nn.Module):
             key = (gain.data_ptr(), x.dtype)
             gain = self.cast.setdefault(key, gain.detach().to(x.dtype))
         return rms_norm(x, x.shape[-1], gain, self.eps)
+
+
+def reciprocal_rms_detached(x, weight, eps=1e-6):
+    # 1 / RMS taken out of the graph "for speed": dx loses its projection term (found by
+    # an adversarial round: three different links across the checks, none naming it).
+    h = x.float()
+    inverse = torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps).detach()
+    return (h * inverse * weight.float()).to(x.dtype)
+
+
+def test_a_statistic_cut_from_the_graph_is_named_and_linked_once():
+    verdicts = {v.check: v for v in check(reciprocal_rms_detached).verdicts}
+    gradients = verdicts["gradients"]
+    assert gradients.passed is False
+    assert "r held constant: the projection term is lost" in gradients.detail
+    for name in ("forward", "half", "mixed", "gradients", "dw"):
+        assert verdicts[name].see == "gradients/#the-derivation", name
 
 
 class RunningMeanSquareInEval(torch.nn.Module):

@@ -1273,6 +1273,17 @@ def right_for_the_gain_w(norm, found, x, w, g) -> bool:
     measured = gradient_errors(norm, {**found, "gain": "w"}, *inputs, g)
     return measured is not None and measured[0][0] < 1e-4
 
+def statistic_held_constant(found, x, w, g) -> bool:
+    """Whether the input gradient is gain * g / r, as if r were a constant: the projection
+    term lost, as where the statistic is cut from the graph (computed under no_grad, or
+    detached) or a custom backward drops it."""
+    x64 = x.detach().double()
+    mean_square, eps = x64.pow(2).mean(-1, keepdim=True), found["eps"] or 0.0
+    inside = found["eps placement"] == "inside"
+    r = (mean_square + eps).sqrt() if inside else mean_square.sqrt() + eps
+    held = gain(found, w.detach().double()) * g.double() / r
+    return bool((x.grad.double() - held).abs().max() < 1e-4 * held.abs().max())
+
 def check_gradients(norm, found, device):
     """Input and weight gradients on 2-D rows, then on a (2, 2, n) batch: a backward that
     reduces over the sequence too goes wrong there; and on that batch with the upstream
@@ -1309,6 +1320,12 @@ def check_gradients(norm, found, device):
             detail += (
                 " (dx is the one of the gain w: the backward multiplies the upstream"
                 " gradient by w, not by the gain 1 + w)"
+            )
+        elif statistic_held_constant(found, x, w, g):
+            see = "gradients/#the-derivation"
+            detail += (
+                " (dx is gain * g / r, r held constant: the projection term is lost, as"
+                " where the RMS is cut from the graph by torch.no_grad() or .detach())"
             )
     # A 3-D batch of the same rows, whose upstream gradient comes contiguous, then as a
     # transposed view, then as y.sum() gives it (strides 0: writing into it raises, and
