@@ -2983,6 +2983,32 @@ def test_a_dotted_name_reaches_a_static_method_or_a_nested_class(tmp_path):
         load(f"{file}:Norms.Inner.rms")
 
 
+class LazyRMSNorm(torch.nn.modules.lazy.LazyModuleMixin, torch.nn.Module):
+    """Its gain's size taken from the first input (found by an adversarial round: the
+    checker crashed reading the uninitialized parameter's shape, exit status 1)."""
+
+    cls_to_become = None
+
+    def __init__(self, eps=1e-6):
+        super().__init__()
+        self.eps, self.weight = eps, torch.nn.parameter.UninitializedParameter()
+
+    def initialize_parameters(self, x):
+        with torch.no_grad():
+            self.weight.materialize((x.shape[-1],))
+            self.weight.fill_(1.0)
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1], self.weight, self.eps)
+
+
+def test_a_lazy_module_is_a_usage_error_that_names_the_factory():
+    with pytest.raises(
+        UsageError, match="uninitialized \\(a lazy module\\).*--factory"
+    ):
+        check(LazyRMSNorm)
+
+
 def test_json_reports_a_usage_error_as_json_with_status_2():
     status, printed, _ = in_process("no_such_module:Norm", "--json")
     assert status == 2 and "cannot import" in json.loads(printed)["usage_error"]

@@ -511,6 +511,13 @@ def _gain(module, n, name):
     module with no parameter, only scalars (a scalar gain, kept as built) or only a bias
     (a norm without a gain, then a bias): it is checked as f(x) is, with a weight applied
     after it."""
+    lazy = [k for k, p in module.named_parameters() if torch.nn.parameter.is_lazy(p)]
+    if lazy:  # its shape raises until a first forward materializes it
+        raise UsageError(
+            f"its parameter {lazy[0]} is uninitialized (a lazy module): check it with"
+            " --factory, through a function f(n) that builds it and runs one forward on"
+            " rows of n features"
+        )
     shaped = [k for k, p in module.named_parameters() if p.shape == (n,)]
     named = ("weight", "scale", "gamma", "g")
 
