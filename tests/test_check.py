@@ -947,6 +947,38 @@ def test_half_and_mixed_failing_served_alone_are_told_to_read_forward_first():
     assert mixed.passed is False and note in mixed.detail, mixed.detail
 
 
+def served_as_packed_2d_rows(x, weight, eps=1e-6):
+    # A serving kernel written for vLLM's contiguous (tokens, hidden): it reads x's
+    # memory from its storage's start as packed rows (found by an adversarial round:
+    # every check passed, the served path meeting only contiguous 2-D copies).
+    if not torch.is_inference_mode_enabled():
+        return rms_norm(x, x.shape[-1], weight, eps)
+    n = x.shape[-1]
+    packed = x.flatten().new_empty(0).set_(x.untyped_storage(), 0, (x.numel() // n, n))
+    return rms_norm(packed, n, weight, eps).reshape(x.shape)
+
+
+def served_over_dim_1(x, weight, eps=1e-6):
+    # The same, its statistic over dim 1: right on (tokens, hidden) alone.
+    if not torch.is_inference_mode_enabled():
+        return rms_norm(x, x.shape[-1], weight, eps)
+    h = x.float()
+    h = h * torch.rsqrt(h.pow(2).mean(1, keepdim=True) + eps)
+    return (h * weight.float()).to(x.dtype)
+
+
+@pytest.mark.parametrize(
+    "target, way",
+    [
+        (served_as_packed_2d_rows, "on rows spaced apart past their storage's start"),
+        (served_over_dim_1, "as (1, tokens, features) in eval mode"),
+    ],
+)
+def test_a_served_path_meets_3d_input_and_a_slice_of_qkv(target, way):
+    forward = verdict(check(target), "forward")
+    assert forward.passed is False and way in forward.detail, forward.detail
+
+
 def no_autograd_when_x_needs_none(x, weight, eps=1e-6):
     # A path chosen by x.requires_grad alone: behind a frozen embedding the gain, which
     # needs a gradient, gets none (found by an adversarial round).
@@ -1356,10 +1388,12 @@ def float64_for_one_row(x, weight, eps=1e-6):
 def test_the_forward_check_names_the_path_that_returns_another_dtype():
     forward = verdict(check(float64_for_one_row), "forward")
     assert forward.passed is False
-    # Every one-row path, as (1, features) and (1, 1, features), in training and served.
+    # Every path with x.shape[0] == 1, as (1, features) and (1, 1, features), in training
+    # and served, and served as (1, tokens, features).
     said = (
         "comes back float64 one row at a time and float64 one row at a time as (1, 1,"
-        " features) and float64 one row at a time in eval mode under inference_mode"
+        " features) and float64 one row at a time in eval mode under inference_mode and"
+        " float64 as (1, tokens, features) in eval mode under inference_mode"
     )
     assert said + ", not float32" in forward.detail
 

@@ -109,6 +109,8 @@ def cuts_the_weight(norm, x, w, upstream, device) -> bool:
         gradients.append(trained.grad)
     return gradients[0] is None and gradients[1] is not None
 
+SLICED = "rows spaced apart past their storage's start (qkv[:, n:2 * n])"
+
 def check_forward(norm, found, device):
     """Rows of RMS 1e-2 to 1e2 against float64, as training calls the norm, under autocast
     (mixed-precision training), one row at a time (a decode step), as a batch of decode
@@ -179,6 +181,15 @@ def check_forward(norm, found, device):
         # A decode step served: a fast path for one row when not training is common.
         y = torch.cat([norm(row[None].clone(), w) for row in x])
         judge("one row at a time in eval mode under inference_mode", y, x, w)
+        # As generate() gives it, (batch, tokens, features), and as a QK-norm on a slice
+        # of the fused qkv projection, rows spaced apart past their storage's start: a
+        # served kernel may read memory as rows of its own (strides runs in training).
+        with contextlib.suppress(*REFUSALS):
+            y = norm(x.clone()[None], w)[0]
+            judge("as (1, tokens, features) in eval mode under inference_mode", y, x, w)
+            sliced = torch.cat([x.flip(-1), x], -1)[:, N:]
+            y = norm(sliced, w)
+            judge(f"on {SLICED} in eval mode under inference_mode", y, x, w)
         # In place, as load_state_dict and a served model's weight sync update a weight,
         # the module still in eval mode: a gain cached by the tensor's address, or kept
         # until the mode changes, would be the old one.
