@@ -958,6 +958,52 @@ def served_as_packed_2d_rows(x, weight, eps=1e-6):
     return rms_norm(packed, n, weight, eps).reshape(x.shape)
 
 
+def from_its_storage(t):
+    """t as a kernel given t's storage pointer reads it: its storage_offset ignored."""
+    return t.new_empty(0).set_(t.untyped_storage(), 0, t.shape, t.stride())
+
+
+def weight_read_from_its_storage(x, weight, eps=1e-6):
+    # Found by an adversarial round: a gain cut from a flat parameter read wrong passed.
+    read = weight + (from_its_storage(weight.detach()) - weight).detach()
+    return rms_norm(x, x.shape[-1], read, eps)
+
+
+class UpstreamReadFromItsStorage(torch.autograd.Function):
+    """The right forward and backward, but for the upstream gradient, read from its
+    storage's start (found by an adversarial round: it passed every check)."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        ctx.save_for_backward(x, weight)
+        ctx.eps = eps
+        return rms_norm(x, x.shape[-1], weight, eps)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = (t.detach().requires_grad_() for t in ctx.saved_tensors)
+        with torch.enable_grad():
+            y = rms_norm(x, x.shape[-1], weight, ctx.eps)
+        dx, dw = torch.autograd.grad(y, (x, weight), from_its_storage(grad))
+        return dx, dw, None
+
+
+def upstream_read_from_its_storage(x, weight, eps=1e-6):
+    return UpstreamReadFromItsStorage.apply(x, weight, eps)
+
+
+@pytest.mark.parametrize(
+    "target, name, said",
+    [
+        (weight_read_from_its_storage, "forward", "with a weight past its storage's"),
+        (upstream_read_from_its_storage, "gradients", "past its storage's start: nan"),
+    ],
+)
+def test_a_tensor_past_its_storages_start_is_read_there(target, name, said):
+    found = verdict(check(target), name)
+    assert found.passed is False and said in found.detail, found.detail
+
+
 def served_over_dim_1(x, weight, eps=1e-6):
     # The same, its statistic over dim 1: right on (tokens, hidden) alone.
     if not torch.is_inference_mode_enabled():

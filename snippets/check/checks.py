@@ -138,6 +138,10 @@ def check_forward(norm, found, device):
     judge("", norm(x, w), x, w)
     flipped = every_other_gain_negative(found, w)
     judge("with every other gain negative", norm(x, flipped), x, flipped)
+    # A gain cut from a larger tensor (a flat parameter, as FSDP keeps): past its
+    # storage's start, where a kernel given the storage's pointer reads another.
+    cut = torch.cat([flipped, w])[N:]
+    judge("with a weight past its storage's start", norm(x, cut), x, cut)
     judge("one row at a time", torch.cat([norm(row[None], w) for row in x]), x, w)
     # Autocast runs matmuls in bfloat16: a statistic taken as x @ x would be one. And
     # mixed-precision training differentiates there: the input gradient too, from an
@@ -1241,6 +1245,8 @@ def gradient_errors(norm, found, x, w, g, between=None):
         storage = torch.full((g.numel(),), math.nan, dtype=g.dtype, device=g.device)
         storage[0] = g.flatten()[0]
         given = storage.as_strided(g.shape, g.stride())
+    elif g.storage_offset():  # and past its storage's start, NaN before it, as given
+        given = torch.cat([torch.full_like(g, math.nan), g])[len(g) :]
     else:
         given = g.clone()  # strided as g is (clone keeps a view's strides)
     y = norm(x, w)
@@ -1349,6 +1355,11 @@ def check_gradients(norm, found, device):
         "3-D": upstream,
         "3-D, a strided upstream gradient": upstream.transpose(0, 1),
         "3-D, y.sum()'s upstream gradient": one.expand(upstream.shape),
+        # As torch.cat's backward hands each input its part: contiguous, but past the
+        # start of its storage, where a kernel given the storage's pointer reads another.
+        "3-D, an upstream gradient past its storage's start": torch.cat(
+            [upstream, upstream]
+        )[2:],
     }
     for name, given in cases.items():
         batch = x.detach().reshape(2, 2, N).requires_grad_()
@@ -1356,7 +1367,7 @@ def check_gradients(norm, found, device):
         try:
             errors, wrote_too = gradient_errors(norm, found, batch, fresh, given)
         except REFUSALS as error:
-            if given.is_contiguous():  # 3-D input refused: the shapes check fails it
+            if name == "3-D":  # 3-D input refused: the shapes check fails it
                 if not isinstance(error, (TypeError, ValueError)):
                     raise  # a crash, not a refusal
                 refusals.append(f"refuses 3-D input ({said(error)})")

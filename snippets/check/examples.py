@@ -238,8 +238,9 @@ my_norm.py:MyRMSNorm: gain w, eps 1e-06, eps placement inside, rounding none
                     autograd, each relative to its largest entry (bound 1e-4): 6.2e-08,
                     8.3e-08; 3-D: 6.2e-08, 8.3e-08; 3-D, a strided upstream gradient:
                     6.2e-08, 4.2e-08; 3-D, y.sum()'s upstream gradient: 7.5e-08,
-                    6.2e-08; after a second forward: 6.2e-08, 8.3e-08; a frozen gain,
-                    dx: 6.2e-08; x frozen, dw: 8.3e-08; one row: 6.7e-08, 9.4e-08;
+                    6.2e-08; 3-D, an upstream gradient past its storage's start:
+                    6.2e-08, 8.3e-08; after a second forward: 6.2e-08, 8.3e-08; a frozen
+                    gain, dx: 6.2e-08; x frozen, dw: 8.3e-08; one row: 6.7e-08, 9.4e-08;
                     masked rows (their upstream gradient 0): 6.2e-08, 5.5e-08; a gain of
                     0 on one feature: 7.3e-08, 8.3e-08; every other gain negative:
                     6.4e-08, 8.3e-08; a batch of 4097 rows: 1.4e-07, 1.8e-07; gradcheck
