@@ -3089,6 +3089,23 @@ def test_a_lazy_module_is_a_usage_error_that_names_the_factory():
         check(LazyRMSNorm)
 
 
+class LogGainRMSNorm(torch.nn.Module):
+    """Right, its gain kept as its log (exp(0) = 1 at weight 0, as a gain 1 + w gives):
+    found by an adversarial round, taken for 1 + w and failed in seven checks."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.eps, self.log_gain = eps, torch.nn.Parameter(torch.zeros(n))
+
+    def forward(self, x):
+        return rms_norm(x, x.shape[-1], self.log_gain.exp(), self.eps)
+
+
+def test_a_gain_kept_as_its_log_is_a_usage_error_not_a_1_plus_w():
+    with pytest.raises(UsageError, match="by 2.718, not 2: its parameter is neither"):
+        check(LogGainRMSNorm)
+
+
 def test_json_reports_a_usage_error_as_json_with_status_2():
     status, printed, _ = in_process("no_such_module:Norm", "--json")
     assert status == 2 and "cannot import" in json.loads(printed)["usage_error"]

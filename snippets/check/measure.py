@@ -8,7 +8,7 @@ import math
 import torch
 
 from snippets.check.report import short_name
-from snippets.check.target import N, Subject, under_triton_interpreter
+from snippets.check.target import N, Subject, UsageError, under_triton_interpreter
 from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded
 from snippets.numerics.conventions import ulps
 
@@ -181,8 +181,19 @@ def conventions(norm: Subject, device) -> dict:
         gain = "1 + w"
         # A gain 1 + w doubles the output at weight 1; code that never applies its weight
         # gives x / RMS at any weight, which a weight of 0 alone would read as 1 + w.
-        if torch.allclose(norm(x, zeros + 1).double(), y, rtol=1e-3):
+        at_one = norm(x, zeros + 1).double()
+        if torch.allclose(at_one, y, rtol=1e-3):
             return {"gain": "none", "form": IGNORED}
+        # And 2 x / RMS at weight 1; exp(w) gives x / RMS at 0 too (a gain kept as its log).
+        ratio = (at_one.norm() / y.norm()).item()
+        if not torch.allclose(at_one, 2 * y, rtol=1e-3):
+            raise UsageError(
+                "with weight 0 it returns x / RMS, as a gain 1 + w does, but with weight 1"
+                f" it scales x / RMS by {ratio:.4g}, not 2: its parameter is neither the"
+                " gain nor the gain minus 1 (a gain kept as its log, exp(w), or a"
+                " parametrization?): check it through a function f(x, weight) that sets"
+                " its parameter from the gain"
+            )
     else:  # neither: if weight 0 gives a known normalization (a LayerNorm), say so
         other = not_rms_norm(norm, zeros, device) or "scales"
         if not other.startswith(("scales", "does not scale")):
