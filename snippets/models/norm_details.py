@@ -45,7 +45,7 @@ print(x16 * torch.rsqrt(x16.pow(2).mean(-1, keepdim=True) + 1e-6))  # all in flo
 
 # DeepSeek-V3's attention (multi-head latent attention) normalizes two latents: the token
 # is projected down to a query latent and a key-value latent, each goes through an RMSNorm
-# and is then projected up to the heads (the key's 64-dimension rotary part skips both). The
+# and is then projected up to the heads (the key's 64-dimension rotary part skips its norm). The
 # default config has DeepSeek-V3's layer sizes; one layer, on the meta device.
 with torch.device("meta"):
     layer = tf.DeepseekV3Model(tf.DeepseekV3Config(num_hidden_layers=1)).layers[0]
