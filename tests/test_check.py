@@ -2266,6 +2266,19 @@ def test_an_input_gradient_missing_on_one_path_keeps_its_own_cause(target, run, 
     assert checks.CUT_FROM_THE_GRAPH not in found.detail
 
 
+def add_normalizing_the_residual(x, residual, weight, eps=1e-6):
+    # y from the old stream, not from h (found by an adversarial round: told its weight
+    # was one kept from an earlier call).
+    return rms_norm(residual, residual.shape[-1], weight, eps), x + residual
+
+
+def test_a_fused_add_normalizing_the_residual_alone_is_told_so():
+    (form,) = check(add_normalizing_the_residual, add=True).verdicts
+    assert form.check == "form" and form.passed is False
+    assert "y is not the norm of h = x + residual" in form.detail, form.detail
+    assert form.see == "kernel/#fused-with-the-residual-add"
+
+
 def add_dropping_the_weights_gradient(x, residual, weight, eps=1e-6):
     h = x + residual
     return GradientDropped.apply(h, weight, eps, "weight"), h

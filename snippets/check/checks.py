@@ -2402,7 +2402,10 @@ def _run_checks(
             detail += " (--add: is h returned first, or written into x? y comes first)"
         elif not add:
             detail += order_hint(norm)
-        verdict = Verdict("form", False, detail, "math/#the-rmsnorm-definition")
+        see = "math/#the-rmsnorm-definition"
+        if add and "not the norm of h = x + residual" in detail:
+            see = "kernel/#fused-with-the-residual-add"
+        verdict = Verdict("form", False, detail, see)
         return Report(name, found, [verdict])
     if add:
         found = {"fused": "residual add (h = x + residual)", **found}

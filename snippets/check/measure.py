@@ -8,7 +8,13 @@ import math
 import torch
 
 from snippets.check.report import short_name
-from snippets.check.target import N, Subject, UsageError, under_triton_interpreter
+from snippets.check.target import (
+    N,
+    AddSubject,
+    Subject,
+    UsageError,
+    under_triton_interpreter,
+)
 from snippets.kernel_in_practice.bfloat16 import bfloat16_rounded
 from snippets.numerics.conventions import ulps
 
@@ -141,6 +147,15 @@ def not_rms_norm(norm, neutral, device) -> str | None:
         if torch.allclose(scale[:, 0], 1 / statistic, rtol=1e-3):
             return f"divides x by {words}, not by the RMS"
     if not y.any():  # a weight of ones given, zeros out
+        if isinstance(norm, AddSubject):  # called with a zero residual: is y its norm?
+            rows_in = x.to(device=device, dtype=torch.float32)
+            y_of, _ = norm.added(torch.zeros_like(rows_in), rows_in, neutral)
+            if y_of.any():
+                return (
+                    "returns zeros for nonzero x with a zero residual, not with x as the"
+                    " residual: y is not the norm of h = x + residual (it normalizes the"
+                    " residual alone?)"
+                )
         small = x / 1000  # squares far from any dtype's largest value
         if norm(small.to(device=device, dtype=torch.float32), neutral).any():
             return (
