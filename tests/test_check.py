@@ -3693,6 +3693,22 @@ def test_half_and_gradients_put_their_3d_failures_down_to_the_statistic():
     assert half.see == "pitfalls/#no-float32-upcast"
 
 
+def size_counting_the_tokens(x, weight, eps=1e-6):
+    # "Features per sample": right on 2-D rows, where x.numel() // x.shape[0] is the row's
+    # size (found by an adversarial round: half linked the upcast, shapes 'another eps?').
+    h = x.float()
+    mean_square = h.pow(2).sum(-1, keepdim=True) / (x.numel() // x.shape[0])
+    return (h * torch.rsqrt(mean_square + eps) * weight.float()).to(x.dtype)
+
+
+def test_a_size_counting_more_than_the_row_is_named_by_shapes_and_half():
+    verdicts = {v.check: v for v in check(size_counting_the_tokens).verdicts}
+    assert "a size that counts more than the last dim" in verdicts["shapes"].detail
+    cause = "likely have shapes' cause: a size that counts more than the last dim"
+    assert cause in verdicts["half"].detail, verdicts["half"].detail
+    assert verdicts["half"].see == verdicts["shapes"].see  # 3-D is all it gets wrong
+
+
 def test_a_mean_over_dim_1_is_told_to_index_the_features_as_minus_1():
     # mean(1) written for (tokens, features): right on 2-D rows, over the sequence in 3-D.
     # Found by an adversarial round, told "a statistic over more than the last dim?".

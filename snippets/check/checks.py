@@ -1661,6 +1661,12 @@ def runs_in_float64(norm, found, device) -> bool:
 STATISTIC_OVER_DIMS = "(a statistic over more than {}?)"
 # shapes' hint where a 1-D row has no dim 1 (mean(dim=1) written for 2-D rows, over the
 # sequence in 3-D): the same 3-D failures, from a dim fixed in the code.
+# shapes' hint where each shape that disagrees is 2-D's output times one number: the mean
+# square divided by a size that counts more than the row (x.numel() // x.shape[0]).
+SIZE_OVER_MORE_DIMS = (
+    " (each differs from 2-D by one factor: a size that counts more than the last dim, such"
+    " as x.numel() // x.shape[0]? read it as x.shape[-1])"
+)
 STATISTIC_OVER_A_FIXED_DIM = (
     " (a statistic over a fixed dim, such as mean(dim=1), or a size read as x.size(1),"
     " written for 2-D rows where a norm over the last dim takes any rank: index the"
@@ -1686,6 +1692,7 @@ def check_shapes(norm, found, device):
     apart = True  # each input that disagrees keeps its rows apart: no pooled statistic
     fixed_entry = False  # a 1-D row has no x.shape[1]: a size read from a fixed dim
     fixed_dim = False  # a 1-D row has no dim 1: a statistic over a fixed dim
+    scaled = True  # each shape that disagrees is 2-D's output times one number
 
     def named(shape):  # and, channel-first, the (N, C, H, W) the target gets it as
         if norm.dim == -1:
@@ -1709,6 +1716,10 @@ def check_shapes(norm, found, device):
             continue
         if not torch.allclose(y, flat[:rows_in], rtol=1e-6, atol=1e-7):
             disagree.append(named(shape))
+            ratio = y / flat[:rows_in]  # far from 1: not another eps's few ulps
+            one = ratio[0, :1].expand_as(ratio)
+            far = abs(one[0, 0].item() - 1) > 0.01
+            scaled &= far and bool(torch.allclose(ratio, one, rtol=1e-4))
             lone = lone and rows_in == 1
             square = square and len(shape) == 4
             apart = apart and rows_apart(norm, x, w, shape)
@@ -1732,6 +1743,8 @@ def check_shapes(norm, found, device):
         detail += STATISTIC_OVER_A_FIXED_DIM
     elif disagree and independent and lone:
         detail += " (a path of its own for a single row, as a decode step takes?)"
+    elif disagree and scaled and norm.dim == -1:
+        detail += SIZE_OVER_MORE_DIMS
     elif disagree and independent and apart:  # each row right or wrong on its own
         if square and norm.dim == 1 and moved_positions(norm, x, w, flat):
             detail += SWAPPED
@@ -2529,6 +2542,8 @@ def blame_the_statistic(verdicts):
         return verdicts
     if STATISTIC_OVER_A_FIXED_DIM in shapes.detail:
         cause = "a statistic over a fixed dim"
+    elif SIZE_OVER_MORE_DIMS in shapes.detail:
+        cause = "a size that counts more than the last dim"
     elif STATISTIC_OVER_DIMS.split("{")[0] in shapes.detail:
         cause = "a statistic over more dims"
     else:
