@@ -3095,6 +3095,25 @@ class LazyRMSNorm(torch.nn.modules.lazy.LazyModuleMixin, torch.nn.Module):
         return rms_norm(x, x.shape[-1], self.weight, self.eps)
 
 
+class ChannelRMSNorm1d(torch.nn.Module):
+    """Channel-first for (N, C, L) alone, its gain viewed as (1, C, 1) (found by an
+    adversarial round: with --dim 1 told only that a mean lost keepdim=True)."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.eps, self.weight = eps, torch.nn.Parameter(torch.ones(n))
+
+    def forward(self, x):
+        h = x.float()
+        h = h * torch.rsqrt(h.pow(2).mean(1, keepdim=True) + self.eps)
+        return (h * self.weight.float().view(1, -1, 1)).to(x.dtype)
+
+
+def test_a_channel_first_gain_shaped_for_3d_input_is_told_so():
+    with pytest.raises(UsageError, match="a weight shaped for 3-D \\(N, C, L\\) input"):
+        check(ChannelRMSNorm1d, dim=1)
+
+
 def test_a_lazy_module_is_a_usage_error_that_names_the_factory():
     with pytest.raises(
         UsageError, match="uninitialized \\(a lazy module\\).*--factory"

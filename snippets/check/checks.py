@@ -2297,10 +2297,18 @@ def call_hint(error, norm, device) -> str:
         )
     if isinstance(error, RuntimeError) and "must match the size of tensor" in words:
         # x.pow(2).mean(-1) is (rows,): against (rows, features) it broadcasts wrong.
-        return (
-            "; the statistic lost its last dimension (a mean without keepdim=True?), so"
-            " it does not broadcast over each row"
+        lost = "its last dimension" if norm.dim == -1 else "a dimension"
+        hint = (
+            f"; the statistic lost {lost} (a mean without keepdim=True?), so it does not"
+            " broadcast over each row"
         )
+        if norm.dim == 1:  # or a gain viewed as (1, C, 1), for (N, C, L) alone
+            hint += (
+                ", or a weight shaped for 3-D (N, C, L) input (viewed as (1, C, 1)?),"
+                " where --dim 1 passes (N, C, H, W): shape it as"
+                " (1, C, *[1] * (x.dim() - 2))"
+            )
+        return hint
     return ""
 
 def check(
