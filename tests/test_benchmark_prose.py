@@ -381,7 +381,7 @@ def test_launched_from_python_the_kernel_is_slower_on_short_rows_as_home_says():
     ]
     assert overlapping == [(True, "forward", 4096)]
     assert "(the H100's forward at 4096 by median only)" in text("kernel.md")
-    said = "H100에서 원소 4096개인 행의 순전파는 중앙값 기준으로만 길고"
+    said = "H100에서 원소 4096개인 행의 순전파는 중앙값 기준으로만 깁니다"
     assert said in text("kernel.md", "ko")
     # '(and at 8192 on the H200 the two's timing rounds overlap)', in bfloat16: not on the H100.
     at_8192 = [
