@@ -897,6 +897,21 @@ class CastGainKeptByAddressWhileServing(torch.nn.Module):
         return rms_norm(x, x.shape[-1], gain, self.eps)
 
 
+def mean_square_in_log_space(x, weight, eps=1e-6):
+    # log mean(x^2) = logsumexp(2 log|x|) - log n: zeros out for an all-zero row, but the
+    # log's slope at 0 is infinite (found by an adversarial round: told of a square root).
+    h = x.float()
+    log_mean_square = torch.logsumexp(2 * h.abs().log(), -1, keepdim=True)
+    mean_square = (log_mean_square - math.log(x.shape[-1])).exp()
+    return (h * torch.rsqrt(mean_square + eps) * weight.float()).to(x.dtype)
+
+
+def test_a_mean_square_in_log_space_is_told_of_the_log_at_zero():
+    zero_rows = one_check(mean_square_in_log_space, checks.check_zero_rows)
+    assert zero_rows.passed is False
+    assert "a log's slope at 0 is infinite" in zero_rows.detail, zero_rows.detail
+
+
 def reciprocal_rms_detached(x, weight, eps=1e-6):
     # 1 / RMS taken out of the graph "for speed": dx loses its projection term (found by
     # an adversarial round: three different links across the checks, none naming it).

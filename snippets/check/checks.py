@@ -1048,19 +1048,28 @@ def zero_row(norm, found, device, dtype=torch.float32, float32_gradient=0.0):
     ]
     return y, x, w, wrong
 
-def custom(y) -> bool:
-    """Whether y's graph holds a backward of its own (a custom autograd Function, a
-    compiled graph's too), not autograd's alone."""
+def graph(y):
+    """The nodes of y's autograd graph, each once."""
     seen, nodes = set(), [y.grad_fn]
     while nodes:
         node = nodes.pop()
         if node is None or node in seen:
             continue
         seen.add(node)
-        if isinstance(node, torch.autograd.function.BackwardCFunction):
-            return True
+        yield node
         nodes.extend(next_node for next_node, _ in node.next_functions)
-    return False
+
+def custom(y) -> bool:
+    """Whether y's graph holds a backward of its own (a custom autograd Function, a
+    compiled graph's too), not autograd's alone."""
+    backward_of_its_own = torch.autograd.function.BackwardCFunction
+    return any(isinstance(node, backward_of_its_own) for node in graph(y))
+
+def takes_a_log(y) -> bool:
+    """Whether y's graph takes a log (log, log2, log10, logsumexp), whose slope at 0 is
+    infinite."""
+    logs = ("LogBackward0", "Log2Backward0", "Log10Backward0", "LogsumexpBackward0")
+    return any(type(node).__name__ in logs for node in graph(y))
 
 def formula_gradient(found, w):
     """The input gradient at x = 0 for an upstream gradient of ones, entry by entry: the
@@ -1159,6 +1168,13 @@ def check_zero_rows(norm, found, device):
                     " recomputed before eps is added?)"
                 )
                 see = "gradients/#a-custom-autograd-function"
+            elif takes_a_log(y):  # a mean square formed in log space, say
+                detail += (
+                    "a log's slope at 0 is infinite, a log of the squares or of the mean"
+                    " square, as logsumexp forms it, taken before eps: add eps to the mean"
+                    " square first)"
+                )
+                see = "math/#where-goes-and-why-it-matters"
             else:  # autograd's: sqrt(mean(x^2)) squared again under rsqrt, say
                 detail += (
                     "the square root's slope at 0 is infinite, a square root of the mean"
