@@ -2028,6 +2028,9 @@ def test_half_says_when_an_eps_kept_as_a_tensor_is_rounded_with_the_module():
     assert (
         "where its eps, a tensor, is rounded to float16 with the module" in half.detail
     )
+    # Linked to half's list of catches, which names it, not to the upcast it has (found
+    # by an adversarial round).
+    assert half.see == "check/#check-half"
     # 1e-5 rounds to 1.0014e-5 in float16, too little to move an output past the bound.
     report = check(EpsInABuffer, eps=1e-5, init={"eps": 1e-5})
     assert [v.check for v in report.verdicts if v.passed is False] == []

@@ -726,6 +726,7 @@ def check_half(norm, found, device):
             elif dtype == torch.float16 and ZERO_ROW in wrong and eps_or_zero:
                 detail += FLOAT16_ZERO_ROW
             elif wrong == [EPS_ROWS] and eps_is_a_tensor(norm):
+                another_eps = True  # linked to half's list, not to a missing upcast
                 detail += (
                     f", where its eps, a tensor, is rounded to {short} with the module"
                     " (.to(dtype) converts it): keep eps a Python float"
