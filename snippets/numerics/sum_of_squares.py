@@ -38,7 +38,7 @@ columns += ["gamma_N", "gamma_tr", "sqrt(N)u"]  # bounds
 table = []
 for name, (dtype, u) in DTYPES.items():
     table.append(f"{name} totals, relative error of the mean square over {ROWS} rows:")
-    table.append(f"{'N':>6}{'running':>27}{'tree':>18}{'bounds':>27}")
+    table.append(f"{'N':>6}{'running':>27}{'tree':>18}{'bounds, rule of thumb':>27}")
     table.append(f"{'':6}" + "".join(f"{column:>9}" for column in columns))
     for n, x in inputs.items():
         squares = x.astype(np.float32) ** 2  # exact: a bf16 square fits in float32
@@ -62,7 +62,7 @@ for name, (dtype, u) in DTYPES.items():
 for line in table:
     print(line)
     #> float32 totals, relative error of the mean square over 256 rows:
-    #>      N                    running              tree                     bounds
+    #>      N                    running              tree      bounds, rule of thumb
     #>          median      max one sign   median      max  gamma_N gamma_tr sqrt(N)u
     #>    256  2.3e-07  8.2e-07  251 low  2.6e-08  1.4e-07  1.5e-05  5.4e-07  9.5e-07
     #>   1024  1.4e-06  2.6e-06  256 low  2.9e-08  1.3e-07  6.1e-05  6.6e-07  1.9e-06
@@ -70,7 +70,7 @@ for line in table:
     #>  16384  6.7e-06  1.2e-05 256 high  3.0e-08  1.4e-07  9.8e-04  8.9e-07  7.6e-06
     #>  65536  4.8e-05  5.6e-05 256 high  2.7e-08  1.2e-07  3.9e-03  1.0e-06  1.5e-05
     #> bfloat16 totals, relative error of the mean square over 256 rows:
-    #>      N                    running              tree                     bounds
+    #>      N                    running              tree      bounds, rule of thumb
     #>          median      max one sign   median      max  gamma_N gamma_tr sqrt(N)u
     #>    256  2.9e-02  6.4e-02  254 low  1.9e-03  7.9e-03     none  3.6e-02  6.2e-02
     #>   1024  1.8e-01  2.3e-01  256 low  1.8e-03  8.2e-03     none  4.5e-02  1.2e-01
