@@ -956,6 +956,9 @@ def test_half_and_mixed_failing_served_alone_are_told_to_read_forward_first():
     verdicts = {v.check: v for v in check(RunningMeanSquareInEval).verdicts}
     forward, half, mixed = verdicts["forward"], verdicts["half"], verdicts["mixed"]
     assert forward.passed is False and "in eval mode" in forward.detail
+    # Named as a serving path's or state's, linked to forward's list of them.
+    assert "right in training, wrong served alone" in forward.detail
+    assert forward.see == "check/#check-forward"
     note = "forward fails too, a likely cause: read it first"
     assert half.passed is False and note in half.detail, half.detail
     assert half.see == forward.see  # served inputs are all it gets wrong

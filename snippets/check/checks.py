@@ -249,6 +249,15 @@ def check_forward(norm, found, device):
             " x.float().pow(2)"
         )
         see = "implementations/#under-autocast" if not other_dtype else see
+    # Every output right but served ones: a path or a state of serving's own.
+    served = (SERVED, "after its weight is updated in place")
+    if wrong and all(any(words in way for words in served) for way in wrong):
+        detail += (
+            "; right in training, wrong served alone: a path of its own in eval mode or"
+            " under inference_mode, or a statistic, gain or cast weight kept between"
+            " calls (by a tensor's address?)"
+        )
+        see = "check/#check-forward"  # its list of what serving gets wrong
     return Verdict("forward", passed, detail, see, refusals)
 
 def refuses_wide_rows(norm, found, device) -> str | None:
