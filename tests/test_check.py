@@ -912,6 +912,33 @@ def test_a_mean_square_in_log_space_is_told_of_the_log_at_zero():
     assert "a log's slope at 0 is infinite" in zero_rows.detail, zero_rows.detail
 
 
+class CheckpointedRMSNorm(torch.nn.Module):
+    """Right, but recomputed in the backward (activation checkpointing), where it reads
+    its own weight, not the checker's (found by an adversarial round: told its backward
+    forgets r, though the Check page's limits name checkpointing)."""
+
+    def __init__(self, n, eps=1e-6):
+        super().__init__()
+        self.eps, self.weight = eps, torch.nn.Parameter(torch.ones(n))
+
+    def norm(self, x):
+        h = x.float()
+        h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps)
+        return (h * self.weight.float()).to(x.dtype)
+
+    def forward(self, x):
+        if self.training and torch.is_grad_enabled():
+            return torch.utils.checkpoint.checkpoint(self.norm, x, use_reentrant=False)
+        return self.norm(x)
+
+
+def test_a_norm_recomputed_with_its_own_weight_is_told_of_checkpointing():
+    gradients = verdict(check(CheckpointedRMSNorm), "gradients")
+    assert gradients.passed is False
+    assert "its forward run again in the backward" in gradients.detail
+    assert gradients.see == "check/#targets-options-and-limits"
+
+
 def reciprocal_rms_detached(x, weight, eps=1e-6):
     # 1 / RMS taken out of the graph "for speed": dx loses its projection term (found by
     # an adversarial round: three different links across the checks, none naming it).

@@ -1316,6 +1316,19 @@ def right_for_the_gain_w(norm, found, x, w, g) -> bool:
     measured = gradient_errors(norm, {**found, "gain": "w"}, *inputs, g)
     return measured is not None and measured[0][0] < 1e-4
 
+def recomputed_with_its_own_weight(norm, found, x, g) -> bool:
+    """Whether the input gradient is the formula's for the module's own weight, not the
+    one given: its forward run again in the backward (activation checkpointing) reads
+    self.weight, which the checker does not set."""
+    if norm.module is None or norm.weight_name is None:
+        return False
+    own = norm.module.get_parameter(norm.weight_name).detach().double()
+    x64 = x.detach().double().requires_grad_()
+    inside = found["eps placement"] == "inside"
+    ref = reference(x64, gain(found, own), found["eps"] or 0.0, inside)
+    torch.autograd.backward(ref, g.double())
+    return bool((x.grad.double() - x64.grad).abs().max() < 1e-4 * x64.grad.abs().max())
+
 def statistic_held_constant(found, x, w, g) -> bool:
     """Whether the input gradient is gain * g / r, as if r were a constant: the projection
     term lost, as where the statistic is cut from the graph (computed under no_grad, or
@@ -1363,6 +1376,13 @@ def check_gradients(norm, found, device):
             detail += (
                 " (dx is the one of the gain w: the backward multiplies the upstream"
                 " gradient by w, not by the gain 1 + w)"
+            )
+        elif recomputed_with_its_own_weight(norm, found, x, g):
+            see = "check/#targets-options-and-limits"
+            detail += (
+                " (dx is the one of the module's own weight, not the weight given: its"
+                " forward run again in the backward, as activation checkpointing runs it?"
+                " check it without checkpointing)"
             )
         elif statistic_held_constant(found, x, w, g):
             see = "gradients/#the-derivation"
